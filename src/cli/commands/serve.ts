@@ -1,0 +1,86 @@
+/**
+ * `org serve`: starts the HTTP server on a home folder, prints the listening line, and
+ * on the very first start creates the owner user (its token printed once and saved for
+ * the CLI) and the demo structure. Stops gracefully on SIGTERM/SIGINT.
+ */
+import type { FastifyInstance } from 'fastify';
+import { createApp, type App } from '../../app.js';
+import { resolveConfig, type ServeFlags } from '../../core/config.js';
+import { saveLogin } from '../../core/credentials.js';
+import { buildServer } from '../../server/index.js';
+import type { Output } from '../output.js';
+import { VERSION } from '../version.js';
+
+/** A running server. */
+export interface RunningServer {
+  app: App;
+  server: FastifyInstance;
+  url: string;
+  /** Stops accepting, waits for running work (bounded), flushes state. */
+  stop(): Promise<void>;
+}
+
+/** Formats a base URL for a host and port (IPv6 hosts in brackets). */
+export function baseUrl(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/** Starts a server as `org serve` does and returns it (used by the command and by tests). */
+export async function runServe(flags: ServeFlags, output: Output, env: NodeJS.ProcessEnv = process.env): Promise<RunningServer> {
+  const config = resolveConfig(flags, env);
+  const app = await createApp(config);
+  const level = env.ORG_LOG_LEVEL ?? 'warn';
+  const server = await buildServer(app, {
+    version: VERSION,
+    logger: { level, stream: process.stderr, redact: ['req.headers.authorization'] },
+  });
+  await server.listen({ host: config.host, port: config.port });
+  const address = server.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = baseUrl(config.host, port);
+  app.setListeningUrl(url);
+  output.out(`org: listening on ${url}`);
+  output.out(`org: home ${config.home}`);
+
+  const first = await app.firstStart();
+  if (first) {
+    const file = await saveLogin(config.configDir, url, { token: first.token, email: first.email });
+    output.out(`org: first start: created user ${first.email}`);
+    output.out(`org: token (shown once, saved to ${file}): ${first.token}`);
+    if (first.demoStructureId) output.out(`org: created the "Demo" structure ${first.demoStructureId} from the exec-team template`);
+  }
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      await server.close();
+      await app.close();
+    })();
+    return stopping;
+  };
+  return { app, server, url, stop };
+}
+
+/** Runs `org serve` until a signal arrives; resolves with the exit code. */
+export async function serveUntilSignal(flags: ServeFlags, output: Output): Promise<number> {
+  const running = await runServe(flags, output);
+  return new Promise<number>((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      output.err(`org: ${signal} received, shutting down`);
+      const force = setTimeout(() => {
+        output.err('org: shutdown grace period over, exiting');
+        resolve(0);
+      }, running.app.config.shutdownGraceMs + 2000);
+      force.unref();
+      running.stop().then(
+        () => resolve(0),
+        (error: unknown) => {
+          output.err(`org: shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
+          resolve(1);
+        },
+      );
+    };
+    process.once('SIGTERM', onSignal);
+    process.once('SIGINT', onSignal);
+  });
+}

@@ -1,0 +1,63 @@
+/**
+ * The `org` command: a commander program whose subcommands talk to a server (or, for
+ * `serve` and `mcp`, run one in-process). Errors become a message and an exit code.
+ */
+import { Command, CommanderError } from 'commander';
+import { isOrgError } from '../core/errors.js';
+import { serveUntilSignal } from './commands/serve.js';
+import { processOutput, type Output } from './output.js';
+import { VERSION } from './version.js';
+
+/** Builds the commander program; `exit` receives the exit code of long-running commands. */
+export function buildProgram(output: Output, setExit: (code: number) => void): Command {
+  const program = new Command('org')
+    .description('org: agent workspaces with markdown skills, live chat and MCP')
+    .version(VERSION)
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => output.out(text.trimEnd()), writeErr: (text) => output.err(text.trimEnd()) });
+
+  program
+    .command('serve')
+    .description('run the org service on a home folder (skills/ and .org/)')
+    .option('--home <dir>', 'home folder holding skills/ and .org/ (env ORG_HOME; default: current directory)')
+    .option('--host <host>', 'interface to listen on (env ORG_HOST; default 127.0.0.1)')
+    .option('--port <port>', 'port to listen on, 0 for any free port (env ORG_PORT; default 4780)')
+    .option('--no-demo', 'do not create the "Demo" structure on first start')
+    .option('--sync-timeout <seconds>', 'how long POST /chat/message/sync waits (default 120)')
+    .option('--commit', 'commit API writes of skill files when skills/ is in a git work tree')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ org serve\n  $ org serve --home ~/acme --port 8080\n  $ ORG_ADMIN_TOKEN=$(openssl rand -hex 24) org serve --port 0 --no-demo',
+    )
+    .action(async (flags: { home?: string; host?: string; port?: string; demo: boolean; syncTimeout?: string; commit?: boolean }) => {
+      setExit(await serveUntilSignal(flags, output));
+    });
+
+  return program;
+}
+
+/** Runs the CLI with `argv` (as in process.argv); resolves with the exit code. */
+export async function main(argv: string[], output: Output = processOutput): Promise<number> {
+  let code = 0;
+  const program = buildProgram(output, (exit) => {
+    code = exit;
+  });
+  try {
+    await program.parseAsync(argv);
+    return code;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    if (isOrgError(error)) {
+      output.err(`org: ${error.message}`);
+      return error.exitCode;
+    }
+    const err = error as NodeJS.ErrnoException;
+    if (err.code === 'EADDRINUSE') {
+      output.err(`org: the port is already in use; choose another with --port (or --port 0 for any free port)`);
+      return 1;
+    }
+    output.err(`org: ${err.message ?? String(error)}`);
+    return 1;
+  }
+}

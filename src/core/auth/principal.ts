@@ -1,0 +1,104 @@
+/**
+ * Who is calling, and what they may do. `AccessControl` resolves a bearer token to a
+ * principal and applies the role matrix of `roles.ts` to a structure (and node): the
+ * single place where API.md §3 is enforced.
+ */
+import { forbidden, notFound, unauthorized } from '../errors.js';
+import type { WorkspaceService } from '../workspaces/service.js';
+import type { KeyService, McpKeyRecord } from './keys.js';
+import { ACTION_RULES, type Action, type Role, roleAtLeast } from './roles.js';
+import { hashToken, sameSecret } from './tokens.js';
+import type { PublicUser, UserService } from './users.js';
+
+/** The authenticated caller. */
+export type Principal =
+  | { kind: 'admin'; id: 'admin' }
+  | { kind: 'user'; id: string; user: PublicUser }
+  | { kind: 'mcp'; id: string; key: McpKeyRecord };
+
+/** What an authorized request may rely on. */
+export interface Grant {
+  /** The caller's effective role in the structure (`owner` for the administrator). */
+  role: Role | 'node';
+}
+
+/** Options of access control. */
+export interface AccessControlOptions {
+  users: UserService;
+  keys: KeyService;
+  workspaces: WorkspaceService;
+  adminToken?: string;
+}
+
+/** Authentication and authorization of API calls. */
+export class AccessControl {
+  constructor(private readonly options: AccessControlOptions) {}
+
+  /** Resolves a bearer token; undefined for unknown or revoked tokens. */
+  authenticate(token: string): Principal | undefined {
+    if (this.options.adminToken && sameSecret(token, this.options.adminToken)) return { kind: 'admin', id: 'admin' };
+    const hash = hashToken(token);
+    const user = this.options.users.byTokenHash(hash);
+    if (user) return { kind: 'user', id: user.id, user: { id: user.id, email: user.email, created_at: user.created_at } };
+    const key = this.options.keys.authenticate(hash);
+    if (key) return { kind: 'mcp', id: key.id, key };
+    return undefined;
+  }
+
+  /**
+   * Checks that `principal` may perform `action` in a structure, and on a node when
+   * `roleId` is given. Throws 404 when the structure (or the caller's membership) does
+   * not exist, 403 when the role is too low or a node key reaches beyond its node.
+   */
+  authorize(principal: Principal, action: Action, structureId: string, roleId?: string): Grant {
+    const rule = ACTION_RULES[action];
+    const missing = () => notFound(`structure ${structureId} not found`);
+    if (!this.options.workspaces.has(structureId)) throw missing();
+    if (principal.kind === 'admin') return { role: 'owner' };
+    if (principal.kind === 'mcp') {
+      const key = principal.key;
+      if (key.structure_id !== structureId) throw missing();
+      if (rule.mcp === 'no') throw forbidden(`an MCP node key may not ${describe(action)}`);
+      if (rule.mcp === 'own_node' && roleId !== undefined && roleId !== key.role_id) {
+        throw forbidden(`this MCP key belongs to node ${key.role_id}, not ${roleId}`);
+      }
+      return { role: 'node' };
+    }
+    const role = this.options.workspaces.roleOf(structureId, principal.id);
+    if (!role) throw missing();
+    if (!roleAtLeast(role, rule.minRole)) throw forbidden(`your role ${role} may not ${describe(action)}; ${rule.minRole} or higher is needed`);
+    return { role };
+  }
+
+  /** Requires the instance administrator. */
+  requireAdmin(principal: Principal): void {
+    if (principal.kind !== 'admin') throw forbidden('only the instance administrator may do this');
+  }
+
+  /** Requires a user or the administrator (not an MCP node key). */
+  requirePerson(principal: Principal): void {
+    if (principal.kind === 'mcp') throw forbidden('an MCP node key may not do this');
+  }
+}
+
+/** Thrown when no usable bearer token was presented. */
+export function missingToken(reason = 'a bearer token is required'): Error {
+  return unauthorized(reason);
+}
+
+function describe(action: Action): string {
+  switch (action) {
+    case 'read':
+      return 'read this structure';
+    case 'read_history':
+      return 'read this history';
+    case 'chat':
+      return 'chat with this node';
+    case 'write_skills':
+      return 'change skills';
+    case 'manage_nodes':
+      return 'add, change or delete nodes';
+    case 'admin_structure':
+      return 'manage keys or members';
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The configuration of one org instance: flags, environment and defaults merged in
+ * exactly one place (`resolveConfig`), validated at start-up, then passed by value.
+ */
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { invalid } from './errors.js';
+
+/** Everything an instance needs to run. Every field is documented in README.md. */
+export interface OrgConfig {
+  /** Folder holding `skills/` and `.org/` (`--home`, `ORG_HOME`; default: current directory). */
+  home: string;
+  /** Interface to listen on (`--host`, `ORG_HOST`; default `127.0.0.1`). */
+  host: string;
+  /** TCP port; 0 takes any free port (`--port`, `ORG_PORT`; default 4780). */
+  port: number;
+  /** A bearer equal to this is the instance administrator (`ORG_ADMIN_TOKEN`). */
+  adminToken?: string;
+  /** Requests a minute allowed per token (`ORG_RATE_LIMIT`; default 1200). */
+  rateLimit: number;
+  /** SMTP URL for outgoing mail (`ORG_SMTP_URL`); without it mail goes to `.org/outbox/`. */
+  smtpUrl?: string;
+  /** Sender address of outgoing mail (`ORG_MAIL_FROM`; default `org@localhost`). */
+  mailFrom: string;
+  /** Base URL used in links of outgoing mail (`ORG_PUBLIC_URL`; default: the listening URL). */
+  publicUrl?: string;
+  /** Create the "Demo" structure on first start (`--no-demo` turns it off). */
+  demo: boolean;
+  /** Where the CLI's credentials file lives (`ORG_CONFIG_DIR`; default `~/.config/org`). */
+  configDir: string;
+  /** Largest accepted request body in bytes (25 MiB, API.md §6). */
+  bodyLimit: number;
+  /** How long shutdown waits for running turns, in milliseconds (10 s, API.md §1). */
+  shutdownGraceMs: number;
+  /** How long the sync chat endpoint waits, in milliseconds (`--sync-timeout` seconds; default 120). */
+  syncTimeoutMs: number;
+  /** Commit API writes of skill files when `skills/` is in a git work tree (`--commit`). */
+  commit: boolean;
+}
+
+/** Command-line flags of `org serve`, as parsed by the CLI (all optional). */
+export interface ServeFlags {
+  home?: string;
+  host?: string;
+  port?: string | number;
+  demo?: boolean;
+  syncTimeout?: string | number;
+  commit?: boolean;
+}
+
+function parsePort(raw: string | number, source: string): number {
+  const port = typeof raw === 'number' ? raw : Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw invalid(`${source} must be an integer from 0 to 65535, got "${raw}"`);
+  }
+  return port;
+}
+
+function parsePositive(raw: string | number, source: string): number {
+  const value = typeof raw === 'number' ? raw : Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw invalid(`${source} must be a positive number, got "${raw}"`);
+  return value;
+}
+
+/**
+ * Merges flags over environment over defaults and validates the result.
+ * Throws `OrgError` (invalid_request) naming the offending flag or variable.
+ */
+export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): OrgConfig {
+  const adminToken = env.ORG_ADMIN_TOKEN?.trim();
+  if (adminToken !== undefined && adminToken.length > 0 && adminToken.length < 16) {
+    throw invalid('ORG_ADMIN_TOKEN must be at least 16 characters long');
+  }
+  const port = flags.port ?? env.ORG_PORT;
+  const rate = env.ORG_RATE_LIMIT;
+  const syncTimeout = flags.syncTimeout ?? env.ORG_SYNC_TIMEOUT;
+  return {
+    home: resolve(cwd, flags.home ?? env.ORG_HOME ?? '.'),
+    host: flags.host ?? env.ORG_HOST ?? '127.0.0.1',
+    port: port === undefined ? 4780 : parsePort(port, flags.port === undefined ? 'ORG_PORT' : '--port'),
+    ...(adminToken ? { adminToken } : {}),
+    rateLimit: rate === undefined ? 1200 : Math.floor(parsePositive(rate, 'ORG_RATE_LIMIT')),
+    ...(env.ORG_SMTP_URL ? { smtpUrl: env.ORG_SMTP_URL } : {}),
+    mailFrom: env.ORG_MAIL_FROM ?? 'org@localhost',
+    ...(env.ORG_PUBLIC_URL ? { publicUrl: env.ORG_PUBLIC_URL.replace(/\/+$/, '') } : {}),
+    demo: flags.demo ?? true,
+    configDir: resolve(env.ORG_CONFIG_DIR ?? join(homedir(), '.config', 'org')),
+    bodyLimit: 25 * 1024 * 1024,
+    shutdownGraceMs: 10_000,
+    syncTimeoutMs: syncTimeout === undefined ? 120_000 : parsePositive(syncTimeout, '--sync-timeout') * 1000,
+    commit: flags.commit ?? false,
+  };
+}
+
+/** Paths of the home layout (API.md §1). */
+export function homePaths(home: string) {
+  const state = join(home, '.org');
+  return {
+    home,
+    skills: join(home, 'skills'),
+    state,
+    users: join(state, 'users.json'),
+    keys: join(state, 'keys.json'),
+    invites: join(state, 'invites.json'),
+    structures: join(state, 'structures'),
+    outbox: join(state, 'outbox'),
+    index: join(state, 'index'),
+  };
+}
+
+/** The home layout paths. */
+export type HomePaths = ReturnType<typeof homePaths>;

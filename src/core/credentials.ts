@@ -1,0 +1,44 @@
+/**
+ * The CLI's credentials file (`~/.config/org/credentials.json`, mode 0600, or
+ * `$ORG_CONFIG_DIR/credentials.json`): tokens keyed by server base URL.
+ */
+import { chmod } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readJson, writeJsonAtomic } from './storage/index.js';
+
+/** One saved server login. */
+export interface SavedLogin {
+  token: string;
+  email?: string;
+  saved_at: string;
+}
+
+/** The credentials document. */
+export interface CredentialsDoc {
+  version: 1;
+  /** Base URL of the server the CLI uses when none is given. */
+  default?: string;
+  servers: Record<string, SavedLogin>;
+}
+
+/** Path of the credentials file in `configDir`. */
+export function credentialsPath(configDir: string): string {
+  return join(configDir, 'credentials.json');
+}
+
+/** Reads the credentials file (empty when absent). */
+export function readCredentials(configDir: string): Promise<CredentialsDoc> {
+  return readJson<CredentialsDoc>(credentialsPath(configDir), { version: 1, servers: {} });
+}
+
+/** Saves a login for `baseUrl` (and makes it the default), atomically with mode 0600. */
+export async function saveLogin(configDir: string, baseUrl: string, login: Omit<SavedLogin, 'saved_at'>): Promise<string> {
+  const file = credentialsPath(configDir);
+  const doc = await readCredentials(configDir);
+  const url = baseUrl.replace(/\/+$/, '');
+  doc.servers[url] = { ...login, saved_at: new Date().toISOString() };
+  doc.default = url;
+  await writeJsonAtomic(file, doc, 0o600);
+  await chmod(file, 0o600);
+  return file;
+}

@@ -1,0 +1,121 @@
+/**
+ * The one error hierarchy of org. Every failure that reaches a user is an `OrgError`
+ * with a stable `code`; the server maps it once to RFC 9457 problem details and the
+ * CLI maps it once to an exit code. Nothing else is thrown at a boundary.
+ */
+
+/** Stable error codes of API.md §2, each with its HTTP status. */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  gone: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+  timeout: 504,
+} as const;
+
+/** One of the error codes of API.md §2. */
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** A field-level validation problem: where (`body.name`) and what. */
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+/** Titles shown in problem details, one per code. */
+export const ERROR_TITLE: Record<ErrorCode, string> = {
+  invalid_request: 'Invalid request',
+  unauthorized: 'Unauthorized',
+  forbidden: 'Forbidden',
+  not_found: 'Not found',
+  conflict: 'Conflict',
+  gone: 'Gone',
+  payload_too_large: 'Payload too large',
+  unsupported_media_type: 'Unsupported media type',
+  rate_limited: 'Too many requests',
+  internal: 'Internal error',
+  unavailable: 'Service unavailable',
+  timeout: 'Timed out',
+};
+
+const EXIT_CODE: Record<ErrorCode, number> = {
+  invalid_request: 2,
+  unauthorized: 3,
+  forbidden: 3,
+  not_found: 4,
+  conflict: 5,
+  gone: 5,
+  payload_too_large: 2,
+  unsupported_media_type: 2,
+  rate_limited: 6,
+  internal: 1,
+  unavailable: 7,
+  timeout: 8,
+};
+
+/** Options of an OrgError beyond its code and message. */
+export interface OrgErrorOptions {
+  /** Field errors of a validation failure. */
+  errors?: FieldError[];
+  /** Extra members copied into the problem details (for example `run_id`). */
+  extra?: Record<string, unknown>;
+  /** Seconds to wait before retrying (429). */
+  retryAfter?: number;
+  cause?: unknown;
+}
+
+/**
+ * An expected failure with a stable code. `message` is safe to show to a client:
+ * it never carries a stack, a file path or a secret.
+ */
+export class OrgError extends Error {
+  readonly code: ErrorCode;
+  readonly errors?: FieldError[];
+  readonly extra?: Record<string, unknown>;
+  readonly retryAfter?: number;
+
+  constructor(code: ErrorCode, message: string, options: OrgErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'OrgError';
+    this.code = code;
+    if (options.errors) this.errors = options.errors;
+    if (options.extra) this.extra = options.extra;
+    if (options.retryAfter !== undefined) this.retryAfter = options.retryAfter;
+  }
+
+  /** The HTTP status of this error's code. */
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+
+  /** The process exit code the CLI uses for this error. */
+  get exitCode(): number {
+    return EXIT_CODE[this.code];
+  }
+}
+
+/** 400 with optional field errors. */
+export const invalid = (message: string, errors?: FieldError[]): OrgError =>
+  new OrgError('invalid_request', message, errors ? { errors } : {});
+/** 404 for a resource that does not exist or must not be revealed. */
+export const notFound = (message: string): OrgError => new OrgError('not_found', message);
+/** 409 for a state conflict (duplicate, not empty, already live). */
+export const conflict = (message: string): OrgError => new OrgError('conflict', message);
+/** 403 for a member whose role is too low. */
+export const forbidden = (message: string): OrgError => new OrgError('forbidden', message);
+/** 401 for a missing, unknown or revoked token. */
+export const unauthorized = (message: string): OrgError => new OrgError('unauthorized', message);
+/** 410 for something that existed and is no longer usable. */
+export const gone = (message: string): OrgError => new OrgError('gone', message);
+
+/** True when `value` is an OrgError (also across module copies). */
+export function isOrgError(value: unknown): value is OrgError {
+  return value instanceof OrgError;
+}

@@ -1,0 +1,5 @@
+/** Durable state on disk: atomic JSON documents, append-only JSON Lines, per-file locks. */
+export * from './atomic.js';
+export * from './json-file.js';
+export * from './jsonl.js';
+export * from './mutex.js';

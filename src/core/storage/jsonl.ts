@@ -1,0 +1,66 @@
+/**
+ * Append-only JSON Lines logs (histories, timelines, the workspace log). Each append
+ * is one `write` of one line followed by fsync, serialized per file. A line torn by a
+ * crash is cut off before the next append and skipped by readers, so the file always
+ * parses and every acknowledged line is kept.
+ */
+import { type FileHandle, mkdir, open, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { KeyedMutex } from './mutex.js';
+
+const mutex = new KeyedMutex();
+const repaired = new Set<string>();
+
+/** Appends `records` to `file` as JSON lines, durably. */
+export function appendJsonl(file: string, ...records: unknown[]): Promise<void> {
+  return mutex.run(file, async () => {
+    await mkdir(dirname(file), { recursive: true });
+    const handle = await open(file, 'a+');
+    try {
+      if (!repaired.has(file)) {
+        await cutTornTail(handle);
+        repaired.add(file);
+      }
+      const text = records.map((record) => `${JSON.stringify(record)}\n`).join('');
+      await handle.write(text);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  });
+}
+
+async function cutTornTail(handle: FileHandle): Promise<void> {
+  const { size } = await handle.stat();
+  if (size === 0) return;
+  const last = Buffer.alloc(1);
+  await handle.read(last, 0, 1, size - 1);
+  if (last[0] === 0x0a) return;
+  const content = await handle.readFile();
+  const cut = content.lastIndexOf(0x0a) + 1;
+  await handle.truncate(cut);
+}
+
+/** Reads every complete record of a JSON Lines file ([] when absent); a torn last line is skipped. */
+export async function readJsonl<T>(file: string): Promise<T[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const records: T[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (!line) continue;
+    try {
+      records.push(JSON.parse(line) as T);
+    } catch (error) {
+      // Only the unterminated last line may be torn; anything else is real corruption.
+      if (i !== lines.length - 1) throw error;
+    }
+  }
+  return records;
+}

@@ -1,0 +1,3 @@
+/** Small shared helpers of the domain: clock, ids, identifier shapes. */
+export * from './clock.js';
+export * from './patterns.js';

@@ -1,0 +1,21 @@
+/** Which nodes are running a turn right now (node `state` = `working`). In memory only. */
+export class NodeActivity {
+  private readonly working = new Map<string, number>();
+
+  /** Marks a node as working (nested marks are counted). */
+  begin(nodeId: string): void {
+    this.working.set(nodeId, (this.working.get(nodeId) ?? 0) + 1);
+  }
+
+  /** Ends one working mark of a node. */
+  end(nodeId: string): void {
+    const count = (this.working.get(nodeId) ?? 0) - 1;
+    if (count > 0) this.working.set(nodeId, count);
+    else this.working.delete(nodeId);
+  }
+
+  /** `working` while a turn of the node runs, else `idle`. */
+  stateOf(nodeId: string): 'idle' | 'working' {
+    return this.working.has(nodeId) ? 'working' : 'idle';
+  }
+}

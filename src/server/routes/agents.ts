@@ -1,0 +1,84 @@
+/** Node routes: add, update, delete (archive) and restore (API.md §5). */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { App } from '../../app.js';
+import { NoContent, NodeParams, StructureParams, problems } from '../schemas/common.js';
+import { CreateNodeBody, NodeSchema, PatchNodeBody } from '../schemas/workspaces.js';
+
+/** Nodes of a structure. */
+export const agentRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
+  const tags = ['nodes'];
+  const security = [{ bearer: [] }];
+  const access = { kind: 'structure', action: 'manage_nodes' } as const;
+  const actorOf = (request: { principal?: { id: string } }) => request.principal?.id ?? 'unknown';
+
+  server.post(
+    '/api/org/structures/:structure_id/agents',
+    {
+      config: { access },
+      schema: {
+        summary: 'Add a node',
+        tags,
+        security,
+        params: StructureParams,
+        body: CreateNodeBody,
+        response: { 201: NodeSchema, ...problems(400, 401, 403, 404, 409, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const node = await app.workspaces.addNode(request.params.structure_id, request.body, actorOf(request));
+      return reply.code(201).send(node);
+    },
+  );
+
+  server.patch(
+    '/api/org/structures/:structure_id/agents/:role_id',
+    {
+      config: { access },
+      schema: {
+        summary: 'Change a node’s label, position, starting context or container URL',
+        tags,
+        security,
+        params: NodeParams,
+        body: PatchNodeBody,
+        response: { 200: NodeSchema, ...problems(400, 401, 403, 404, 415) },
+      },
+    },
+    async (request) => app.workspaces.patchNode(request.params.structure_id, request.params.role_id, request.body, actorOf(request)),
+  );
+
+  server.delete(
+    '/api/org/structures/:structure_id/agents/:role_id',
+    {
+      config: { access },
+      schema: {
+        summary: 'Delete a childless node; its record, history, artifacts and timeline are archived',
+        tags,
+        security,
+        params: NodeParams,
+        response: { 204: NoContent, ...problems(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await app.workspaces.removeNode(request.params.structure_id, request.params.role_id, actorOf(request));
+      return reply.code(204).send(null);
+    },
+  );
+
+  server.post(
+    '/api/org/structures/:structure_id/agents/:role_id/restore',
+    {
+      config: { access },
+      schema: {
+        summary: 'Restore an archived node',
+        tags,
+        security,
+        params: NodeParams,
+        response: { 201: NodeSchema, ...problems(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const node = await app.workspaces.restoreNode(request.params.structure_id, request.params.role_id, actorOf(request));
+      return reply.code(201).send(node);
+    },
+  );
+};

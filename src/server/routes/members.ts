@@ -1,0 +1,84 @@
+/** Sharing routes: invite by e-mail, accept an invite, list members (API.md §5). */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { App } from '../../app.js';
+import { StructureParams, problems } from '../schemas/common.js';
+import { AcceptBody, AcceptanceSchema, InviteSchema, MemberSchema, ShareBody } from '../schemas/workspaces.js';
+
+/** Members and invites. */
+export const memberRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
+  const tags = ['members'];
+  const security = [{ bearer: [] }];
+
+  server.post(
+    '/api/org/structures/:structure_id/share',
+    {
+      config: { access: { kind: 'structure', action: 'admin_structure' } },
+      schema: {
+        summary: 'Invite an e-mail address with a role; the invite e-mail is sent',
+        tags,
+        security,
+        params: StructureParams,
+        body: ShareBody,
+        response: { 200: Type.Object({ invite: InviteSchema }), ...problems(400, 401, 403, 404, 415, 503) },
+      },
+    },
+    async (request) => {
+      const principal = request.principal!;
+      const invitedBy = principal.kind === 'user' ? principal.user.email : 'the administrator';
+      const invite = await app.invites.share({
+        structureId: request.params.structure_id,
+        email: request.body.email,
+        role: request.body.role,
+        invitedBy,
+      });
+      return { invite };
+    },
+  );
+
+  server.get(
+    '/api/org/structures/:structure_id/members',
+    {
+      config: { access: { kind: 'structure', action: 'admin_structure' } },
+      schema: {
+        summary: 'Members and open invites',
+        tags,
+        security,
+        params: StructureParams,
+        response: {
+          200: Type.Object({
+            members: Type.Array(MemberSchema),
+            invites: Type.Array(Type.Object({ id: Type.String(), email: Type.String(), role: Type.String(), status: Type.String(), expires_at: Type.String() })),
+          }),
+          ...problems(400, 401, 403, 404),
+        },
+      },
+    },
+    async (request) => {
+      const id = request.params.structure_id;
+      const members = app.workspaces.members(id).map((member) => ({
+        user_id: member.user_id,
+        email: app.users.byId(member.user_id)?.email ?? '',
+        role: member.role,
+      }));
+      return { members, invites: app.invites.list(id) };
+    },
+  );
+
+  server.post(
+    '/api/org/invites/accept',
+    {
+      config: { access: { kind: 'public' } },
+      schema: {
+        summary: 'Accept an invite with its one-time token (no bearer needed)',
+        tags,
+        body: AcceptBody,
+        response: { 200: AcceptanceSchema, ...problems(400, 404, 410, 415) },
+      },
+    },
+    async (request, reply) => {
+      const acceptance = await app.invites.accept(request.body.token);
+      return reply.header('cache-control', 'no-store').send(acceptance);
+    },
+  );
+};

@@ -1,0 +1,59 @@
+/** Instance routes: health, the OpenAPI document, user creation (API.md §1, §8). */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { App } from '../../app.js';
+import { Email, Timestamp, Uuid, problems } from '../schemas/common.js';
+
+/** Options of the system routes. */
+export interface SystemRoutesOptions {
+  app: App;
+  version: string;
+}
+
+/** Health, OpenAPI and users. */
+export const systemRoutes: FastifyPluginAsyncTypebox<SystemRoutesOptions> = async (server, { app, version }) => {
+  server.get(
+    '/api/org/health',
+    {
+      config: { access: { kind: 'public' } },
+      schema: {
+        summary: 'Service health',
+        tags: ['instance'],
+        response: {
+          200: Type.Object({ status: Type.Literal('ok'), version: Type.String(), skills: Type.Integer() }),
+        },
+      },
+    },
+    async () => ({ status: 'ok' as const, version, skills: app.skillCount() }),
+  );
+
+  server.get(
+    '/api/org/openapi.json',
+    {
+      config: { access: { kind: 'public' } },
+      schema: { summary: 'The OpenAPI 3.1 document of every route', tags: ['instance'], response: { 200: Type.Object({}, { additionalProperties: true }) } },
+    },
+    async () => server.swagger(),
+  );
+
+  server.post(
+    '/api/org/users',
+    {
+      config: { access: { kind: 'admin' } },
+      schema: {
+        summary: 'Create a user (administrator only)',
+        tags: ['instance'],
+        security: [{ bearer: [] }],
+        body: Type.Object({ email: Email }),
+        response: {
+          201: Type.Object({ user: Type.Object({ id: Uuid, email: Type.String(), created_at: Timestamp }), token: Type.String() }),
+          ...problems(400, 401, 403, 409, 415),
+        },
+      },
+    },
+    async (request, reply) => {
+      const created = await app.users.create(request.body.email);
+      return reply.code(201).send(created);
+    },
+  );
+};

@@ -1,0 +1,24 @@
+/**
+ * Schema compilers: request bodies are validated strictly (no type coercion, so a
+ * string is never silently taken for a number), query strings and path parameters
+ * with coercion (they arrive as text).
+ */
+import { Ajv, type Options } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+
+// ajv-formats is CommonJS; its default export arrives as the module namespace under NodeNext.
+const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+
+function makeAjv(options: Options): Ajv {
+  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true, removeAdditional: false, ...options });
+  (addFormats as unknown as (ajv: Ajv) => void)(ajv);
+  return ajv;
+}
+
+/** The validator compiler of the server. */
+export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
+  const strict = makeAjv({ coerceTypes: false });
+  const coercing = makeAjv({ coerceTypes: true });
+  return ({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema as object);
+}
