@@ -53,7 +53,16 @@ export async function runServe(flags: ServeFlags, output: Output, env: NodeJS.Pr
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
-      await server.close();
+      const closed = server.close();
+      // A connection busy when closing began turns idle once its response is sent, and a
+      // keep-alive client would hold it open (up to keepAliveTimeout, 72 s), so close()
+      // would not resolve: close such connections as soon as they go idle.
+      const sweep = setInterval(() => server.server.closeIdleConnections(), 50);
+      try {
+        await closed;
+      } finally {
+        clearInterval(sweep);
+      }
       await app.close();
     })();
     return stopping;
@@ -65,10 +74,15 @@ export async function runServe(flags: ServeFlags, output: Output, env: NodeJS.Pr
 export async function serveUntilSignal(flags: ServeFlags, output: Output): Promise<number> {
   const running = await runServe(flags, output);
   return new Promise<number>((resolve) => {
+    let received = false;
     const onSignal = (signal: NodeJS.Signals) => {
+      if (received) return;
+      received = true;
       output.err(`org: ${signal} received, shutting down`);
       const force = setTimeout(() => {
         output.err('org: shutdown grace period over, exiting');
+        // Drop whatever is still open, so the process can actually end.
+        running.server.server.closeAllConnections();
         resolve(0);
       }, running.app.config.shutdownGraceMs + 2000);
       force.unref();
@@ -80,7 +94,10 @@ export async function serveUntilSignal(flags: ServeFlags, output: Output): Promi
         },
       );
     };
-    process.once('SIGTERM', onSignal);
-    process.once('SIGINT', onSignal);
+    // `on`, not `once`: the handler must stay registered while state is flushed. During an
+    // atomic write, write-file-atomic's signal-exit re-raises a signal that no one else
+    // listens to, which would kill the process with the write half done.
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
   });
 }

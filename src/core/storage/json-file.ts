@@ -3,6 +3,8 @@
  * serialized, so concurrent read-modify-write cycles never lose each other's changes,
  * and a change is visible to readers only once it is on disk.
  */
+import { readdir, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { readJson, writeJsonAtomic } from './atomic.js';
 import { KeyedMutex } from './mutex.js';
 
@@ -25,7 +27,10 @@ export class JsonFile<T> {
 
   /** Loads the document from disk (the initial value when absent). */
   async load(): Promise<T> {
-    this.value = await readJson<T>(this.file, this.initial());
+    await mutex.run(this.file, () => removeStaleTemps(this.file));
+    // `initial` runs only when the file is absent (it may throw, e.g. "not found").
+    const stored = await readJson<T | undefined>(this.file, undefined);
+    this.value = stored === undefined ? this.initial() : stored;
     return this.value;
   }
 
@@ -58,4 +63,25 @@ export class JsonFile<T> {
 /** Waits for every queued state-file write of the process. */
 export function pendingWrites(): Promise<void> {
   return mutex.idle();
+}
+
+/**
+ * Deletes the temp files (`<name>.<number>`) that write-file-atomic leaves beside `file`
+ * when the process is killed between writing and renaming one.
+ */
+async function removeStaleTemps(file: string): Promise<void> {
+  const prefix = `${basename(file)}.`;
+  let names: string[];
+  try {
+    names = await readdir(dirname(file));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !/^\d+$/.test(name.slice(prefix.length))) continue;
+    await unlink(join(dirname(file), name)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+  }
 }
