@@ -1,0 +1,23 @@
+/**
+ * The skill library (API.md §4): markdown files with YAML front matter in
+ * `<home>/skills/`, parsed and validated tolerantly, kept in a catalog and a search
+ * index that follow editor and git edits, soft-deleted into `.deleted/`, optionally
+ * committed with git. Start with {@link createSkillStore}.
+ */
+export * from './types.js';
+export * from './slug.js';
+export * from './frontmatter.js';
+export * from './steps.js';
+export * from './file-format.js';
+export * from './entry.js';
+export * from './events.js';
+export * from './options.js';
+export * from './store.js';
+export * from './git.js';
+export * from './trash.js';
+export { MAX_BODY_BYTES, type UpsertInput, type UpsertResult, type ScopeOptions } from './writes.js';
+export { INDEX_FORMAT, snapshotPath } from './persist.js';
+export { isSkillFileName, type LoadReport } from './loader.js';
+export * as search from './search/index.js';
+export type { SearchDocument, SkillSearchIndex, SkillSearchOptions, SearchTuning, SynonymSource } from './search/index.js';
+export * from './sections.js';

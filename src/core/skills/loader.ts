@@ -1,0 +1,121 @@
+/**
+ * Loading the skills folder into a catalog, tolerant of bad files and incremental: a
+ * usable snapshot of the last run supplies every file whose mtime and size are
+ * unchanged, so a restart reads only new and changed files and drops removed ones.
+ * Files are read synchronously in slices of 256 with a yield between slices: several
+ * times faster than thread-pool reads for thousands of small files.
+ */
+import { statSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { Catalog } from './catalog.js';
+import { readSnapshot } from './persist.js';
+import {
+  createSkillSearchIndex,
+  loadSkillSearchIndex,
+  type SkillSearchIndexOptions,
+} from './search/engine.js';
+import { readSkillFileSync, skillPath, type FileSignature } from './skill-file.js';
+import { isValidSlug } from './slug.js';
+import type { ResolvedSkillStoreOptions } from './options.js';
+
+/** What a load did, for logs and tests. */
+export interface LoadReport {
+  /** Files read and parsed. */
+  read: number;
+  /** Files taken from the snapshot without reading. */
+  reused: number;
+  /** Snapshot entries whose file is gone. */
+  removed: number;
+  problems: number;
+  /** Why the snapshot was not used (`none` when there was none), or `used`. */
+  snapshot: string;
+  ms: number;
+}
+
+/** Files read synchronously between two yields to the event loop. */
+const SLICE = 256;
+
+/** Size and mtime of a regular file, synchronously; undefined when absent. */
+function statSignature(file: string): FileSignature | undefined {
+  const info = statSync(file, { throwIfNoEntry: false });
+  return info?.isFile() ? { mtimeMs: info.mtimeMs, size: info.size } : undefined;
+}
+
+/** True for names the skills folder holds skills in: `*.md`, not hidden, not temp files. */
+export function isSkillFileName(name: string): boolean {
+  return name.endsWith('.md') && !name.startsWith('.') && !name.startsWith('~') && name.length > 3;
+}
+
+/** Builds the catalog of `options.root`. */
+export async function loadCatalog(
+  options: ResolvedSkillStoreOptions,
+  searchOptions: SkillSearchIndexOptions,
+): Promise<{ catalog: Catalog; report: LoadReport }> {
+  const started = performance.now();
+  const catalog = await fromSnapshot(options, searchOptions);
+  const snapshot = catalog.reason;
+  const names = (await readdir(options.root, { withFileTypes: true }))
+    .filter((entry) => entry.isFile() && isSkillFileName(entry.name))
+    .map((entry) => entry.name);
+  const report: LoadReport = { read: 0, reused: 0, removed: 0, problems: 0, snapshot, ms: 0 };
+  const seen = new Set<string>();
+
+  for (let i = 0; i < names.length; i += SLICE) {
+    if (i > 0) await yieldToEventLoop();
+    for (const name of names.slice(i, i + SLICE)) {
+      const slug = name.slice(0, -3);
+      seen.add(slug);
+      const file = skillPath(options.root, slug);
+      if (!isValidSlug(slug)) {
+        const signature = statSignature(file);
+        if (signature) catalog.catalog.putProblem(name, 'file name is not a valid slug', signature);
+        continue;
+      }
+      const record = catalog.catalog.records.get(slug);
+      if (record) {
+        const signature = statSignature(file);
+        if (signature && record.mtimeMs === signature.mtimeMs && record.size === signature.size) {
+          report.reused++;
+          continue;
+        }
+      }
+      report.read++;
+      options.onFileRead(slug);
+      const outcome = readSkillFileSync(options.root, slug);
+      if (outcome === 'unchanged' || outcome.kind === 'missing') continue;
+      if (outcome.kind === 'skill') catalog.catalog.put(outcome.skill, outcome.signature);
+      else catalog.catalog.putProblem(name, outcome.message, outcome.signature);
+    }
+  }
+
+  for (const slug of [...catalog.catalog.records.keys()]) {
+    if (seen.has(slug)) continue;
+    catalog.catalog.drop(slug);
+    report.removed++;
+  }
+  report.problems = catalog.catalog.problems.size;
+  report.ms = Math.round(performance.now() - started);
+  return { catalog: catalog.catalog, report };
+}
+
+async function fromSnapshot(
+  options: ResolvedSkillStoreOptions,
+  searchOptions: SkillSearchIndexOptions,
+): Promise<{ catalog: Catalog; reason: string }> {
+  if (!options.persistIndex) return { catalog: new Catalog(createSkillSearchIndex(searchOptions)), reason: 'disabled' };
+  const read = await readSnapshot(options.stateDir, options.root);
+  if ('rejected' in read) return { catalog: new Catalog(createSkillSearchIndex(searchOptions)), reason: read.rejected };
+  try {
+    const index = loadSkillSearchIndex(read.snapshot.index, searchOptions);
+    const catalog = new Catalog(index);
+    for (const [slug, record] of Object.entries(read.snapshot.records)) {
+      if (!index.has(slug) || !isValidSlug(slug)) throw new Error('manifest and index disagree');
+      catalog.records.set(slug, record);
+    }
+    if (catalog.records.size !== index.size) throw new Error('manifest and index disagree');
+    return { catalog, reason: 'used' };
+  } catch {
+    return { catalog: new Catalog(createSkillSearchIndex(searchOptions)), reason: 'corrupt' };
+  }
+}

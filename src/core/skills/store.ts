@@ -1,0 +1,177 @@
+/**
+ * The skill store: the one API over the skill library (API.md §4) that the server
+ * routes, the chat's skill lookup, the MCP tools and the CLI use. It loads
+ * `<home>/skills` tolerantly (reusing the persisted index for unchanged files), keeps a
+ * catalog and a search index in memory, writes atomically, follows edits made in an
+ * editor or by git through a watcher, and announces every change.
+ *
+ * @example
+ * const store = await createSkillStore({ root: join(home, 'skills'), stateDir: join(home, '.org'), watch: true });
+ * const { skill, created } = await store.upsert({ slug: 'chase-invoices', frontmatter, body, actor: 'alice@example.com' });
+ * store.search('customers are late paying', { structureId });
+ * await store.close();
+ */
+import { mkdir } from 'node:fs/promises';
+import { invalid } from '../errors.js';
+import { KeyedMutex } from '../storage/index.js';
+import type { StoreContext } from './context.js';
+import { filterEntries, type ListFilter } from './entry.js';
+import { SkillEvents, type SkillChangeListener } from './events.js';
+import { loadCatalog, type LoadReport } from './loader.js';
+import { resolveStoreOptions, type SkillStoreOptions } from './options.js';
+import { createIndexSaver } from './saver.js';
+import { createWordNet, type WordNet } from './search/wordnet.js';
+import { readSkillFile } from './skill-file.js';
+import { isValidSlug } from './slug.js';
+import { applyFileChanges } from './sync.js';
+import { listDeletedSkills } from './trash.js';
+import type { DeletedSkill, SearchMatch, Skill, SkillListEntry, SkillProblem } from './types.js';
+import { watchSkills, type SkillWatcher } from './watcher.js';
+import { removeSkill, restoreSkill, upsertSkill, type ScopeOptions, type UpsertInput, type UpsertResult } from './writes.js';
+
+/** Options of {@link SkillStore.search}. */
+export interface SkillSearchRequest {
+  /** The structure asking; structure-scoped skills of other structures never match. */
+  structureId?: string;
+  /** 1 to 50, default 5. */
+  limit?: number;
+}
+
+/** Longest search query accepted (API.md §4). */
+export const MAX_QUERY_LENGTH = 1000;
+/** Most matches a search may ask for. */
+export const MAX_SEARCH_LIMIT = 50;
+
+/** The skill library. Create it with {@link createSkillStore}. */
+export interface SkillStore {
+  /** What the initial load did (files read, reused from the snapshot, problems, time). */
+  readonly loadReport: LoadReport;
+  /** Live skills visible to `structureId`, filtered, sorted by slug (default statuses complete, draft). */
+  list(filter?: ListFilter): SkillListEntry[];
+  /** One skill of any status, read from its file; undefined when absent or unparsable. */
+  get(slug: string): Promise<Skill | undefined>;
+  /** Creates or updates a skill (validation errors → 400 `OrgError` with field errors). */
+  upsert(input: UpsertInput): Promise<UpsertResult>;
+  /** Moves a skill to `.deleted/` (404 when absent). */
+  remove(slug: string, scope?: ScopeOptions): Promise<void>;
+  /** Deleted skills, newest first. */
+  listDeleted(): Promise<DeletedSkill[]>;
+  /** Restores the newest deleted version (409 when live, 404 when none). */
+  restore(slug: string, scope?: ScopeOptions): Promise<Skill>;
+  /** Files that did not load, with the reason. */
+  problems(): SkillProblem[];
+  /** Ranked matches among complete skills visible to the structure; [] when nothing is relevant. */
+  search(query: string, request?: SkillSearchRequest): SearchMatch[];
+  /** Number of live skills (any status, any structure). */
+  count(): number;
+  /** Adds a change listener; returns its remover. */
+  subscribe(listener: SkillChangeListener): () => void;
+  /** Applies pending watcher events now and waits for queued writes (tests, shutdown). */
+  settle(): Promise<void>;
+  /** Stops watching, saves the index, releases files. */
+  close(): Promise<void>;
+}
+
+/** Loads the skills folder and returns a ready store (watching when `watch` is set). */
+export async function createSkillStore(input: SkillStoreOptions): Promise<SkillStore> {
+  const options = resolveStoreOptions(input);
+  await mkdir(options.root, { recursive: true });
+  await mkdir(options.stateDir, { recursive: true });
+  let wordnet: WordNet | undefined;
+  const synonyms = options.synonyms === false ? undefined : (options.synonyms ?? (wordnet = createWordNet()));
+  // The watcher starts before the load (its initial scan of a large folder takes as long
+  // as the load itself); bursts it reports meanwhile wait and are applied once loaded.
+  const ready: { ctx?: StoreContext } = {};
+  const early: string[][] = [];
+  let batches = Promise.resolve();
+  const onBatch = (names: string[]): void => {
+    const ctx = ready.ctx;
+    if (!ctx) {
+      early.push(names);
+      return;
+    }
+    batches = batches
+      .then(() => applyFileChanges(ctx, names))
+      .then(
+        () => undefined,
+        (error: unknown) => options.logger.error?.('applying skill file changes failed', { error: String(error) }),
+      );
+  };
+  const watching: Promise<SkillWatcher | undefined> = options.watch
+    ? watchSkills({
+        root: options.root,
+        debounceMs: options.debounceMs,
+        onBatch,
+        onError: (error) => options.logger.error?.('skill watcher error', { error: String(error) }),
+      })
+    : Promise.resolve(undefined);
+  const [{ catalog, report }, watcher] = await Promise.all([
+    loadCatalog(options, { tuning: options.tuning, ...(synonyms ? { synonyms } : {}) }),
+    watching,
+  ]);
+  options.logger.info?.('skills loaded', { ...report, skills: catalog.records.size });
+  for (const problem of catalog.problems.values()) {
+    options.logger.warn?.('skill file skipped', { file: problem.file, message: problem.message });
+  }
+
+  const events = new SkillEvents();
+  if (options.onChange) events.subscribe(options.onChange);
+  const saver = createIndexSaver(options, catalog);
+  const ctx: StoreContext = {
+    options,
+    catalog,
+    events,
+    mutex: new KeyedMutex(),
+    changed(event) {
+      saver.schedule();
+      events.emit(event, (error) => options.logger.error?.('skill change listener failed', { error: String(error) }));
+    },
+  };
+  if (report.read > 0 || report.removed > 0 || report.snapshot !== 'used') saver.schedule(0);
+
+  ready.ctx = ctx;
+  for (const names of early.splice(0)) onBatch(names);
+
+  return {
+    loadReport: report,
+    list: (filter) => filterEntries(Array.from(catalog.records.values(), (r) => r.entry), filter),
+    async get(slug) {
+      if (!isValidSlug(slug)) return undefined;
+      const outcome = await readSkillFile(options.root, slug);
+      return outcome.kind === 'skill' ? outcome.skill : undefined;
+    },
+    upsert: (upsertInput) => upsertSkill(ctx, upsertInput),
+    remove: (slug, scope) => removeSkill(ctx, slug, scope),
+    listDeleted: () => listDeletedSkills(options.root),
+    restore: (slug, scope) => restoreSkill(ctx, slug, scope),
+    problems: () =>
+      [...catalog.problems.values()]
+        .map(({ file, message }) => ({ file, message }))
+        .sort((a, b) => (a.file < b.file ? -1 : 1)),
+    search(query, request = {}) {
+      const errors = [];
+      if (typeof query !== 'string' || query.length < 1 || query.length > MAX_QUERY_LENGTH) {
+        errors.push({ path: 'query', message: `must be 1 to ${MAX_QUERY_LENGTH} characters` });
+      }
+      const limit = request.limit ?? 5;
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
+        errors.push({ path: 'limit', message: `must be an integer from 1 to ${MAX_SEARCH_LIMIT}` });
+      }
+      if (errors.length > 0) throw invalid('invalid search', errors);
+      return catalog.index.search(query, { limit, ...(request.structureId ? { structureId: request.structureId } : {}) });
+    },
+    count: () => catalog.records.size,
+    subscribe: (listener) => events.subscribe(listener),
+    async settle() {
+      await batches;
+      await ctx.mutex.idle();
+    },
+    async close() {
+      await watcher?.close();
+      await batches;
+      await ctx.mutex.idle();
+      await saver.flush();
+      wordnet?.close();
+    },
+  };
+}

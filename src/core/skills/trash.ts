@@ -1,0 +1,91 @@
+/**
+ * The recoverable deleted area, `<root>/.deleted/<slug>--<timestamp>.md`. The
+ * timestamp is the deletion time in ISO 8601 with `:` replaced by `-`, so it is a safe
+ * file name everywhere and sorts in time order.
+ */
+import { mkdir, readdir, readFile, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseSkillText } from './file-format.js';
+import { isValidSlug } from './slug.js';
+import type { DeletedSkill, Skill } from './types.js';
+
+/** Name of the deleted area inside the skills folder. */
+export const DELETED_DIR = '.deleted';
+const NAME = /^([a-z0-9]+(?:-[a-z0-9]+)*)--(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d{3}Z)(?:-(\d+))?\.md$/;
+
+/** One file in the deleted area. */
+export interface TrashEntry {
+  slug: string;
+  deletedAt: string;
+  file: string;
+}
+
+/** `2024-05-01T10:20:30.123Z` → `2024-05-01T10-20-30.123Z`. */
+export function fileTimestamp(date: Date): string {
+  return date.toISOString().replace(/:/g, '-');
+}
+
+function isoFromFileTimestamp(stamp: string): string {
+  return stamp.replace(/T(\d{2})-(\d{2})-(\d{2})/, 'T$1:$2:$3');
+}
+
+/** Moves a live skill file into the deleted area; returns the new path. */
+export async function moveToTrash(root: string, slug: string, when: Date): Promise<string> {
+  const dir = join(root, DELETED_DIR);
+  await mkdir(dir, { recursive: true });
+  const existing = new Set(await readdir(dir));
+  const stamp = fileTimestamp(when);
+  let name = `${slug}--${stamp}.md`;
+  for (let n = 2; existing.has(name); n++) name = `${slug}--${stamp}-${n}.md`;
+  const target = join(dir, name);
+  await rename(join(root, `${slug}.md`), target);
+  return target;
+}
+
+/** Every deleted file, newest first. */
+export async function listTrash(root: string): Promise<TrashEntry[]> {
+  let names: string[];
+  try {
+    names = await readdir(join(root, DELETED_DIR));
+  } catch {
+    return [];
+  }
+  const entries: (TrashEntry & { n: number })[] = [];
+  for (const name of names) {
+    const match = NAME.exec(name);
+    if (!match || !isValidSlug(match[1])) continue;
+    entries.push({
+      slug: match[1] as string,
+      deletedAt: isoFromFileTimestamp(match[2] as string),
+      file: join(root, DELETED_DIR, name),
+      n: Number(match[3] ?? 1),
+    });
+  }
+  entries.sort((a, b) => (a.deletedAt === b.deletedAt ? b.n - a.n : a.deletedAt < b.deletedAt ? 1 : -1));
+  return entries.map(({ slug, deletedAt, file }) => ({ slug, deletedAt, file }));
+}
+
+/** Reads a deleted file's skill (undefined when it no longer parses). */
+export async function readTrashed(entry: TrashEntry): Promise<Skill | undefined> {
+  try {
+    const parsed = parseSkillText(entry.slug, await readFile(entry.file, 'utf8'), {
+      learned_by: 'user',
+      learned_at: entry.deletedAt,
+      category: 'general',
+      difficulty: 'medium',
+    });
+    return parsed.ok ? parsed.skill : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The deleted-skills listing of API.md §4. */
+export async function listDeletedSkills(root: string): Promise<DeletedSkill[]> {
+  const out: DeletedSkill[] = [];
+  for (const entry of await listTrash(root)) {
+    const skill = await readTrashed(entry);
+    out.push({ slug: entry.slug, name: skill?.frontmatter.name ?? entry.slug, deleted_at: entry.deletedAt });
+  }
+  return out;
+}

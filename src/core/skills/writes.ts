@@ -1,0 +1,168 @@
+/**
+ * The writes of the skill store (API.md §4): upsert with validation, soft delete into
+ * `.deleted/`, restore of the newest deleted version. Each runs under the store mutex,
+ * writes atomically, updates the catalog and index at once (the watcher's later event
+ * for the same file is then a no-op) and, when enabled, commits with git.
+ */
+import { access } from 'node:fs/promises';
+import { rename } from 'node:fs/promises';
+import { conflict, invalid, notFound, type FieldError } from '../errors.js';
+import { writeAtomic } from '../storage/index.js';
+import { STORE_LOCK, type StoreContext } from './context.js';
+import { parseSkillText, serializeSkill } from './file-format.js';
+import { isPlainObject, validateFrontmatter } from './frontmatter.js';
+import { commitSkillChange } from './git.js';
+import { readSkillFile, signatureOf, skillPath } from './skill-file.js';
+import { assertSlug } from './slug.js';
+import { listTrash, moveToTrash, readTrashed } from './trash.js';
+import type { Skill } from './types.js';
+
+/** Largest body accepted, in bytes (UTF-8). */
+export const MAX_BODY_BYTES = 256 * 1024;
+
+/** Input of {@link upsertSkill}. */
+export interface UpsertInput {
+  slug: string;
+  /** Front matter members; unknown members are kept. `learned_at` of an existing skill wins. */
+  frontmatter: unknown;
+  body: string;
+  /** The structure acting: it may not change a skill scoped to another structure. */
+  structureId?: string;
+  /** Who writes (user e-mail, `agent:<role>`, …), for the git message. */
+  actor?: string;
+}
+
+/** Result of an upsert: the stored record and whether the slug was new. */
+export interface UpsertResult {
+  skill: Skill;
+  created: boolean;
+}
+
+/** Scope options of delete and restore. */
+export interface ScopeOptions {
+  structureId?: string;
+  actor?: string;
+}
+
+/** Creates or replaces `<root>/<slug>.md`. */
+export async function upsertSkill(ctx: StoreContext, input: UpsertInput): Promise<UpsertResult> {
+  assertSlug(input.slug);
+  const errors: FieldError[] = [];
+  if (typeof input.body !== 'string') errors.push({ path: 'body', message: 'must be a string' });
+  else if (Buffer.byteLength(input.body, 'utf8') > MAX_BODY_BYTES) {
+    errors.push({ path: 'body', message: `must be at most ${MAX_BODY_BYTES} bytes` });
+  }
+  if (!isPlainObject(input.frontmatter)) errors.push({ path: 'frontmatter', message: 'must be an object' });
+  if (errors.length > 0) throw invalid('invalid skill', errors);
+
+  return ctx.mutex.run(STORE_LOCK, async () => {
+    const { root, clock } = ctx.options;
+    const file = skillPath(root, input.slug);
+    const existing = await readSkillFile(root, input.slug);
+    const previous = existing.kind === 'skill' ? existing.skill : undefined;
+    if (previous && input.structureId !== undefined && !scopeAllows(previous, input.structureId)) {
+      throw notFound(`skill ${input.slug} not found`);
+    }
+    const raw = { ...(input.frontmatter as Record<string, unknown>) };
+    raw.learned_at = previous?.frontmatter.learned_at ?? raw.learned_at ?? clock().toISOString();
+    raw.learned_by ??= previous?.frontmatter.learned_by ?? 'user';
+    const checked = validateFrontmatter(raw, {
+      learned_by: 'user',
+      learned_at: clock().toISOString(),
+      category: 'general',
+      difficulty: 'medium',
+    });
+    if (!checked.ok) throw invalid('invalid skill', checked.errors);
+    const scope = checked.frontmatter.structure_id;
+    if (input.structureId !== undefined && scope !== undefined && scope !== input.structureId) {
+      throw invalid('invalid skill', [
+        { path: 'frontmatter.structure_id', message: 'must be the structure of the request' },
+      ]);
+    }
+
+    const text = serializeSkill(checked.frontmatter, input.body);
+    const parsed = parseSkillText(input.slug, text, {
+      learned_by: 'user',
+      learned_at: checked.frontmatter.learned_at,
+      category: 'general',
+      difficulty: 'medium',
+    });
+    if (!parsed.ok) throw invalid('invalid skill', parsed.errors);
+    await writeAtomic(file, text);
+    const signature = await signatureOf(file);
+    if (signature) ctx.catalog.put(parsed.skill, signature);
+    const created = existing.kind === 'missing';
+    ctx.changed({ type: 'upsert', slug: input.slug, created, source: 'api' });
+    await commit(ctx, [file], `skill ${input.slug}: ${created ? 'create' : 'update'}`, input.actor);
+    return { skill: parsed.skill, created };
+  });
+}
+
+/** Moves a live skill to `.deleted/`; 404 when there is none. */
+export async function removeSkill(ctx: StoreContext, slug: string, scope: ScopeOptions = {}): Promise<void> {
+  assertSlug(slug);
+  return ctx.mutex.run(STORE_LOCK, async () => {
+    const { root, clock } = ctx.options;
+    const file = skillPath(root, slug);
+    const existing = await readSkillFile(root, slug);
+    if (existing.kind === 'missing') throw notFound(`skill ${slug} not found`);
+    if (existing.kind === 'skill' && scope.structureId !== undefined && !scopeAllows(existing.skill, scope.structureId)) {
+      throw notFound(`skill ${slug} not found`);
+    }
+    const moved = await moveToTrash(root, slug, clock());
+    ctx.catalog.drop(slug);
+    ctx.changed({ type: 'remove', slug, source: 'api' });
+    await commit(ctx, [file, moved], `skill ${slug}: delete`, scope.actor);
+  });
+}
+
+/** Brings back the newest deleted version; 409 when a live skill has the slug, 404 when none. */
+export async function restoreSkill(ctx: StoreContext, slug: string, scope: ScopeOptions = {}): Promise<Skill> {
+  assertSlug(slug);
+  return ctx.mutex.run(STORE_LOCK, async () => {
+    const { root } = ctx.options;
+    const file = skillPath(root, slug);
+    if (await exists(file)) throw conflict(`a live skill ${slug} exists`);
+    const newest = (await listTrash(root)).find((entry) => entry.slug === slug);
+    if (!newest) throw notFound(`no deleted skill ${slug}`);
+    const trashed = await readTrashed(newest);
+    if (trashed && scope.structureId !== undefined && !scopeAllows(trashed, scope.structureId)) {
+      throw notFound(`no deleted skill ${slug}`);
+    }
+    await rename(newest.file, file);
+    const outcome = await readSkillFile(root, slug);
+    if (outcome.kind !== 'skill') {
+      if (outcome.kind === 'problem') ctx.catalog.putProblem(`${slug}.md`, outcome.message, outcome.signature);
+      throw invalid(`deleted skill ${slug} no longer parses`);
+    }
+    ctx.catalog.put(outcome.skill, outcome.signature);
+    ctx.changed({ type: 'restore', slug, source: 'api' });
+    await commit(ctx, [file, newest.file], `skill ${slug}: restore`, scope.actor);
+    return outcome.skill;
+  });
+}
+
+/** A scoped skill may be changed only from its own structure. */
+function scopeAllows(skill: Skill, structureId: string): boolean {
+  const scope = skill.frontmatter.structure_id;
+  return scope === undefined || scope === structureId;
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function commit(ctx: StoreContext, files: string[], message: string, actor: string | undefined): Promise<void> {
+  if (!ctx.options.commit) return;
+  const full = `${message} by ${actor ?? 'unknown'}`;
+  try {
+    await commitSkillChange(ctx.options.root, files, full);
+  } catch (error) {
+    ctx.options.logger.warn?.('skill commit failed', { message: full, error: String(error) });
+  }
+}

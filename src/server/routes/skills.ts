@@ -1,0 +1,206 @@
+/** Skill library routes: list, read, upsert, delete, restore, search, problems, history (API.md §4). */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { App } from '../../app.js';
+import { isOrgError, notFound } from '../../core/errors.js';
+import { skillHistory, type Skill, type SkillStatus } from '../../core/skills/index.js';
+import { NoContent, Slug, problems } from '../schemas/common.js';
+import {
+  DeletedSkillSchema,
+  ListSkillsQuery,
+  ScopeQuery,
+  SearchBody,
+  SearchMatchSchema,
+  SkillCommitSchema,
+  SkillEntrySchema,
+  SkillSchema,
+  UpsertSkillBody,
+} from '../schemas/skills.js';
+
+/** The skill library. */
+export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
+  const tags = ['skills'];
+  const security = [{ bearer: [] }];
+  const SlugParams = Type.Object({ slug: Slug });
+  const actorOf = (request: FastifyRequest) => {
+    const principal = request.principal;
+    return principal?.kind === 'user' ? principal.user.email : (principal?.kind ?? 'unknown');
+  };
+
+  /** A skill the caller may read: structure-scoped skills only for members of that structure. */
+  const readable = async (request: FastifyRequest, slug: string): Promise<Skill> => {
+    const skill = await app.skills.get(slug);
+    if (!skill) throw notFound(`skill ${slug} not found`);
+    const scope = skill.frontmatter.structure_id;
+    if (scope !== undefined) {
+      try {
+        app.access.authorize(request.principal!, 'read', scope);
+      } catch (error) {
+        if (isOrgError(error) && error.code === 'not_found') throw notFound(`skill ${slug} not found`);
+        throw error;
+      }
+    }
+    return skill;
+  };
+
+  server.get(
+    '/api/org/knowledge/skills',
+    {
+      config: { access: { kind: 'structure', action: 'read', optional: true } },
+      schema: {
+        summary: 'Skills available to a structure’s nodes (deprecated only when asked for)',
+        tags,
+        security,
+        querystring: ListSkillsQuery,
+        response: { 200: Type.Object({ skills: Type.Array(SkillEntrySchema) }), ...problems(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const { status, category, tag } = request.query;
+      const structureId = request.structureId;
+      return {
+        skills: app.skills.list({
+          ...(structureId ? { structureId } : {}),
+          ...(status ? { statuses: status.split(',') as SkillStatus[] } : {}),
+          ...(category ? { category } : {}),
+          ...(tag ? { tag } : {}),
+        }),
+      };
+    },
+  );
+
+  server.get(
+    '/api/org/knowledge/skills/:slug',
+    {
+      config: { access: { kind: 'authenticated' } },
+      schema: {
+        summary: 'One skill of any status, with its steps',
+        tags,
+        security,
+        params: SlugParams,
+        response: { 200: SkillSchema, ...problems(400, 401, 404) },
+      },
+    },
+    async (request) => readable(request, request.params.slug),
+  );
+
+  server.get(
+    '/api/org/knowledge/skills/:slug/history',
+    {
+      config: { access: { kind: 'authenticated' } },
+      schema: {
+        summary: 'Git commits of a skill file (empty when the library is not in a git work tree)',
+        tags,
+        security,
+        params: SlugParams,
+        response: { 200: Type.Object({ commits: Type.Array(SkillCommitSchema) }), ...problems(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      await readable(request, request.params.slug);
+      return { commits: await skillHistory(app.paths.skills, request.params.slug) };
+    },
+  );
+
+  server.post(
+    '/api/org/knowledge/skills',
+    {
+      config: { access: { kind: 'structure', action: 'write_skills' } },
+      schema: {
+        summary: 'Create (201) or update (200) a skill',
+        tags,
+        security,
+        body: UpsertSkillBody,
+        response: { 200: SkillSchema, 201: SkillSchema, ...problems(400, 401, 403, 404, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const { structure_id, slug, frontmatter, body } = request.body;
+      const { skill, created } = await app.skills.upsert({ slug, frontmatter, body, structureId: structure_id, actor: actorOf(request) });
+      return reply.code(created ? 201 : 200).send(skill);
+    },
+  );
+
+  server.delete(
+    '/api/org/knowledge/skills/:slug',
+    {
+      config: { access: { kind: 'structure', action: 'write_skills' } },
+      schema: {
+        summary: 'Delete a skill; its file moves to skills/.deleted/ and can be restored',
+        tags,
+        security,
+        params: SlugParams,
+        querystring: ScopeQuery,
+        response: { 204: NoContent, ...problems(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await app.skills.remove(request.params.slug, { structureId: request.query.structure_id, actor: actorOf(request) });
+      return reply.code(204).send(null);
+    },
+  );
+
+  server.post(
+    '/api/org/knowledge/skills/:slug/restore',
+    {
+      config: { access: { kind: 'structure', action: 'write_skills' } },
+      schema: {
+        summary: 'Restore the newest deleted version of a skill',
+        tags,
+        security,
+        params: SlugParams,
+        querystring: ScopeQuery,
+        response: { 200: SkillSchema, ...problems(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => app.skills.restore(request.params.slug, { structureId: request.query.structure_id, actor: actorOf(request) }),
+  );
+
+  server.get(
+    '/api/org/knowledge/deleted',
+    {
+      config: { access: { kind: 'structure', action: 'read', optional: true } },
+      schema: {
+        summary: 'Deleted skills that can be restored, newest first',
+        tags,
+        security,
+        querystring: Type.Object({ structure_id: Type.Optional(ScopeQuery.properties.structure_id) }),
+        response: { 200: Type.Object({ skills: Type.Array(DeletedSkillSchema) }), ...problems(400, 401, 404) },
+      },
+    },
+    async () => ({ skills: await app.skills.listDeleted() }),
+  );
+
+  server.post(
+    '/api/org/knowledge/search',
+    {
+      config: { access: { kind: 'structure', action: 'read', optional: true } },
+      schema: {
+        summary: 'What an agent of the structure would match: complete skills, ranked, with reasons',
+        tags,
+        security,
+        body: SearchBody,
+        response: { 200: Type.Object({ matches: Type.Array(SearchMatchSchema) }), ...problems(400, 401, 404, 415) },
+      },
+    },
+    async (request) => {
+      const structureId = request.structureId;
+      return { matches: app.skills.search(request.body.query, { limit: request.body.limit, ...(structureId ? { structureId } : {}) }) };
+    },
+  );
+
+  server.get(
+    '/api/org/knowledge/problems',
+    {
+      config: { access: { kind: 'authenticated' } },
+      schema: {
+        summary: 'Skill files that could not be loaded, with the reason',
+        tags,
+        security,
+        response: { 200: Type.Object({ problems: Type.Array(Type.Object({ file: Type.String(), message: Type.String() })) }), ...problems(401) },
+      },
+    },
+    async () => ({ problems: app.skills.problems() }),
+  );
+};
