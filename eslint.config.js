@@ -38,7 +38,8 @@ export default tseslint.config(
   },
   {
     files: ['src/mcp/**/*.ts'],
-    rules: forbid(['**/server/**', '**/cli/**', 'ink', 'react', 'commander', 'fastify'], 'mcp imports app and core only.'),
+    // The negation keeps the MCP SDK's own `server/` modules allowed: only org's src/server is off limits.
+    rules: forbid(['**/server/**', '!@modelcontextprotocol/sdk/**', '**/cli/**', 'ink', 'react', 'commander', 'fastify'], 'mcp imports app and core only.'),
   },
   {
     files: ['src/client/**/*.ts'],

@@ -7,7 +7,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AccessControl, ConnectionRegistry, KeyService, UserService } from './core/auth/index.js';
 import { homePaths, type HomePaths, type OrgConfig } from './core/config.js';
+import { ChatEngine, createChatSkills } from './core/chat/index.js';
+import { createContainerRuntime, createLocalRuntime, createLlmRuntime, type AgentRuntime } from './core/runtimes/index.js';
+import { createSkillStore, type SkillStore } from './core/skills/index.js';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './core/mail/index.js';
+import { InboundService } from './core/inbound/index.js';
 import { pendingWrites } from './core/storage/index.js';
 import { type Clock, systemClock } from './core/util/index.js';
 import { InviteService, NodeActivity, WorkspaceService, loadTemplates, type Template } from './core/workspaces/index.js';
@@ -21,6 +25,10 @@ export interface AppDeps {
   mailer?: Mailer;
   /** Folder of structure templates (default: the package's `templates/`). */
   templatesDir?: string;
+  /** Replaces the runtime chosen for every node (tests). */
+  runtime?: (node: { container_url: string | null }) => AgentRuntime | undefined;
+  /** Reports unexpected background failures (default: stderr). */
+  onError?: (error: unknown) => void;
 }
 
 /** What the first start of an instance created. */
@@ -44,6 +52,10 @@ export interface App {
   connections: ConnectionRegistry;
   access: AccessControl;
   mailer: Mailer;
+  skills: SkillStore;
+  chat: ChatEngine;
+  /** Inbound e-mail and messaging-channel messages (API.md §7). */
+  inbound: InboundService;
   /** Number of skills in the library (for health). */
   skillCount(): number;
   /** Sets the URL the server listens on, used in e-mail links when ORG_PUBLIC_URL is absent. */
@@ -84,6 +96,29 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
   const publicUrl = () => config.publicUrl ?? listeningUrl;
   const invites = new InviteService({ file: paths.invites, users, workspaces, mailer, publicUrl, clock });
   await Promise.all([users.load(), keys.load(), invites.load(), workspaces.load()]);
+  const onError =
+    deps.onError ?? ((error: unknown) => process.stderr.write(`org: ${error instanceof Error ? error.message : String(error)}\n`));
+  const skills = await createSkillStore({
+    root: paths.skills,
+    stateDir: paths.state,
+    clock: () => clock.now(),
+    watch: config.watchSkills,
+    commit: config.commit,
+    logger: { warn: (message, details) => onError(`${message}: ${JSON.stringify(details ?? {})}`) },
+  });
+  const local = createLocalRuntime();
+  const llm = config.llm ? createLlmRuntime(config.llm) : undefined;
+  const chat = new ChatEngine({
+    workspaces,
+    activity,
+    skills: createChatSkills(skills),
+    stateDir: paths.state,
+    clock,
+    onError,
+    router: (node) => deps.runtime?.(node) ?? (node.container_url ? createContainerRuntime(node.container_url) : (llm ?? local)),
+  });
+  await chat.recover();
+  const inbound = new InboundService({ chat, workspaces, mailer, domain: config.inboundDomain, onError });
   const access = new AccessControl({ users, keys, workspaces, ...(config.adminToken ? { adminToken: config.adminToken } : {}) });
 
   return {
@@ -99,7 +134,10 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     connections,
     access,
     mailer,
-    skillCount: () => 0,
+    skills,
+    chat,
+    inbound,
+    skillCount: () => skills.count(),
     setListeningUrl(url) {
       listeningUrl = url;
     },
@@ -115,6 +153,9 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
       return result;
     },
     async close() {
+      await chat.close(config.shutdownGraceMs);
+      await inbound.idle();
+      await skills.close();
       await keys.close();
       await mailer.close();
       await pendingWrites();

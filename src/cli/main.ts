@@ -4,6 +4,8 @@
  */
 import { Command, CommanderError } from 'commander';
 import { isOrgError } from '../core/errors.js';
+import { runMcp } from './commands/mcp.js';
+import { registerClientCommands } from './commands/index.js';
 import { serveUntilSignal } from './commands/serve.js';
 import { processOutput, type Output } from './output.js';
 import { VERSION } from './version.js';
@@ -26,13 +28,26 @@ export function buildProgram(output: Output, setExit: (code: number) => void): C
     .option('--no-demo', 'do not create the "Demo" structure on first start')
     .option('--sync-timeout <seconds>', 'how long POST /chat/message/sync waits (default 120)')
     .option('--commit', 'commit API writes of skill files when skills/ is in a git work tree')
+    .option('--smtp-port <port>', 'also accept inbound e-mail over SMTP on this port (env ORG_SMTP_PORT; needs ORG_INBOUND_SECRET)')
     .addHelpText(
       'after',
       '\nExamples:\n  $ org serve\n  $ org serve --home ~/acme --port 8080\n  $ ORG_ADMIN_TOKEN=$(openssl rand -hex 24) org serve --port 0 --no-demo',
     )
-    .action(async (flags: { home?: string; host?: string; port?: string; demo: boolean; syncTimeout?: string; commit?: boolean }) => {
+    .action(async (flags: { home?: string; host?: string; port?: string; demo: boolean; syncTimeout?: string; commit?: boolean; smtpPort?: string }) => {
       setExit(await serveUntilSignal(flags, output));
     });
+
+  program
+    .command('mcp')
+    .description('serve the org MCP tools on stdio for one node, proxying an org server (for MCP clients that spawn a command)')
+    .option('--url <url>', 'base URL of the org server (env ORG_URL), e.g. http://127.0.0.1:4780')
+    .option('--key <key>', 'MCP node key org_mcp_… (env ORG_MCP_KEY)')
+    .addHelpText('after', '\nExample:\n  $ org mcp --url http://127.0.0.1:4780 --key org_mcp_…')
+    .action(async (flags: { url?: string; key?: string }) => {
+      setExit(await runMcp(flags, output));
+    });
+
+  registerClientCommands(program, { output, setExit });
 
   return program;
 }

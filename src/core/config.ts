@@ -34,8 +34,20 @@ export interface OrgConfig {
   shutdownGraceMs: number;
   /** How long the sync chat endpoint waits, in milliseconds (`--sync-timeout` seconds; default 120). */
   syncTimeoutMs: number;
+  /** An OpenAI-compatible chat-completions server for the LLM runtime (`ORG_LLM_URL`, `ORG_LLM_MODEL`, `ORG_LLM_API_KEY`). */
+  llm?: { url: string; model: string; apiKey: string };
+  /** Watch `skills/` for edits made outside the API (default true). */
+  watchSkills: boolean;
+  /** Interval of SSE keepalive comments in milliseconds (15 s). */
+  keepaliveMs: number;
   /** Commit API writes of skill files when `skills/` is in a git work tree (`--commit`). */
   commit: boolean;
+  /** Key of the HMAC signature of inbound webhooks (`ORG_INBOUND_SECRET`); without it they answer 503. */
+  inboundSecret?: string;
+  /** Domain of inbound e-mail addresses `<role_id>.<structure_id>@<domain>` (`ORG_INBOUND_DOMAIN`; default `localhost`). */
+  inboundDomain: string;
+  /** Port of the inbound SMTP listener (`--smtp-port`, `ORG_SMTP_PORT`; default: no listener). */
+  smtpPort?: number;
 }
 
 /** Command-line flags of `org serve`, as parsed by the CLI (all optional). */
@@ -46,6 +58,7 @@ export interface ServeFlags {
   demo?: boolean;
   syncTimeout?: string | number;
   commit?: boolean;
+  smtpPort?: string | number;
 }
 
 function parsePort(raw: string | number, source: string): number {
@@ -74,6 +87,14 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
   const port = flags.port ?? env.ORG_PORT;
   const rate = env.ORG_RATE_LIMIT;
   const syncTimeout = flags.syncTimeout ?? env.ORG_SYNC_TIMEOUT;
+  const smtpPort = flags.smtpPort ?? env.ORG_SMTP_PORT;
+  const inboundSecret = env.ORG_INBOUND_SECRET?.trim();
+  if (inboundSecret !== undefined && inboundSecret.length > 0 && inboundSecret.length < 16) {
+    throw invalid('ORG_INBOUND_SECRET must be at least 16 characters long');
+  }
+  const llm = env.ORG_LLM_URL ? { url: env.ORG_LLM_URL.replace(/\/+$/, ''), model: env.ORG_LLM_MODEL ?? '', apiKey: env.ORG_LLM_API_KEY ?? '' } : undefined;
+  if (llm && !llm.model) throw invalid('ORG_LLM_MODEL must be set when ORG_LLM_URL is set');
+  if (llm && !/^https?:\/\//.test(llm.url)) throw invalid('ORG_LLM_URL must be an http(s) URL');
   return {
     home: resolve(cwd, flags.home ?? env.ORG_HOME ?? '.'),
     host: flags.host ?? env.ORG_HOST ?? '127.0.0.1',
@@ -88,7 +109,13 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     bodyLimit: 25 * 1024 * 1024,
     shutdownGraceMs: 10_000,
     syncTimeoutMs: syncTimeout === undefined ? 120_000 : parsePositive(syncTimeout, '--sync-timeout') * 1000,
+    keepaliveMs: 15_000,
+    ...(llm ? { llm } : {}),
+    watchSkills: true,
     commit: flags.commit ?? false,
+    ...(inboundSecret ? { inboundSecret } : {}),
+    inboundDomain: (env.ORG_INBOUND_DOMAIN?.trim() || 'localhost').toLowerCase(),
+    ...(smtpPort === undefined ? {} : { smtpPort: parsePort(smtpPort, flags.smtpPort === undefined ? 'ORG_SMTP_PORT' : '--smtp-port') }),
   };
 }
 

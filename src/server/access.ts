@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { App } from '../app.js';
-import { invalid, unauthorized } from '../core/errors.js';
+import { invalid, notFound, unauthorized } from '../core/errors.js';
 import type { AccessRule } from './types.js';
 
 /** The bearer token of a request, if any. */
@@ -33,7 +33,9 @@ export function registerAccess(server: FastifyInstance, app: App): void {
     }
   });
 
-  server.addHook('onRequest', async (request) => {
+  // preParsing, not onRequest: the per-token rate limit (an onRequest hook) must count
+  // requests with unknown tokens too, and authentication still happens before the body is read.
+  server.addHook('preParsing', async (request) => {
     const rule = request.routeOptions.config.access;
     if (!rule || rule.kind === 'public') return;
     const token = bearerOf(request);
@@ -50,6 +52,14 @@ export function registerAccess(server: FastifyInstance, app: App): void {
     if (!principal) throw unauthorized('a bearer token is required');
     if (rule.kind === 'admin') return app.access.requireAdmin(principal);
     if (rule.kind === 'person') return app.access.requirePerson(principal);
+    if (rule.kind === 'run') {
+      const runId = pick(request.params, 'run_id') ?? '';
+      const where = app.chat.locate(runId);
+      if (!where) throw notFound(`run ${runId} not found`);
+      request.grant = app.access.authorize(principal, rule.action, where.structureId, where.roleId);
+      request.structureId = where.structureId;
+      return;
+    }
     const structureId =
       pick(request.params, 'structure_id') ?? pick(request.query, 'structure_id') ?? pick(request.body, 'structure_id');
     if (!structureId) {

@@ -13,10 +13,17 @@ import { OrgError } from '../core/errors.js';
 import { bearerOf, registerAccess } from './access.js';
 import { registerErrorHandling } from './errors.js';
 import { agentRoutes } from './routes/agents.js';
+import { artifactRoutes } from './routes/artifacts.js';
+import { chatRoutes } from './routes/chat.js';
+import { inboundRoutes } from './routes/inbound.js';
 import { keyRoutes } from './routes/keys.js';
+import { mcpRoutes, type McpEndpoint } from './routes/mcp.js';
 import { memberRoutes } from './routes/members.js';
+import { skillRoutes } from './routes/skills.js';
 import { structureRoutes } from './routes/structures.js';
 import { systemRoutes } from './routes/system.js';
+import { webRoutes } from './routes/web.js';
+import { whoamiRoutes } from './routes/whoami.js';
 import './types.js';
 import { createValidatorCompiler } from './validation.js';
 
@@ -26,6 +33,11 @@ export interface ServerOptions {
   version: string;
   /** Fastify logger option (default: off). Logs never contain tokens. */
   logger?: FastifyServerOptions['logger'];
+  /**
+   * The MCP Streamable HTTP endpoint to mount at `/mcp` (from src/mcp, passed in by the
+   * composition root so the server never imports the MCP layer); absent: no `/mcp`.
+   */
+  mcp?: McpEndpoint;
 }
 
 /** Builds (but does not start) the server for an app. */
@@ -39,6 +51,13 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   server.setValidatorCompiler(createValidatorCompiler());
   // JSON only: a text body must get 415, not a validation error.
   server.removeContentTypeParser(['text/plain']);
+  // An empty body sent with `content-type: application/json` (common on DELETE) is no body.
+  const parseJson = server.getDefaultJsonParser('error', 'error');
+  server.removeContentTypeParser('application/json');
+  server.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    void parseJson(request, body as string, done);
+  });
   registerErrorHandling(server);
 
   await server.register(swagger, {
@@ -69,6 +88,13 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   await server.register(agentRoutes, { app });
   await server.register(keyRoutes, { app });
   await server.register(memberRoutes, { app });
+  await server.register(skillRoutes, { app });
+  await server.register(chatRoutes, { app });
+  await server.register(artifactRoutes, { app });
+  await server.register(whoamiRoutes, { app });
+  await server.register(inboundRoutes, { app });
+  if (options.mcp) await server.register(mcpRoutes, { endpoint: options.mcp });
+  await server.register(webRoutes);
   await server.ready();
   return server;
 }

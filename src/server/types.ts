@@ -16,7 +16,9 @@ export type AccessRule =
    * or body). `optional`: a missing structure_id is allowed for node keys (their own
    * structure) and the administrator. `node`: also check the node named by `role_id`.
    */
-  | { kind: 'structure'; action: Action; node?: boolean; optional?: boolean };
+  | { kind: 'structure'; action: Action; node?: boolean; optional?: boolean }
+  /** An action on the node of the run named by the `run_id` path parameter. */
+  | { kind: 'run'; action: Action };
 
 declare module 'fastify' {
   interface FastifyRequest {

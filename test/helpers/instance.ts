@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createApp, type App, type AppDeps } from '../../src/app.js';
 import { resolveConfig, type OrgConfig } from '../../src/core/config.js';
+import { createMcpHttpHandler } from '../../src/mcp/index.js';
 import { buildServer } from '../../src/server/index.js';
 
 /** The administrator token of test instances. */
@@ -45,7 +46,8 @@ export async function startInstance(options: TestInstanceOptions = {}): Promise<
     ...options.config,
   };
   const app = await createApp(config, options.deps);
-  const server = await buildServer(app, { version: 'test' });
+  // Composed as `org serve` does: the MCP endpoint is mounted at /mcp.
+  const server = await buildServer(app, { version: 'test', mcp: createMcpHttpHandler(app, { version: 'test' }) });
   let url = '';
   if (options.listen) {
     await server.listen({ host: '127.0.0.1', port: 0 });

@@ -7,7 +7,9 @@ import type { FastifyInstance } from 'fastify';
 import { createApp, type App } from '../../app.js';
 import { resolveConfig, type ServeFlags } from '../../core/config.js';
 import { saveLogin } from '../../core/credentials.js';
+import { createMcpHttpHandler } from '../../mcp/index.js';
 import { buildServer } from '../../server/index.js';
+import { startSmtpListener, type SmtpListener } from '../../server/smtp.js';
 import type { Output } from '../output.js';
 import { VERSION } from '../version.js';
 
@@ -33,6 +35,8 @@ export async function runServe(flags: ServeFlags, output: Output, env: NodeJS.Pr
   const server = await buildServer(app, {
     version: VERSION,
     logger: { level, stream: process.stderr, redact: ['req.headers.authorization'] },
+    // The composition root wires the MCP layer into the server (which never imports it).
+    mcp: createMcpHttpHandler(app, { version: VERSION }),
   });
   await server.listen({ host: config.host, port: config.port });
   const address = server.server.address();
@@ -40,29 +44,46 @@ export async function runServe(flags: ServeFlags, output: Output, env: NodeJS.Pr
   const url = baseUrl(config.host, port);
   app.setListeningUrl(url);
   output.out(`org: listening on ${url}`);
+  output.out(`org: web UI at ${url}/`);
   output.out(`org: home ${config.home}`);
+  let smtp: SmtpListener | undefined;
+  if (config.smtpPort !== undefined) {
+    try {
+      smtp = await startSmtpListener(app, { host: config.host, port: config.smtpPort, onError: (error) => output.err(`org: smtp: ${error instanceof Error ? error.message : String(error)}`) });
+    } catch (error) {
+      await server.close();
+      await app.close();
+      throw error;
+    }
+    output.out(`org: inbound SMTP on ${config.host}:${smtp.port}`);
+  }
 
   const first = await app.firstStart();
   if (first) {
     const file = await saveLogin(config.configDir, url, { token: first.token, email: first.email });
     output.out(`org: first start: created user ${first.email}`);
     output.out(`org: token (shown once, saved to ${file}): ${first.token}`);
+    output.out(`org: sign in to the web UI: ${url}/#token=${first.token}`);
     if (first.demoStructureId) output.out(`org: created the "Demo" structure ${first.demoStructureId} from the exec-team template`);
   }
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
+      const smtpClosed = smtp?.close();
       const closed = server.close();
       // A connection busy when closing began turns idle once its response is sent, and a
       // keep-alive client would hold it open (up to keepAliveTimeout, 72 s), so close()
       // would not resolve: close such connections as soon as they go idle.
       const sweep = setInterval(() => server.server.closeIdleConnections(), 50);
       try {
+        // Running turns get the grace period to end (their streams close with them), then are cancelled.
+        await app.chat.close(config.shutdownGraceMs);
         await closed;
       } finally {
         clearInterval(sweep);
       }
+      await smtpClosed;
       await app.close();
     })();
     return stopping;

@@ -15,6 +15,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Where replies to this message should go (e.g. the address of the node that answered). */
+  replyTo?: string;
   inReplyTo?: string;
   references?: string[];
   attachments?: { filename: string; content: Buffer; contentType?: string }[];
@@ -40,6 +42,7 @@ function toNodemailer(from: string, message: MailMessage): Mail.Options {
     subject: message.subject,
     text: message.text,
     ...(message.html ? { html: message.html } : {}),
+    ...(message.replyTo ? { replyTo: message.replyTo } : {}),
     ...(message.inReplyTo ? { inReplyTo: message.inReplyTo } : {}),
     ...(message.references ? { references: message.references } : {}),
     ...(message.attachments ? { attachments: message.attachments } : {}),

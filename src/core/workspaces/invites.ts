@@ -119,13 +119,8 @@ export class InviteService {
       expires_at: new Date(now.getTime() + INVITE_TTL_MS).toISOString(),
       accepted_at: null,
     };
-    await this.doc.update((draft) => {
-      for (const old of draft.invites) {
-        if (old.structure_id === input.structureId && old.email === email && old.status === 'pending') old.status = 'replaced';
-      }
-      draft.invites.push(invite);
-    });
     const base = this.options.publicUrl();
+    // Mail first: when it cannot be sent nothing is stored and an earlier invite stays valid.
     try {
       await this.options.mailer.send({
         to: email,
@@ -140,8 +135,14 @@ export class InviteService {
         ].join('\n'),
       });
     } catch (error) {
-      throw new OrgError('unavailable', 'the invite was saved but the e-mail could not be sent; share again to retry', { cause: error });
+      throw new OrgError('unavailable', 'the invite e-mail could not be sent; nothing was changed, try again later', { cause: error });
     }
+    await this.doc.update((draft) => {
+      for (const old of draft.invites) {
+        if (old.structure_id === input.structureId && old.email === email && old.status === 'pending') old.status = 'replaced';
+      }
+      draft.invites.push(invite);
+    });
     return this.toPublic(invite);
   }
 
@@ -163,12 +164,24 @@ export class InviteService {
     });
     let user = this.options.users.byEmail(invite.email);
     let newToken: string | undefined;
-    if (!user) {
-      const created = await this.options.users.create(invite.email);
-      user = created.user;
-      newToken = created.token;
+    try {
+      if (!user) {
+        const created = await this.options.users.create(invite.email);
+        user = created.user;
+        newToken = created.token;
+      }
+      await this.options.workspaces.setMember(invite.structure_id, user.id, invite.role);
+    } catch (error) {
+      // Give the invite back, so a failure here does not use it up.
+      await this.doc.update((draft) => {
+        const stored = draft.invites.find((candidate) => candidate.id === invite.id);
+        if (stored) {
+          stored.status = 'pending';
+          stored.accepted_at = null;
+        }
+      });
+      throw error;
     }
-    await this.options.workspaces.setMember(invite.structure_id, user.id, invite.role);
     return {
       structure_id: invite.structure_id,
       role: invite.role,

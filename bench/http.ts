@@ -1,0 +1,147 @@
+/**
+ * HTTP benchmark (issue 2): authenticated `GET /api/org/structures/{id}` on a real org
+ * instance, side by side in the same run with a bare Fastify route returning the same
+ * JSON, measured with autocannon. The ratio org/bare is the price of everything org adds
+ * on top of Fastify: bearer auth (SHA-256 of the token, lookups), the per-token rate
+ * limit, the role check, schema-driven serialization, the error-handling hooks.
+ *
+ * Environment: BENCH_SECONDS (default 10) per measurement, BENCH_CONNECTIONS (default 10),
+ * BENCH_WORKERS (autocannon worker threads; default 1, so the load generator does not
+ * share the servers' event loop; 0 runs it on the main thread).
+ *
+ * Run alone with `npx tsx bench/http.ts`, or through `npm run bench -- http`.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { createApp } from '../src/app.js';
+import { resolveConfig } from '../src/core/config.js';
+import { buildServer } from '../src/server/index.js';
+
+/** One autocannon measurement. */
+export interface HttpFigures {
+  /** Mean requests per second. */
+  rps: number;
+  /** Latency percentiles in milliseconds. */
+  p50: number;
+  p99: number;
+  /** Requests sent in the measurement. */
+  requests: number;
+}
+
+function envNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
+  return value;
+}
+
+async function listen(server: FastifyInstance): Promise<string> {
+  await server.listen({ host: '127.0.0.1', port: 0 });
+  const address = server.server.address();
+  if (!address || typeof address !== 'object') throw new Error('server has no TCP address');
+  return `http://127.0.0.1:${address.port}`;
+}
+
+/** Runs autocannon against `url` (after a short warm-up) and checks every answer was a 2xx. */
+async function measure(name: string, url: string, headers: Record<string, string>): Promise<HttpFigures> {
+  const seconds = envNumber('BENCH_SECONDS', 10);
+  const connections = envNumber('BENCH_CONNECTIONS', 10);
+  const workers = envNumber('BENCH_WORKERS', 1);
+  const options = { url, headers, connections, ...(workers > 0 ? { workers } : {}) };
+  await autocannon({ ...options, duration: Math.min(2, Math.max(1, seconds / 5)) });
+  const result = await autocannon({ ...options, duration: seconds });
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
+  }
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total };
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows.map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ')).join('\n');
+}
+
+const round = (value: number, digits = 2) => Number(value.toFixed(digits));
+
+/**
+ * Measures org and a bare Fastify route on the same structure detail and prints a table.
+ * Returns the figures (`http.org.rps`, `http.org.p99_ms`, ..., `http.ratio.rps`).
+ */
+export async function benchHttp(): Promise<Record<string, number>> {
+  const home = await mkdtemp(join(tmpdir(), 'org-bench-'));
+  const adminToken = 'bench-admin-token-0123456789abcdef';
+  const config = {
+    ...resolveConfig({ home, port: 0, demo: false }, { ORG_ADMIN_TOKEN: adminToken, ORG_CONFIG_DIR: join(home, 'config') }),
+    // The limit is not what is measured; it still runs on every request.
+    rateLimit: 1_000_000_000,
+  };
+  const app = await createApp(config);
+  const org = await buildServer(app, { version: 'bench' });
+  const bare = Fastify({ logger: false });
+  try {
+    // An ordinary owner (a user token), the usual caller: hash, user lookup, membership.
+    const { user, token } = await app.users.create('bench@example.com');
+    const structure = await app.workspaces.create({ name: 'Bench', template: 'exec-team', ownerId: user.id });
+    const body = app.workspaces.detail(structure.id);
+    bare.get('/api/org/structures/:structure_id', async () => body);
+
+    const orgUrl = `${await listen(org)}/api/org/structures/${structure.id}`;
+    const bareUrl = `${await listen(bare)}/api/org/structures/${structure.id}`;
+    const headers = { authorization: `Bearer ${token}` };
+
+    // Same answer from both, or the comparison means nothing.
+    const [orgBody, bareBody] = await Promise.all([
+      fetch(orgUrl, { headers }).then((response) => response.text()),
+      fetch(bareUrl).then((response) => response.text()),
+    ]);
+    if (!isDeepStrictEqual(JSON.parse(orgBody), JSON.parse(bareBody))) throw new Error('org and the bare route answer different JSON');
+
+    const orgFigures = await measure('org', orgUrl, headers);
+    const bareFigures = await measure('bare fastify', bareUrl, {});
+    const figures = {
+      'http.org.rps': round(orgFigures.rps, 0),
+      'http.org.p50_ms': orgFigures.p50,
+      'http.org.p99_ms': orgFigures.p99,
+      'http.bare.rps': round(bareFigures.rps, 0),
+      'http.bare.p50_ms': bareFigures.p50,
+      'http.bare.p99_ms': bareFigures.p99,
+      'http.ratio.rps': round(orgFigures.rps / bareFigures.rps, 3),
+      'http.ratio.p99': round(orgFigures.p99 / Math.max(bareFigures.p99, 0.001), 3),
+      'http.body_bytes': Buffer.byteLength(orgBody),
+    };
+    const seconds = envNumber('BENCH_SECONDS', 10);
+    console.log(
+      `\nGET /api/org/structures/{id} (exec-team, ${figures['http.body_bytes']} bytes), ` +
+        `${envNumber('BENCH_CONNECTIONS', 10)} connections, ${seconds} s each, autocannon workers: ${envNumber('BENCH_WORKERS', 1)}`,
+    );
+    console.log(
+      table([
+        ['', 'req/s', 'p50 ms', 'p99 ms', 'requests'],
+        ['org (auth, rate limit, schema)', String(figures['http.org.rps']), String(orgFigures.p50), String(orgFigures.p99), String(orgFigures.requests)],
+        ['bare fastify', String(figures['http.bare.rps']), String(bareFigures.p50), String(bareFigures.p99), String(bareFigures.requests)],
+        ['ratio org/bare', figures['http.ratio.rps'].toFixed(3), '', figures['http.ratio.p99'].toFixed(3), ''],
+      ]),
+    );
+    return figures;
+  } finally {
+    await Promise.allSettled([org.close(), bare.close()]);
+    await app.close();
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  benchHttp().then(
+    () => undefined,
+    (error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,219 @@
+/**
+ * Benchmark of the skill core: index build, cold and warm start of the store (with and
+ * without the persisted index), in-process search latency, memory, and the time from a
+ * file edit to the edit being searchable through the watcher; beside raw MiniSearch
+ * with default options on the same documents where the figure is comparable.
+ *
+ * `benchSearchCore(n)` generates n skills with a realistic business vocabulary in a
+ * temporary folder, measures, cleans up and returns the figures (milliseconds, MiB).
+ */
+import { mkdtemp, mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import MiniSearch from 'minisearch';
+import { createSkillStore, search, serializeSkill, parseSteps, type Skill, type SkillFrontmatter } from '../src/core/skills/index.js';
+
+/** The figures of one run. */
+export interface SearchCoreBench {
+  skills: number;
+  /** In-process index build from parsed skills: ours vs raw MiniSearch defaults. */
+  buildMs: { ours: number; raw: number; ratio: number };
+  /** Store ready with no persisted index (reads and parses every file). */
+  coldStartMs: number;
+  /** Store ready with the persisted index (reads no file). */
+  warmStartMs: number;
+  /** Store ready with the persisted index and the watcher started. */
+  warmStartWatchingMs: number;
+  /** Size of the persisted index file. */
+  snapshotMb: number;
+  /** Search latency over generated queries. */
+  searchMs: { ours: { p50: number; p99: number }; raw: { p50: number; p99: number } };
+  /** Resident set size right after the warm start (before the in-process comparison), and heap used by each index. */
+  memoryMb: { rssAfterWarmStart: number; oursHeap: number; rawHeap: number };
+  /** File written → found by search, through the watcher (10 edits). */
+  editToSearchableMs: { median: number; max: number };
+}
+
+const VERBS = ['review', 'plan', 'prepare', 'audit', 'draft', 'run', 'escalate', 'reconcile', 'launch', 'migrate', 'triage', 'onboard', 'forecast', 'negotiate', 'publish', 'analyse', 'schedule', 'approve', 'renew', 'investigate'];
+const OBJECTS = ['invoice', 'contract', 'incident', 'release', 'budget', 'campaign', 'proposal', 'survey', 'backlog', 'dashboard', 'vendor', 'offsite', 'newsletter', 'interview', 'roadmap', 'pipeline', 'refund', 'access', 'database', 'report', 'postmortem', 'webinar', 'quote', 'payroll', 'ticket'];
+const DOMAINS = ['sales', 'marketing', 'engineering', 'support', 'research', 'finance', 'operations', 'people', 'legal', 'product', 'data', 'security'];
+const QUALIFIERS = ['quarterly', 'overdue', 'enterprise', 'urgent', 'annual', 'regional', 'customer', 'partner', 'internal', 'public', 'critical', 'weekly'];
+const SENTENCES = [
+  'Collect the relevant documents and confirm who owns the decision.',
+  'Check the numbers against last month and explain any large variance.',
+  'Write a short summary for stakeholders with risks and next steps.',
+  'Book a meeting with the account owner and agree on a deadline.',
+  'Update the tracker so the status is visible to the whole team.',
+  'Ask legal or finance for approval when the amount exceeds the limit.',
+  'Test the change on staging before touching production systems.',
+  'Send a polite reminder and attach the original document.',
+  'Record the outcome in the CRM and close the task.',
+  'Measure the result after two weeks and report what changed.',
+  'Escalate to the manager on call when customers are blocked.',
+  'Archive the evidence for the next audit.',
+];
+
+const ANIMALS = ['zanzibar', 'quokka', 'narwhal', 'axolotl', 'capybara', 'pangolin', 'okapi', 'tapir', 'wombat', 'ibex'];
+
+/** A small deterministic PRNG (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function generate(n: number): { slug: string; frontmatter: SkillFrontmatter; body: string }[] {
+  const rand = rng(42);
+  const pick = <T>(list: T[]): T => list[Math.floor(rand() * list.length)] as T;
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const verb = pick(VERBS);
+    const object = pick(OBJECTS);
+    const qualifier = pick(QUALIFIERS);
+    const domain = pick(DOMAINS);
+    const name = `${verb[0]?.toUpperCase()}${verb.slice(1)} the ${qualifier} ${object} (${domain} ${i})`;
+    const steps = 3 + Math.floor(rand() * 4);
+    let body = `# ${name}\n\nUse it when a ${qualifier} ${object} needs attention in ${domain}.\n\n`;
+    for (let s = 1; s <= steps; s++) {
+      body += `## [s${s}] Step ${s}: ${pick(VERBS)} the ${pick(OBJECTS)}\n\n${pick(SENTENCES)} ${pick(SENTENCES)}\n\n`;
+    }
+    out.push({
+      slug: `${verb}-${qualifier}-${object}-${i}`,
+      frontmatter: {
+        type: 'skill',
+        name,
+        category: domain,
+        difficulty: pick(['low', 'medium', 'high'] as const),
+        tags: [object, qualifier, domain],
+        status: rand() < 0.9 ? 'complete' : 'draft',
+        summary: `${verb} the ${qualifier} ${object} for the ${domain} team. ${pick(SENTENCES)}`,
+        learned_by: 'system',
+        learned_at: '2025-01-01T00:00:00.000Z',
+        tool_url: null,
+      } satisfies SkillFrontmatter,
+      body,
+    });
+  }
+  return out;
+}
+
+function queries(count: number): string[] {
+  const rand = rng(7);
+  const pick = <T>(list: T[]): T => list[Math.floor(rand() * list.length)] as T;
+  const out = [];
+  for (let i = 0; i < count; i++) {
+    const kind = i % 4;
+    if (kind === 0) out.push(`${pick(VERBS)} ${pick(OBJECTS)}`);
+    else if (kind === 1) out.push(`how do I ${pick(VERBS)} the ${pick(QUALIFIERS)} ${pick(OBJECTS)} for ${pick(DOMAINS)}?`);
+    else if (kind === 2) out.push(`hi, quick one: our ${pick(OBJECTS)} is late and the ${pick(DOMAINS)} team is waiting. ${pick(SENTENCES)}`);
+    else out.push(pick(['thanks a lot', 'what is the weather tomorrow', 'tell me a joke', 'hello there']));
+  }
+  return out;
+}
+
+const percentile = (sorted: number[], p: number): number =>
+  Math.round((sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0) * 1000) / 1000;
+const mb = (bytes: number): number => Math.round((bytes / 1024 / 1024) * 10) / 10;
+const round = (ms: number): number => Math.round(ms);
+
+function heapUsed(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().heapUsed;
+}
+
+/** Runs the benchmark on `n` generated skills. */
+export async function benchSearchCore(n: number): Promise<SearchCoreBench> {
+  const home = await mkdtemp(join(tmpdir(), 'org-bench-'));
+  const root = join(home, 'skills');
+  const stateDir = join(home, '.org');
+  try {
+    await mkdir(root, { recursive: true });
+    const generated = generate(n);
+    for (let i = 0; i < generated.length; i += 256) {
+      await Promise.all(
+        generated.slice(i, i + 256).map((g) => writeFile(join(root, `${g.slug}.md`), serializeSkill(g.frontmatter, g.body))),
+      );
+    }
+
+    // Store start-up, cold then warm.
+    let started = performance.now();
+    const cold = await createSkillStore({ root, stateDir });
+    const coldStartMs = performance.now() - started;
+    await cold.close();
+    started = performance.now();
+    const warm = await createSkillStore({ root, stateDir });
+    const warmStartMs = performance.now() - started;
+    const rss = process.memoryUsage().rss;
+    await warm.close();
+    const { size } = await stat(join(stateDir, 'index', 'skills.json'));
+
+    // In-process index build.
+    const skills: Skill[] = generated.map((g) => ({ ...g, steps: parseSteps(g.body) }));
+    const docs = skills.map(search.toSearchDocument);
+    let before = heapUsed();
+    started = performance.now();
+    const ours = search.createSkillSearchIndex({ synonyms: search.createWordNet() });
+    for (const doc of docs) ours.set(doc);
+    const oursBuild = performance.now() - started;
+    const oursHeap = heapUsed() - before;
+    before = heapUsed();
+    started = performance.now();
+    const raw = new MiniSearch({ idField: 'slug', fields: [...search.SEARCH_FIELDS], extractField: (d, f) => search.fieldText(d as search.SearchDocument, f as search.SearchField) });
+    raw.addAll(docs);
+    const rawBuild = performance.now() - started;
+    const rawHeap = heapUsed() - before;
+
+    // Search latency.
+    const qs = queries(400);
+    const time = (fn: (q: string) => unknown): number[] => {
+      for (const q of qs.slice(0, 20)) fn(q);
+      return qs.map((q) => {
+        const t = performance.now();
+        fn(q);
+        return performance.now() - t;
+      }).sort((a, b) => a - b);
+    };
+    const oursTimes = time((q) => ours.search(q, { limit: 5 }));
+    const rawTimes = time((q) => raw.search(q).slice(0, 5));
+
+    // Edit → searchable through the watcher.
+    started = performance.now();
+    const watching = await createSkillStore({ root, stateDir, watch: true });
+    const warmStartWatchingMs = performance.now() - started;
+    const latencies: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const word = ANIMALS[i] ?? `animal${i}`;
+      const fm = { ...(generated[i]?.frontmatter as SkillFrontmatter), name: `Edited ${word}` };
+      const t = performance.now();
+      await writeFile(join(root, `bench-edit-${i}.md`), serializeSkill(fm, `About ${word}.\n`));
+      while (watching.search(word).length === 0) {
+        if (performance.now() - t > 5_000) break;
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      latencies.push(performance.now() - t);
+    }
+    await watching.close();
+    latencies.sort((a, b) => a - b);
+
+    return {
+      skills: n,
+      buildMs: { ours: round(oursBuild), raw: round(rawBuild), ratio: Math.round((oursBuild / rawBuild) * 100) / 100 },
+      coldStartMs: round(coldStartMs),
+      warmStartMs: round(warmStartMs),
+      warmStartWatchingMs: round(warmStartWatchingMs),
+      snapshotMb: mb(size),
+      searchMs: {
+        ours: { p50: percentile(oursTimes, 0.5), p99: percentile(oursTimes, 0.99) },
+        raw: { p50: percentile(rawTimes, 0.5), p99: percentile(rawTimes, 0.99) },
+      },
+      memoryMb: { rssAfterWarmStart: mb(rss), oursHeap: mb(oursHeap), rawHeap: mb(rawHeap) },
+      editToSearchableMs: { median: round(latencies[5] ?? 0), max: round(latencies[latencies.length - 1] ?? 0) },
+    };
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+}

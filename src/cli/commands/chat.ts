@@ -1,0 +1,141 @@
+/**
+ * `org chat [structure] [role]`: the Ink chat in a terminal, or — with `-m` — one
+ * message streamed as plain text (or JSON lines) for scripts, exiting non-zero when the
+ * turn ends with an error.
+ */
+import type { Command } from 'commander';
+import { render } from 'ink';
+import { createElement } from 'react';
+import type { ChatStream } from '../../client/index.js';
+import { invalid } from '../../core/errors.js';
+import { checkAttachment, encodeAttachments } from '../attachments.js';
+import { createEventPrinter } from '../chat-print.js';
+import type { ConnectionFlags } from '../connection.js';
+import { connect, withDefaults, type CommandDeps } from '../deps.js';
+import { findNode, findStructureDetail } from '../resolve.js';
+import { ChatApp } from '../ui/chat/ChatApp.js';
+import { examples, withConnection, type CommandContext } from './common.js';
+
+/** Exit code of a turn that ended with an `error` event. */
+export const EXIT_TURN_ERROR = 1;
+
+/** Arguments of `org chat`. */
+export interface ChatArgs extends ConnectionFlags {
+  structure?: string;
+  role?: string;
+  /** The message to send non-interactively (`-` reads stdin). */
+  message?: string;
+  /** Print one JSON event per line. */
+  json?: boolean;
+  /** Files to attach (to the first message when interactive). */
+  attach?: string[];
+  /** Follow an existing run instead of sending a message. */
+  run?: string;
+}
+
+async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  for await (const chunk of stdin) text += String(chunk);
+  return text;
+}
+
+/** Streams one run to the output; resolves with the exit code. */
+async function printRun(stream: ChatStream, args: ChatArgs, deps: CommandDeps): Promise<number> {
+  const printer = createEventPrinter(deps);
+  let failed = false;
+  let ended = false;
+  let cancelling = false;
+  const onSignal = () => {
+    // First Ctrl-C cancels the turn (its error event then ends the stream); a second leaves.
+    if (ended) return;
+    if (cancelling) process.exit(130);
+    cancelling = true;
+    deps.output.err('org: cancelling the turn (Ctrl-C again to leave it running)');
+    stream.cancel().catch(() => undefined);
+  };
+  process.on('SIGINT', onSignal);
+  try {
+    for await (const { event } of stream) {
+      if (args.json) deps.output.out(JSON.stringify(event));
+      else printer.print(event);
+      if (event.type === 'error') failed = true;
+    }
+  } finally {
+    ended = true;
+    process.off('SIGINT', onSignal);
+    printer.finish();
+  }
+  return failed ? EXIT_TURN_ERROR : 0;
+}
+
+/** Runs `org chat`: non-interactive with `-m`/`--run`, else the Ink app. */
+export async function runChat(args: ChatArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
+  const deps = withDefaults(partial);
+  const client = await connect(args, deps);
+  const attachments = await Promise.all((args.attach ?? []).map((path) => checkAttachment(path, deps.cwd)));
+
+  if (args.run) return printRun(client.followRun(args.run), args, deps);
+
+  if (args.message !== undefined) {
+    if (!args.structure || !args.role) throw invalid('with -m, name the structure and the node: org chat STRUCTURE ROLE -m "…"');
+    const message = args.message === '-' ? (await readStdin(deps.stdin)).trim() : args.message;
+    if (!message) throw invalid('the message is empty');
+    const structure = await findStructureDetail(client, args.structure, deps.env);
+    const node = findNode(structure, args.role);
+    const encoded = await encodeAttachments(attachments);
+    const stream = await client.chat({ structure_id: structure.id, role_id: node.role_id, message, ...(encoded.length ? { attachments: encoded } : {}) });
+    return printRun(stream, args, deps);
+  }
+
+  if (!deps.interactive) throw invalid('org chat needs a terminal; for scripts send one message with: org chat STRUCTURE ROLE -m "…" [--json]');
+  let code = 0;
+  const app = render(
+    createElement(ChatApp, {
+      client,
+      ...(args.structure ? { structure: args.structure } : {}),
+      ...(args.role ? { role: args.role } : {}),
+      attachments,
+      cwd: deps.cwd,
+      onExit: (exit: number) => {
+        code = exit;
+        app.unmount();
+      },
+    }),
+    { stdin: deps.stdin, stdout: deps.stdout, exitOnCtrlC: false },
+  );
+  await app.waitUntilExit();
+  return code;
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** Registers `org chat`. */
+export function registerChat(program: Command, ctx: CommandContext): void {
+  withConnection(
+    program
+      .command('chat [structure] [role]')
+      .description('chat with a node: live events in the terminal, or one message with -m for scripts')
+      .option('-m, --message <text>', 'send one message, print the streamed reply and exit ("-" reads stdin)')
+      .option('--json', 'with -m: print each event as one JSON line')
+      .option('-a, --attach <path>', 'attach a file (repeatable; interactive: goes with the first message)', collect)
+      .option('--run <run_id>', 'follow an existing run (replays its events, then live)'),
+  )
+    .addHelpText(
+      'after',
+      examples(
+        'org chat                                  # pick the structure and node from lists',
+        'org chat Demo exec-ceo',
+        'org chat Demo exec-cfo -m "Close the books for March" --attach ledger.csv',
+        'org chat Demo exec-cfo -m "/run-month-end-close for March" --json | jq -r .type',
+        'echo "Summarise this week" | org chat Demo exec-ceo -m -',
+      ) +
+        '\n\nIn the chat: /attach PATH attaches a file to the next message, /<skill-slug> … invokes a skill,\nCtrl-C cancels the running turn and a second Ctrl-C exits. A dropped connection resumes by itself.',
+    )
+    .action(async (structure: string | undefined, role: string | undefined, flags: ChatArgs) =>
+      ctx.setExit(
+        await runChat({ ...flags, ...(structure ? { structure } : {}), ...(role ? { role } : {}) }, { output: ctx.output, ...ctx.deps }),
+      ),
+    );
+}

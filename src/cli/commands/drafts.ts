@@ -1,0 +1,141 @@
+/**
+ * `org drafts [structure]`: review the draft skills agents learned — approve (status →
+ * complete), edit in $EDITOR, reject (deleted, restorable) or skip — in an Ink queue; or,
+ * without a terminal or with --json, list them.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { render } from 'ink';
+import { createElement } from 'react';
+import type { OrgClient } from '../../client/index.js';
+import type { SkillListEntry } from '../../client/types.js';
+import { parseSkillText } from '../../core/skills/index.js';
+import type { ConnectionFlags } from '../connection.js';
+import { connect, withDefaults, type CommandDeps } from '../deps.js';
+import { printJson, printTable } from '../format.js';
+import { findStructure } from '../resolve.js';
+import { editSkill, homeOf } from '../skills/edit.js';
+import { DraftsApp } from '../ui/drafts/DraftsApp.js';
+import type { DraftActions } from '../ui/drafts/useDrafts.js';
+import { examples, withConnection, type CommandContext } from './common.js';
+
+/** Arguments of `org drafts`. */
+export interface DraftsArgs extends ConnectionFlags {
+  structure?: string;
+  json?: boolean;
+  home?: string;
+  remote?: boolean;
+}
+
+/** Options of {@link draftActions}. */
+export interface DraftActionOptions {
+  /** Home folder to edit local files in (undefined: always through the API). */
+  home?: string;
+  openEditor: (file: string) => Promise<void>;
+}
+
+/** The queue's actions over the API, for drafts visible to `structureId`. */
+export function draftActions(client: OrgClient, structureId: string, options: DraftActionOptions): DraftActions {
+  const scopes = new Map<string, string | undefined>();
+  const scopeOf = (slug: string) => scopes.get(slug) ?? structureId;
+  return {
+    async load() {
+      const { skills } = await client.listSkills({ structure_id: structureId, status: ['draft'] });
+      for (const skill of skills) scopes.set(skill.slug, skill.structure_id);
+      return skills;
+    },
+    preview: (slug) => client.getSkill(slug),
+    async approve(slug) {
+      const skill = await client.getSkill(slug);
+      await client.saveSkill({
+        structure_id: skill.frontmatter.structure_id ?? scopeOf(slug),
+        slug,
+        frontmatter: { ...skill.frontmatter, status: 'complete' },
+        body: skill.body,
+      });
+    },
+    reject: (slug) => client.deleteSkill(slug, scopeOf(slug)),
+    async restore(slug) {
+      await client.restoreSkill(slug, scopeOf(slug));
+    },
+    async edit(slug) {
+      const outcome = await editSkill(slug, {
+        client,
+        ...(options.home ? { home: options.home } : {}),
+        openEditor: options.openEditor,
+        structureId: async () => scopeOf(slug),
+      });
+      if (outcome.kind === 'saved') return outcome.skill;
+      if (outcome.kind === 'unchanged') return undefined;
+      const parsed = parseSkillText(slug, await readFile(outcome.file, 'utf8'), {
+        learned_by: 'agent',
+        learned_at: new Date().toISOString(),
+        category: 'general',
+        difficulty: 'medium',
+      });
+      if (!parsed.ok) throw new Error(`${slug}.md does not parse now: ${parsed.message}`);
+      return parsed.skill;
+    },
+  };
+}
+
+function listDrafts(drafts: SkillListEntry[], args: DraftsArgs, deps: CommandDeps): void {
+  if (args.json) printJson(deps.output, drafts);
+  else
+    printTable(
+      deps.output,
+      drafts,
+      [
+        { header: 'slug', value: (d) => d.slug },
+        { header: 'learned', value: (d) => d.learned_at.slice(0, 16).replace('T', ' ') },
+        { header: 'by', value: (d) => d.learned_by },
+        { header: 'name', value: (d) => d.name, max: 60 },
+      ],
+      'no drafts to review',
+    );
+}
+
+/** Runs the review queue (or lists the drafts when not interactive / --json). */
+export async function runDrafts(args: DraftsArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
+  const deps = withDefaults(partial);
+  const client = await connect(args, deps);
+  const structure = await findStructure(client, args.structure, deps.env);
+  const home = args.remote ? undefined : homeOf(args.home, deps.cwd, deps.env);
+  const actions = draftActions(client, structure.id, { ...(home ? { home } : {}), openEditor: deps.openEditor });
+  if (args.json || !deps.interactive) {
+    listDrafts(await actions.load(), args, deps);
+    return 0;
+  }
+  const app = render(
+    createElement(DraftsApp, {
+      actions,
+      title: structure.name,
+      width: Math.min(deps.stdout.columns ?? 80, 100) - 4,
+      listHeight: Math.max(4, Math.min(10, Math.floor(((deps.stdout.rows ?? 30) - 12) / 3))),
+      previewLines: Math.max(6, (deps.stdout.rows ?? 30) - 18),
+      onExit: () => app.unmount(),
+    }),
+    { stdin: deps.stdin, stdout: deps.stdout, exitOnCtrlC: false },
+  );
+  await app.waitUntilExit();
+  return 0;
+}
+
+/** Registers `org drafts`. */
+export function registerDrafts(program: Command, ctx: CommandContext): void {
+  withConnection(
+    program
+      .command('drafts [structure]')
+      .description('review draft skills: approve (→ complete), edit in $EDITOR, reject (restorable) or skip')
+      .option('--json', 'list the drafts as JSON instead')
+      .option('--home <dir>', 'home folder whose skills/ files are edited in place when present (env ORG_HOME)')
+      .option('--remote', 'always edit through the API'),
+  )
+    .addHelpText(
+      'after',
+      examples('org drafts', 'org drafts Demo', 'org drafts Demo --json | jq -r ".[].slug"') + '\n\nKeys: a approve · e edit · r reject · u undo a reject · s skip · ↑/↓ move · q quit',
+    )
+    .action(async (structure: string | undefined, flags: DraftsArgs) =>
+      ctx.setExit(await runDrafts({ ...flags, ...(structure ? { structure } : {}) }, { output: ctx.output, ...ctx.deps })),
+    );
+}

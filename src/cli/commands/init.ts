@@ -1,0 +1,92 @@
+/** `org init [dir]`: scaffolds a home folder — skills/ with the template, .gitignore, git. */
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import type { Command } from 'commander';
+import { withDefaults, type CommandDeps } from '../deps.js';
+import { LOCAL_TEMPLATE_NAME, skillTemplate } from '../templates.js';
+import { examples, type CommandContext } from './common.js';
+
+const exec = promisify(execFile);
+
+/** Arguments of `org init`. */
+export interface InitArgs {
+  dir?: string;
+  /** Skip `git init` (commander's `--no-git`). */
+  git?: boolean;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await readFile(path);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EISDIR';
+  }
+}
+
+/** True when `dir` is inside a git work tree; undefined when git is not installed. */
+async function insideGitRepo(dir: string, env: NodeJS.ProcessEnv): Promise<boolean | undefined> {
+  try {
+    const { stdout } = await exec('git', ['rev-parse', '--is-inside-work-tree'], { cwd: dir, env });
+    return stdout.trim() === 'true';
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    return false;
+  }
+}
+
+/** Creates what is missing; never overwrites a file. */
+export async function runInit(args: InitArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
+  const deps = withDefaults(partial);
+  const home = resolve(deps.cwd, args.dir ?? '.');
+  const skills = join(home, 'skills');
+  await mkdir(skills, { recursive: true });
+  const say = (line: string) => deps.output.out(line);
+
+  const template = join(skills, LOCAL_TEMPLATE_NAME);
+  if (await exists(template)) say(`kept     skills/${LOCAL_TEMPLATE_NAME}`);
+  else {
+    await writeFile(template, await skillTemplate());
+    say(`created  skills/${LOCAL_TEMPLATE_NAME} (the template of org skills new)`);
+  }
+
+  const gitignore = join(home, '.gitignore');
+  let ignore = '';
+  try {
+    ignore = await readFile(gitignore, 'utf8');
+  } catch {
+    // No .gitignore yet.
+  }
+  if (ignore.split(/\r?\n/).some((line) => ['.org', '.org/', '/.org', '/.org/'].includes(line.trim()))) say('kept     .gitignore');
+  else {
+    await writeFile(gitignore, `${ignore}${ignore && !ignore.endsWith('\n') ? '\n' : ''}# org service state (users, keys, histories): never commit it\n.org/\n`);
+    say(`${ignore ? 'updated' : 'created'}  .gitignore (ignores .org/)`);
+  }
+
+  if (args.git !== false) {
+    const inside = await insideGitRepo(home, deps.env);
+    if (inside === undefined) say('skipped  git init (git is not installed)');
+    else if (inside) say('kept     the git repository');
+    else {
+      await exec('git', ['init', '--quiet'], { cwd: home, env: deps.env });
+      say('created  a git repository (git init)');
+    }
+  }
+  say('');
+  say(`next: cd ${args.dir ?? '.'} && org serve     then: org skills new my-first-skill`);
+  return 0;
+}
+
+/** Registers `init`. */
+export function registerInit(program: Command, ctx: CommandContext): void {
+  program
+    .command('init [dir]')
+    .description('scaffold a home folder: skills/ with the skill template, .gitignore for .org/, git init')
+    .option('--no-git', 'do not run git init')
+    .addHelpText('after', examples('org init', 'org init ~/acme-org && cd ~/acme-org && org serve'))
+    .action(async (dir: string | undefined, flags: { git: boolean }) =>
+      ctx.setExit(await runInit({ ...(dir ? { dir } : {}), git: flags.git }, { output: ctx.output, ...ctx.deps })),
+    );
+}

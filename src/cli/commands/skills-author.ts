@@ -1,0 +1,172 @@
+/**
+ * `org skills new|edit|lint`: writing skills. Files are edited in place when the
+ * server's home is on this machine (the server's watcher picks changes up within a
+ * second), else they round-trip through the API.
+ */
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { conflict, invalid, isOrgError } from '../../core/errors.js';
+import { isValidSlug, parseSkillText } from '../../core/skills/index.js';
+import { connect, withDefaults, type CommandDeps } from '../deps.js';
+import { editSkill, homeOf, localSkillFile } from '../skills/edit.js';
+import { formatLint, lintFiles, lintSkillText, skillFilesOf, type LintMessage } from '../skills/lint.js';
+import { fillTemplate, skillTemplate } from '../templates.js';
+import { examples, withConnection, withStructure, type CommandContext } from './common.js';
+import { writeScope, type SkillFlags } from './skills.js';
+
+async function isDir(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function report(deps: CommandDeps, messages: LintMessage[]): void {
+  for (const message of messages) deps.output.err(formatLint(message));
+}
+
+/** Arguments of `org skills new`. */
+export interface SkillsNewArgs extends SkillFlags {
+  slug: string;
+  home?: string;
+  /** false: do not open the editor (commander's `--no-edit`). */
+  edit?: boolean;
+  /** Write through the API even when a local skills/ folder exists. */
+  remote?: boolean;
+}
+
+/** Scaffolds a skill from the template and opens it in the editor. */
+export async function runSkillsNew(args: SkillsNewArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
+  const deps = withDefaults(partial);
+  if (!isValidSlug(args.slug)) throw invalid(`"${args.slug}" is not a slug: use lowercase words joined by hyphens, e.g. plan-offsite`);
+  const home = homeOf(args.home, deps.cwd, deps.env);
+  const skillsDir = join(home, 'skills');
+  const text = fillTemplate(await skillTemplate(skillsDir), args.slug);
+
+  if (!args.remote && (await isDir(skillsDir))) {
+    const file = join(skillsDir, `${args.slug}.md`);
+    if (await localSkillFile(home, args.slug)) throw conflict(`${relative(deps.cwd, file) || file} already exists: edit it with  org skills edit ${args.slug}`);
+    await writeFile(file, text, { flag: 'wx' });
+    if (args.edit !== false) await deps.openEditor(file);
+    const messages = lintSkillText(relative(deps.cwd, file) || file, await readFile(file, 'utf8'));
+    report(deps, messages);
+    deps.output.out(`created ${relative(deps.cwd, file) || file} (a draft until its status is complete)`);
+    return 0;
+  }
+
+  const client = await connect(args, deps);
+  try {
+    await client.getSkill(args.slug);
+    throw conflict(`the skill ${args.slug} already exists: edit it with  org skills edit ${args.slug}`);
+  } catch (error) {
+    if (!isOrgError(error) || error.code !== 'not_found') throw error;
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'org-new-'));
+  const file = join(dir, `${args.slug}.md`);
+  await writeFile(file, text);
+  if (args.edit !== false) await deps.openEditor(file);
+  const parsed = parseSkillText(args.slug, await readFile(file, 'utf8'), {
+    learned_by: 'user',
+    learned_at: new Date().toISOString(),
+    category: 'general',
+    difficulty: 'medium',
+  });
+  if (!parsed.ok) throw invalid(`the new skill is not valid (${parsed.message}); nothing was saved, your text is in ${file}`);
+  const structureId = parsed.skill.frontmatter.structure_id ?? (await writeScope(client, args.structure, deps.env));
+  const { skill } = await client.saveSkill({ structure_id: structureId, slug: args.slug, frontmatter: parsed.skill.frontmatter, body: parsed.skill.body });
+  await rm(dir, { recursive: true, force: true });
+  deps.output.out(`created ${skill.slug} on ${client.url} (${skill.frontmatter.status}, ${skill.steps.length} step(s))`);
+  return 0;
+}
+
+/** Arguments of `org skills edit`. */
+export interface SkillsEditArgs extends SkillFlags {
+  slug: string;
+  home?: string;
+  remote?: boolean;
+}
+
+/** Opens a skill in the editor: the local file, or a copy saved back through the API. */
+export async function runSkillsEdit(args: SkillsEditArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
+  const deps = withDefaults(partial);
+  const home = homeOf(args.home, deps.cwd, deps.env);
+  const local = args.remote ? undefined : await localSkillFile(home, args.slug);
+  const client = local ? undefined : await connect(args, deps);
+  const outcome = await editSkill(args.slug, {
+    // Only reached without a local file, so a client exists then.
+    client: client!,
+    ...(local ? { home } : {}),
+    openEditor: deps.openEditor,
+    structureId: () => writeScope(client!, args.structure, deps.env),
+  });
+  if (outcome.kind === 'local') {
+    report(deps, outcome.messages.map((m) => ({ ...m, file: relative(deps.cwd, m.file) || m.file })));
+    deps.output.out(`edited ${relative(deps.cwd, outcome.file) || outcome.file}`);
+    return outcome.messages.some((m) => m.severity === 'error') ? 1 : 0;
+  }
+  if (outcome.kind === 'unchanged') deps.output.out(`no changes to ${outcome.slug}`);
+  else deps.output.out(`saved ${outcome.skill.slug} (${outcome.skill.frontmatter.status}, ${outcome.skill.steps.length} step(s))`);
+  return 0;
+}
+
+/** Arguments of `org skills lint`. */
+export interface SkillsLintArgs {
+  paths: string[];
+  home?: string;
+  strict?: boolean;
+  json?: boolean;
+}
+
+/** Lints skill files locally; non-zero exit on an error (or a warning with --strict). */
+export async function runSkillsLint(args: SkillsLintArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
+  const deps = withDefaults(partial);
+  const absolute = args.paths.length ? args.paths.map((p) => resolve(deps.cwd, p)) : [join(homeOf(args.home, deps.cwd, deps.env), 'skills')];
+  let files: string[];
+  try {
+    files = await skillFilesOf(absolute);
+  } catch (error) {
+    throw invalid(`cannot read ${absolute.join(', ')}: ${(error as Error).message}`);
+  }
+  const messages = await lintFiles(files, (file) => relative(deps.cwd, file) || file);
+  const errors = messages.filter((m) => m.severity === 'error').length;
+  const warnings = messages.length - errors;
+  if (args.json) printLintJson(deps, files.length, messages);
+  else {
+    for (const message of messages) deps.output.out(formatLint(message));
+    deps.output.out(`${files.length} file(s) checked: ${errors} error(s), ${warnings} warning(s)`);
+  }
+  return errors > 0 || (args.strict && warnings > 0) ? 1 : 0;
+}
+
+function printLintJson(deps: CommandDeps, files: number, messages: LintMessage[]): void {
+  deps.output.out(JSON.stringify({ files, messages }, null, 2));
+}
+
+/** Registers `new`, `edit` and `lint` under `org skills`. */
+export function registerSkillAuthoring(skills: Command, ctx: CommandContext): void {
+  const deps = () => ({ output: ctx.output, ...ctx.deps });
+  withStructure(withConnection(skills.command('new <slug>').description('scaffold a skill from the template and open it in $EDITOR')))
+    .option('--home <dir>', 'home folder whose skills/ gets the file (env ORG_HOME; default: current directory)')
+    .option('--remote', 'save through the API even when a local skills/ folder exists')
+    .option('--no-edit', 'only write the scaffold, do not open the editor')
+    .addHelpText('after', examples('org skills new plan-offsite', 'EDITOR=nano org skills new plan-offsite', 'org skills new plan-offsite --remote --url https://org.example.com'))
+    .action(async (slug: string, flags: SkillsNewArgs) => ctx.setExit(await runSkillsNew({ ...flags, slug }, deps())));
+
+  withStructure(withConnection(skills.command('edit <slug>').description('edit a skill in $EDITOR (the local file, or a round-trip through the API)')))
+    .option('--home <dir>', 'home folder holding skills/ (env ORG_HOME; default: current directory)')
+    .option('--remote', 'edit through the API even when the file is local')
+    .addHelpText('after', examples('org skills edit run-month-end-close', 'org skills edit run-month-end-close --remote'))
+    .action(async (slug: string, flags: SkillsEditArgs) => ctx.setExit(await runSkillsEdit({ ...flags, slug }, deps())));
+
+  skills
+    .command('lint [paths...]')
+    .description('check skill files locally: front matter, step numbering, duplicate step ids (file:line messages)')
+    .option('--home <dir>', 'home folder whose skills/ is checked when no path is given (env ORG_HOME)')
+    .option('--strict', 'warnings fail too')
+    .option('--json', 'print JSON')
+    .addHelpText('after', examples('org skills lint', 'org skills lint skills/plan-offsite.md', 'org skills lint --strict && git commit'))
+    .action(async (paths: string[], flags: Omit<SkillsLintArgs, 'paths'>) => ctx.setExit(await runSkillsLint({ ...flags, paths }, deps())));
+}

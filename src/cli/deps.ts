@@ -1,0 +1,67 @@
+/**
+ * What command runners depend on, injected so tests call them with fakes: where output
+ * goes, the environment, the working folder, the editor, the terminal streams for Ink,
+ * and how a client is made.
+ */
+import type { OrgClient } from '../client/index.js';
+import { invalid } from '../core/errors.js';
+import { clientFor, resolveConnection, type Connection, type ConnectionFlags } from './connection.js';
+import { openInEditor } from './editor.js';
+import { processOutput, type Output } from './output.js';
+
+/** Dependencies of every runner (all defaulted by {@link withDefaults}). */
+export interface CommandDeps {
+  /** Line output (stdout / stderr). */
+  output: Output;
+  /** Raw stdout writes, for streamed text without line breaks. */
+  write: (chunk: string) => void;
+  env: NodeJS.ProcessEnv;
+  /** Folder relative paths and the local home are taken from. */
+  cwd: string;
+  /** Opens a file in the user's editor and resolves when it is closed. */
+  openEditor: (file: string) => Promise<void>;
+  /** Terminal streams of interactive (Ink) commands. */
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  /** Whether stdin and stdout are a terminal (interactive commands need one). */
+  interactive: boolean;
+  /** Makes the client of a connection (tests may wrap it). */
+  makeClient: (connection: Connection) => OrgClient;
+}
+
+/** Fills in the process defaults for what `deps` leaves out. */
+export function withDefaults(deps: Partial<CommandDeps> = {}): CommandDeps {
+  const output = deps.output ?? processOutput;
+  const env = deps.env ?? process.env;
+  return {
+    output,
+    write: deps.write ?? (deps.output ? lineBuffered(output) : (chunk) => void process.stdout.write(chunk)),
+    env,
+    cwd: deps.cwd ?? process.cwd(),
+    openEditor: deps.openEditor ?? ((file) => openInEditor(file, env)),
+    stdin: deps.stdin ?? process.stdin,
+    stdout: deps.stdout ?? process.stdout,
+    interactive: deps.interactive ?? Boolean(process.stdin.isTTY && process.stdout.isTTY),
+    makeClient: deps.makeClient ?? clientFor,
+  };
+}
+
+/** A `write` over a line-based output: whole lines go out as they complete. */
+export function lineBuffered(output: Output): (chunk: string) => void {
+  let pending = '';
+  return (chunk) => {
+    pending += chunk;
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) output.out(line);
+  };
+}
+
+/** Resolves the connection of a command and returns its client; fails when there is no token. */
+export async function connect(flags: ConnectionFlags, deps: CommandDeps, options: { tokenRequired?: boolean } = {}): Promise<OrgClient> {
+  const connection = await resolveConnection(flags, deps.env);
+  if (options.tokenRequired !== false && !connection.token) {
+    throw invalid(`no token for ${connection.url}: log in with  org login --url ${connection.url} --token TOKEN  (or set ORG_TOKEN)`);
+  }
+  return deps.makeClient(connection);
+}

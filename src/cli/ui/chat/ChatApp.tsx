@@ -1,0 +1,163 @@
+/**
+ * `org chat` in the terminal: pick the structure and node (unless named), then an input
+ * line and the live transcript. Ctrl-C cancels the running turn; a second Ctrl-C (or one
+ * with nothing running) exits. `/attach PATH` attaches a file to the next message, any
+ * other `/<slug> …` goes to the node as typed (it invokes that skill).
+ */
+import { Box, Static, Text, useInput } from 'ink';
+import TextInput from 'ink-text-input';
+import { useCallback, useEffect, useReducer, useRef } from 'react';
+import type { Node } from '../../../client/types.js';
+import { checkAttachment } from '../../attachments.js';
+import { SelectList } from '../SelectList.js';
+import { EntryView } from './EntryView.js';
+import { chatReducer, initialChatState, type PendingAttachment } from './state.js';
+import { useTarget, type TargetClient } from './target.js';
+import { useChatSession, type ChatClient, type ChatSessionOptions } from './useChatSession.js';
+
+/** Props of {@link ChatApp}. */
+export interface ChatAppProps {
+  client: ChatClient & TargetClient;
+  /** Structure id, prefix or name (picked from a list when absent). */
+  structure?: string;
+  /** Node role id or label (picked from a list when absent). */
+  role?: string;
+  /** Files attached to the first message (`--attach`). */
+  attachments?: readonly PendingAttachment[];
+  /** Folder `/attach` paths are relative to. */
+  cwd?: string;
+  /** Called when the user leaves (exit code). */
+  onExit: (code: number) => void;
+  session?: ChatSessionOptions;
+}
+
+const HELP = 'commands: /attach PATH (attach a file to the next message) · /quit · /<skill-slug> … invokes a skill · Ctrl-C cancels a running turn, twice exits';
+
+/** The chat screen once the node is known. */
+function ChatScreen({ client, target, attachments, cwd, onExit, session }: Omit<ChatAppProps, 'structure' | 'role'> & { target: { structureName: string; node: Node; structureId: string } }) {
+  const [state, dispatch] = useReducer(chatReducer, initialChatState);
+  const { send, cancel } = useChatSession(client, { structureId: target.structureId, roleId: target.node.role_id }, dispatch, session);
+  const preAttached = useRef(false);
+
+  useEffect(() => {
+    if (preAttached.current) return;
+    preAttached.current = true;
+    for (const attachment of attachments ?? []) dispatch({ type: 'attached', attachment });
+  }, [attachments]);
+
+  useInput((input, key) => {
+    if (!(key.ctrl && input === 'c')) return;
+    if (state.run && !state.run.cancelling) void cancel();
+    else onExit(state.run ? 130 : 0);
+  });
+
+  const submit = useCallback(
+    (raw: string) => {
+      const text = raw.trim();
+      if (!text) return;
+      if (state.run) {
+        dispatch({ type: 'notice', text: 'a turn is running: wait for it, or press Ctrl-C to cancel it', tone: 'warn' });
+        return;
+      }
+      const attach = /^\/attach(?:\s+(.+))?$/.exec(text);
+      if (attach) {
+        dispatch({ type: 'typed', value: '' });
+        if (!attach[1]) dispatch({ type: 'notice', text: 'usage: /attach PATH', tone: 'warn' });
+        else
+          checkAttachment(attach[1].trim(), cwd ?? process.cwd()).then(
+            (attachment) => dispatch({ type: 'attached', attachment }),
+            (error: unknown) => dispatch({ type: 'notice', text: error instanceof Error ? error.message : String(error), tone: 'warn' }),
+          );
+        return;
+      }
+      if (text === '/quit' || text === '/exit') return onExit(0);
+      if (text === '/help') {
+        dispatch({ type: 'typed', value: '' });
+        dispatch({ type: 'notice', text: HELP });
+        return;
+      }
+      void send(text, state.pending);
+    },
+    [state.run, state.pending, send, cwd, onExit],
+  );
+
+  const settled = state.entries.slice(0, state.liveFrom);
+  const live = state.entries.slice(state.liveFrom);
+  return (
+    <Box flexDirection="column">
+      <Static items={settled}>{(entry) => <EntryView key={entry.id} entry={entry} />}</Static>
+      {live.map((entry) => (
+        <EntryView key={entry.id} entry={entry} />
+      ))}
+      <Box marginTop={1}>
+        <Text color="cyan" bold>
+          {target.node.role_id} ›{' '}
+        </Text>
+        <TextInput value={state.input} onChange={(value) => dispatch({ type: 'typed', value })} onSubmit={submit} placeholder={state.run ? '' : 'message, /attach PATH, /help'} />
+      </Box>
+      <Text dimColor>
+        {state.run
+          ? state.run.reconnecting
+            ? `connection lost — resuming (attempt ${state.run.reconnecting})…`
+            : state.run.cancelling
+              ? 'cancelling… (Ctrl-C again to leave)'
+              : `${target.node.label} is working… (Ctrl-C cancels)`
+          : `${target.structureName} · ${target.node.label}${state.pending.length ? ` · 📎 ${state.pending.map((p) => p.name).join(', ')}` : ''} · /help · Ctrl-C exits`}
+      </Text>
+    </Box>
+  );
+}
+
+/** The whole `org chat` app: choice of node, then the chat screen. */
+export function ChatApp(props: ChatAppProps) {
+  const { state, chooseStructure, chooseNode } = useTarget(props.client, props.structure, props.role);
+  const { onExit } = props;
+  useInput(
+    (input, key) => {
+      if (key.ctrl && input === 'c') onExit(130);
+    },
+    { isActive: state.phase !== 'ready' },
+  );
+  useEffect(() => {
+    if (state.phase === 'failed') onExit(1);
+  }, [state.phase, onExit]);
+
+  switch (state.phase) {
+    case 'loading':
+      return <Text dimColor>loading…</Text>;
+    case 'failed':
+      return <Text color="red">✖ {state.message}</Text>;
+    case 'pick-structure':
+      return (
+        <SelectList
+          title="Which structure?"
+          items={state.structures.map((s) => ({ label: s.name, hint: `${s.role} · ${s.node_count} node(s)`, value: s.id }))}
+          onSelect={chooseStructure}
+        />
+      );
+    case 'pick-node':
+      return (
+        <SelectList
+          title={`Whom in ${state.structure.name}?`}
+          items={state.structure.agents.map((n) => ({ label: n.label, hint: `${n.role_id} · ${n.state}`, value: n }))}
+          onSelect={chooseNode}
+        />
+      );
+    case 'ready':
+      return (
+        <Box flexDirection="column">
+          <Text bold>
+            {state.structure.name} · {state.node.label} <Text dimColor>({state.node.role_id})</Text>
+          </Text>
+          <ChatScreen
+            client={props.client}
+            target={{ structureName: state.structure.name, structureId: state.structure.id, node: state.node }}
+            {...(props.attachments ? { attachments: props.attachments } : {})}
+            {...(props.cwd ? { cwd: props.cwd } : {})}
+            {...(props.session ? { session: props.session } : {})}
+            onExit={onExit}
+          />
+        </Box>
+      );
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * How each transcript entry looks: thoughts dimmed, a tool call with a spinner until
+ * its result (then the result collapsed to one line), text as it streams, decisions and
+ * milestones as marked lines, a learned skill as a notice, the summary with artifact
+ * names, errors in red.
+ */
+import { Box, Text } from 'ink';
+import Spinner from 'ink-spinner';
+import { excerpt } from '../../format.js';
+import type { Entry } from './state.js';
+
+/** Props of {@link EntryView}. */
+export interface EntryViewProps {
+  entry: Entry;
+  /** Width available for collapsed one-liners. */
+  width?: number;
+}
+
+/** One transcript entry. */
+export function EntryView({ entry, width = 100 }: EntryViewProps) {
+  switch (entry.kind) {
+    case 'user':
+      return (
+        <Box marginTop={1} flexDirection="column">
+          <Text bold color="cyan">
+            › {entry.text}
+          </Text>
+          {entry.attachments.length ? <Text dimColor>  📎 {entry.attachments.join(', ')}</Text> : null}
+        </Box>
+      );
+    case 'thought':
+      return (
+        <Text dimColor italic>
+          · {entry.text}
+        </Text>
+      );
+    case 'text':
+      return <Text>{entry.text.replace(/\n+$/, '')}</Text>;
+    case 'tool':
+      return entry.done ? (
+        <Text>
+          <Text color="green">✓ </Text>
+          <Text bold>{entry.tool}</Text>
+          {entry.args !== undefined ? <Text dimColor> {excerpt(entry.args, Math.max(20, Math.floor(width / 3)))}</Text> : null}
+          {entry.result !== undefined ? <Text dimColor> → {excerpt(entry.result, Math.max(20, Math.floor(width / 2)))}</Text> : null}
+        </Text>
+      ) : (
+        <Text>
+          <Text color="yellow">
+            <Spinner type="dots" />
+          </Text>
+          <Text bold> {entry.tool}</Text>
+          {entry.args !== undefined ? <Text dimColor> {excerpt(entry.args, Math.max(20, width - entry.tool.length - 6))}</Text> : null}
+        </Text>
+      );
+    case 'decision':
+      return (
+        <Box flexDirection="column">
+          <Text color="magenta" bold>
+            ◆ Decision: {entry.title}
+          </Text>
+          {entry.body && entry.body !== entry.title ? <Text dimColor>  {entry.body}</Text> : null}
+        </Box>
+      );
+    case 'milestone':
+      return (
+        <Text color="blue" bold>
+          ▸ {entry.title}
+        </Text>
+      );
+    case 'skill_learned':
+      return (
+        <Text color="yellow">
+          ✎ learned a draft skill: {entry.slug} ({entry.name}) — review it with: org drafts
+        </Text>
+      );
+    case 'complete':
+      return (
+        <Box flexDirection="column">
+          <Text color="green" bold>
+            ✔ {entry.summary || 'done'}
+          </Text>
+          {entry.artifacts.length ? <Text dimColor>  artifacts: {entry.artifacts.join(', ')}</Text> : null}
+        </Box>
+      );
+    case 'error':
+      return (
+        <Text color="red" bold>
+          ✖ {entry.message}
+        </Text>
+      );
+    case 'notice':
+      return <Text color={entry.tone === 'warn' ? 'yellow' : 'gray'}>{entry.text}</Text>;
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * A node's artifact shelf: files staged from chat attachments and written by agents,
+ * under `.org/structures/<id>/nodes/<node_id>/artifacts/`, with their metadata in
+ * `artifacts.json`. Names are reduced to safe base names, so nothing can be written
+ * or read outside the shelf.
+ */
+import { createReadStream, type ReadStream } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
+import { invalid, notFound } from '../errors.js';
+import { JsonFile, writeAtomic } from '../storage/index.js';
+import { isoNow, type Clock, systemClock } from '../util/index.js';
+
+/** Metadata of a stored artifact. */
+export interface ArtifactInfo {
+  name: string;
+  size: number;
+  content_type: string;
+  created_at: string;
+}
+
+interface ShelfDoc {
+  version: 1;
+  artifacts: Record<string, ArtifactInfo>;
+}
+
+/** Limits of chat attachments (API.md §6). */
+export const ATTACHMENT_LIMITS = { count: 10, bytes: 10 * 1024 * 1024 } as const;
+
+/**
+ * Reduces a client-supplied file name to a safe base name: no directory part, no
+ * separators, no NUL or control characters, no leading dot, at most 200 characters.
+ */
+export function safeName(name: string): string {
+  const base = name.replace(/\\/g, '/').split('/').pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, '').replace(/^[.\s]+/, '').trim().slice(0, 200);
+  return cleaned.length > 0 ? cleaned : 'file';
+}
+
+/** A decoded attachment, ready to stage. */
+export interface DecodedAttachment {
+  name: string;
+  content_type: string;
+  data: Buffer;
+}
+
+/**
+ * Strict base64 (standard alphabet, padded). Checked without a repeating regex group,
+ * which overflows V8's regex stack on inputs of a few megabytes.
+ */
+function isBase64(text: string): boolean {
+  if (text.length % 4 !== 0 || /[^A-Za-z0-9+/=]/.test(text)) return false;
+  const pad = text.indexOf('=');
+  return pad < 0 || (pad >= text.length - 2 && (text.length - pad === 1 || text[pad + 1] === '='));
+}
+
+/** Validates and decodes chat attachments; throws 400 naming the offending member. */
+export function decodeAttachments(list: { name: string; content_base64: string; content_type?: string }[] = []): DecodedAttachment[] {
+  if (list.length > ATTACHMENT_LIMITS.count) {
+    throw invalid(`at most ${ATTACHMENT_LIMITS.count} attachments are allowed, got ${list.length}`, [
+      { path: 'body.attachments', message: `must have at most ${ATTACHMENT_LIMITS.count} items` },
+    ]);
+  }
+  return list.map((attachment, index) => {
+    const path = `body.attachments.${index}.content_base64`;
+    const text = attachment.content_base64.replace(/\s+/g, '');
+    if (!isBase64(text)) throw invalid(`attachment ${index} is not valid base64`, [{ path, message: 'must be valid base64' }]);
+    const data = Buffer.from(text, 'base64');
+    if (data.length > ATTACHMENT_LIMITS.bytes) {
+      throw invalid(`attachment ${index} is larger than 10 MiB`, [{ path, message: 'must decode to at most 10 MiB' }]);
+    }
+    return { name: safeName(attachment.name), content_type: attachment.content_type || 'application/octet-stream', data };
+  });
+}
+
+/** One node's shelf. */
+export class ArtifactShelf {
+  private readonly doc: JsonFile<ShelfDoc>;
+  private loaded: Promise<ShelfDoc> | undefined;
+  readonly dir: string;
+
+  constructor(
+    nodeDir: string,
+    private readonly clock: Clock = systemClock,
+  ) {
+    this.dir = join(nodeDir, 'artifacts');
+    this.doc = new JsonFile<ShelfDoc>(join(nodeDir, 'artifacts.json'), () => ({ version: 1, artifacts: {} }), 0o644);
+  }
+
+  private ready(): Promise<ShelfDoc> {
+    this.loaded ??= this.doc.load();
+    return this.loaded;
+  }
+
+  private pathOf(name: string): string {
+    const file = resolve(this.dir, name);
+    if (!file.startsWith(resolve(this.dir) + sep)) throw invalid(`artifact name ${JSON.stringify(name)} is not allowed`);
+    return file;
+  }
+
+  /** Writes an artifact (replacing one of the same name); returns its metadata. */
+  async write(name: string, data: Buffer | string, contentType: string): Promise<ArtifactInfo> {
+    await this.ready();
+    const safe = safeName(name);
+    const buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    await writeAtomic(this.pathOf(safe), buffer);
+    const info: ArtifactInfo = { name: safe, size: buffer.length, content_type: contentType, created_at: isoNow(this.clock) };
+    await this.doc.update((draft) => {
+      draft.artifacts[safe] = info;
+    });
+    return info;
+  }
+
+  /** Every artifact, newest first. */
+  async list(): Promise<ArtifactInfo[]> {
+    await this.ready();
+    return Object.values(this.doc.current.artifacts).sort((a, b) => b.created_at.localeCompare(a.created_at) || a.name.localeCompare(b.name));
+  }
+
+  /** Opens an artifact for download; 404 when absent or when the name is not a safe base name. */
+  async open(name: string): Promise<{ info: ArtifactInfo; stream: ReadStream; path: string }> {
+    await this.ready();
+    const info = safeName(name) === name ? this.doc.current.artifacts[name] : undefined;
+    if (!info) throw notFound(`artifact ${JSON.stringify(name.slice(0, 200))} not found`);
+    const path = this.pathOf(name);
+    return { info, stream: createReadStream(path), path };
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * Auto-learning (API.md §6): when a turn completes without using a skill and the
+ * runtime emitted `skill_learned`, the turn becomes a draft skill — its body taken from
+ * the event, or distilled from the turn: one step per tool call or milestone.
+ */
+import type { LearnedDraft } from './ports.js';
+import type { EventInput } from './types.js';
+
+function stepId(title: string, taken: Set<string>): string {
+  const base =
+    title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 40)
+      .replace(/-+$/, '') || 'step';
+  let id = base;
+  for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
+  taken.add(id);
+  return id;
+}
+
+/** Distils a markdown body with `## [id] Step n: title` sections from a turn's events. */
+export function distillBody(message: string, events: EventInput[]): string {
+  const taken = new Set<string>();
+  const sections: string[] = [];
+  for (const event of events) {
+    if (event.type === 'milestone') {
+      sections.push(`## [${stepId(event.content.title, taken)}] Step ${sections.length + 1}: ${event.content.title}\n`);
+    } else if (event.type === 'tool_call') {
+      const title = `Call ${event.content.tool}`;
+      const args = JSON.stringify(event.content.args ?? null, null, 2);
+      sections.push(`## [${stepId(title, taken)}] Step ${sections.length + 1}: ${title}\n\nArguments used in the original turn:\n\n\`\`\`json\n${args}\n\`\`\`\n`);
+    }
+  }
+  if (sections.length === 0) sections.push(`## [${stepId('Do the task', taken)}] Step 1: Do the task\n\n${message}\n`);
+  return `Learned from a turn that asked:\n\n> ${message.replace(/\n/g, '\n> ')}\n\n${sections.join('\n')}`;
+}
+
+const PLAIN_STEP = /^##[ \t]+Step[ \t]+(\d{1,6})[ \t]*[:.)-][ \t]*(.*?)[ \t]*$/i;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/**
+ * Gives `## Step n: title` headings of a body taken from a `skill_learned` event a step
+ * id (`## [id] Step n: title`), since only headings with an id are steps (API.md §4) and
+ * agents are told to write plain ones. Headings that have an id, and fenced code, are kept.
+ */
+export function withStepIds(body: string): string {
+  const taken = new Set<string>();
+  let fence: string | undefined;
+  return body
+    .split('\n')
+    .map((line) => {
+      const marker = FENCE.exec(line)?.[1];
+      if (marker && (fence === undefined || marker.startsWith(fence))) {
+        fence = fence === undefined ? marker : undefined;
+        return line;
+      }
+      const match = fence === undefined ? PLAIN_STEP.exec(line) : null;
+      if (!match) return line;
+      const title = match[2] || `Step ${match[1]}`;
+      return `## [${stepId(title, taken)}] Step ${match[1]}: ${title}`;
+    })
+    .join('\n');
+}
+
+/** Builds the draft to store for a turn, or undefined when nothing should be learned. */
+export function draftFromTurn(input: {
+  structureId: string;
+  message: string;
+  usedSkill: boolean;
+  events: EventInput[];
+}): LearnedDraft | undefined {
+  if (input.usedSkill) return undefined;
+  const learned = input.events.find((event) => event.type === 'skill_learned');
+  if (!learned || learned.type !== 'skill_learned') return undefined;
+  const content = learned.content;
+  return {
+    structureId: input.structureId,
+    slug: content.slug,
+    name: content.name,
+    body: content.body && content.body.trim().length > 0 ? withStepIds(content.body) : distillBody(input.message, input.events),
+    summary: content.summary ?? `Learned from: ${input.message.slice(0, 160)}`,
+    tags: content.tags ?? [],
+    category: content.category ?? 'general',
+  };
+}

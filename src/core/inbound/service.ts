@@ -1,0 +1,187 @@
+/**
+ * The inbound service: turns a signed e-mail or messaging-channel message into a chat
+ * message for the node it is addressed to (with an `origin` naming the sender), and
+ * mails the turn's outcome back to an e-mail's sender as a threaded reply with the
+ * turn's artifacts attached. The HTTP routes and the SMTP listener both call it.
+ */
+import { ATTACHMENT_LIMITS, safeName, type DecodedAttachment } from '../chat/artifacts.js';
+import type { ChatEngine } from '../chat/engine.js';
+import type { Run } from '../chat/run.js';
+import { invalid, notFound } from '../errors.js';
+import type { Mailer, MailMessage } from '../mail/mailer.js';
+import type { WorkspaceService } from '../workspaces/service.js';
+import { nodeAddress, parseNodeAddress, type NodeAddress } from './address.js';
+import { parseInboundEmail, type InboundEmail } from './email.js';
+
+/** Longest chat message (API.md §6); longer e-mail text is cut. */
+const MAX_MESSAGE = 100_000;
+
+/** Options of the inbound service. */
+export interface InboundServiceOptions {
+  chat: ChatEngine;
+  workspaces: WorkspaceService;
+  mailer: Mailer;
+  /** The domain of routing addresses (ORG_INBOUND_DOMAIN). */
+  domain: string;
+  /** Largest artifact attached to a reply, in bytes (default 10 MiB); a larger one is only named. */
+  maxReplyAttachmentBytes?: number;
+  /** Reports failures of background replies (default: ignored). */
+  onError?: (error: unknown) => void;
+}
+
+/** A message accepted for a node. */
+export interface InboundAccepted {
+  runId: string;
+  structureId: string;
+  roleId: string;
+}
+
+/** A messaging-channel message (API.md §7). */
+export interface ChannelMessage {
+  structureId: string;
+  roleId: string;
+  text: string;
+  sender: string;
+}
+
+/** Removes control characters and bounds the length of a sender name used in an origin. */
+function cleanSender(sender: string): string {
+  // eslint-disable-next-line no-control-regex
+  return sender.replace(/[\u0000-\u001f\u007f]/g, ' ').trim().slice(0, 320);
+}
+
+function replySubject(subject: string): string {
+  if (/^re:/i.test(subject)) return subject;
+  return `Re: ${subject || '(no subject)'}`;
+}
+
+/** Accepts inbound messages and answers e-mails. */
+export class InboundService {
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(private readonly options: InboundServiceOptions) {}
+
+  /** The routing address of a node. */
+  addressOf(roleId: string, structureId: string): string {
+    return nodeAddress(roleId, structureId, this.options.domain);
+  }
+
+  /** True when `address` names an existing node (for SMTP `RCPT TO`). */
+  accepts(address: string): boolean {
+    const parsed = parseNodeAddress(address, this.options.domain);
+    return parsed !== undefined && this.exists(parsed);
+  }
+
+  private exists(address: NodeAddress): boolean {
+    return this.options.workspaces.has(address.structureId) && this.options.workspaces.record(address.structureId).agents.some((node) => node.role_id === address.roleId);
+  }
+
+  /** The first recipient that names an existing node; 404 otherwise. */
+  route(recipients: readonly string[]): NodeAddress {
+    for (const candidate of recipients) {
+      const address = parseNodeAddress(candidate, this.options.domain);
+      if (address && this.exists(address)) return address;
+    }
+    throw notFound(`no recipient is the address of a node (<role_id>.<structure_id>@${this.options.domain})`);
+  }
+
+  /**
+   * Accepts a raw RFC 5322 e-mail: routes it by recipient (envelope recipients first),
+   * stages its attachments, starts the turn and, when the turn ends, mails the reply.
+   * 400 for an unreadable message or one without sender or text, 404 for an unknown address.
+   */
+  async acceptEmail(raw: Buffer, envelope: { recipients?: string[] } = {}): Promise<InboundAccepted> {
+    const email = await parseInboundEmail(raw);
+    const address = this.route([...(envelope.recipients ?? []), ...email.recipients]);
+    if (!email.sender) throw invalid('the e-mail has no sender address (From or Reply-To)');
+    const attachments = this.attachmentsOf(email);
+    let message = email.text || email.subject;
+    if (!message && attachments.length > 0) message = '(no text: see the attached files)';
+    if (!message) throw invalid('the e-mail has no text');
+    if (message.length > MAX_MESSAGE) message = message.slice(0, MAX_MESSAGE);
+    const run = await this.options.chat.send({
+      structureId: address.structureId,
+      roleId: address.roleId,
+      message,
+      attachments,
+      origin: `email:${cleanSender(email.sender)}`,
+    });
+    this.track(run.done.then(() => this.reply(run, email, email.sender!)));
+    return { runId: run.id, ...address };
+  }
+
+  /** Accepts a messaging-channel message; 404 when the node does not exist. */
+  async acceptMessage(input: ChannelMessage): Promise<InboundAccepted> {
+    const sender = cleanSender(input.sender);
+    if (!sender) throw invalid('sender must not be empty', [{ path: 'body.sender', message: 'must not be empty' }]);
+    const run = await this.options.chat.send({
+      structureId: input.structureId,
+      roleId: input.roleId,
+      message: input.text,
+      origin: `message:${sender}`,
+    });
+    return { runId: run.id, structureId: input.structureId, roleId: run.roleId };
+  }
+
+  /** Resolves when every reply in flight has been sent or has failed. */
+  async idle(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  private track(work: Promise<void>): void {
+    const tracked = work.catch((error: unknown) => this.options.onError?.(error)).finally(() => this.pending.delete(tracked));
+    this.pending.add(tracked);
+  }
+
+  private attachmentsOf(email: InboundEmail): DecodedAttachment[] {
+    if (email.attachments.length > ATTACHMENT_LIMITS.count) {
+      throw invalid(`an e-mail may carry at most ${ATTACHMENT_LIMITS.count} attachments, this one has ${email.attachments.length}`);
+    }
+    return email.attachments.map((attachment) => {
+      if (attachment.content.length > ATTACHMENT_LIMITS.bytes) throw invalid(`attachment ${JSON.stringify(attachment.filename)} is larger than 10 MiB`);
+      return { name: safeName(attachment.filename), content_type: attachment.contentType, data: attachment.content };
+    });
+  }
+
+  /** Mails the outcome of `run` to `to`, threaded under the inbound message. */
+  private async reply(run: Run, email: InboundEmail, to: string): Promise<void> {
+    const terminal = run.terminal;
+    const lines: string[] = [];
+    const attachments: NonNullable<MailMessage['attachments']> = [];
+    if (terminal?.type === 'complete') {
+      lines.push(terminal.content.summary || 'Done.');
+      const limit = this.options.maxReplyAttachmentBytes ?? ATTACHMENT_LIMITS.bytes;
+      const shelf = this.options.chat.shelfOf(run.structureId, run.nodeId);
+      const skipped: string[] = [];
+      for (const name of terminal.content.artifacts) {
+        try {
+          const { info, stream } = await shelf.open(name);
+          if (info.size > limit) {
+            stream.destroy();
+            skipped.push(name);
+            continue;
+          }
+          const content = Buffer.concat((await stream.toArray()) as Buffer[]);
+          attachments.push({ filename: info.name, content, contentType: info.content_type });
+        } catch {
+          skipped.push(name);
+        }
+      }
+      if (attachments.length > 0) lines.push('', 'Attached:', ...attachments.map((file) => `- ${file.filename}`));
+      if (skipped.length > 0) lines.push('', 'Not attached (too large or missing; download them from the node’s artifacts):', ...skipped.map((name) => `- ${name}`));
+    } else {
+      lines.push(`The agent could not finish: ${terminal?.type === 'error' ? terminal.content.message : 'the turn ended without a result'}`);
+    }
+    lines.push('', '-- ', `${run.roleId} · run ${run.id}`);
+    const references = [...email.references, ...(email.messageId ? [email.messageId] : [])];
+    await this.options.mailer.send({
+      to,
+      subject: replySubject(email.subject),
+      text: lines.join('\n'),
+      replyTo: this.addressOf(run.roleId, run.structureId),
+      ...(email.messageId ? { inReplyTo: email.messageId } : {}),
+      ...(references.length > 0 ? { references } : {}),
+      ...(attachments.length > 0 ? { attachments } : {}),
+    });
+  }
+}

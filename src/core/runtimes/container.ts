@@ -1,0 +1,153 @@
+/**
+ * The container runtime (API.md §6 "Routing", docs/runtime-protocol.md): relays a turn
+ * to an agent running behind `POST {container_url}/turn` and passes its SSE answer on
+ * as chat events, each validated with `parseEvent`. Anything that goes wrong — a bad
+ * event, an unreachable or silent container, a stream without a terminal event — ends
+ * the turn with an `error` saying what happened.
+ */
+import type { Dispatcher } from 'undici';
+import { parseEvent } from '../chat/events.js';
+import { isTerminal } from '../chat/types.js';
+import { OrgError } from '../errors.js';
+import { streamSse, type SseOutcome } from './sse.js';
+import type { AgentRuntime, Emit, Turn, TurnTools } from './types.js';
+import { PendingEmits, displayUrl, excerpt, formatDuration } from './util.js';
+
+/** Options of the container runtime. */
+export interface ContainerRuntimeOptions {
+  /** Time allowed to connect and receive the response headers, in ms (default 10 s). */
+  connectTimeoutMs?: number;
+  /** Time allowed without any byte of the answer, keepalive comments included, in ms (default 120 s). */
+  idleTimeoutMs?: number;
+  /**
+   * How many relayed events may be waiting to be recorded before reading pauses
+   * (default 1024). Bounds memory when a container is faster than the history.
+   */
+  maxPendingEvents?: number;
+  /** The undici dispatcher (default: undici's global one, which pools connections per origin). */
+  dispatcher?: Dispatcher;
+}
+
+const DEFAULTS = { connectTimeoutMs: 10_000, idleTimeoutMs: 120_000, maxPendingEvents: 1024 };
+
+/** `{container_url}/turn`, validated. */
+function turnEndpoint(containerUrl: string): URL {
+  let base: URL;
+  try {
+    base = new URL(containerUrl);
+  } catch {
+    throw new OrgError('invalid_request', `container_url ${JSON.stringify(containerUrl)} is not a URL`);
+  }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') {
+    throw new OrgError('invalid_request', `container_url must be http or https, not ${base.protocol}`);
+  }
+  const endpoint = new URL(base);
+  endpoint.pathname = `${base.pathname.replace(/\/+$/, '')}/turn`;
+  return endpoint;
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) throw new OrgError('invalid_request', `${name} must be a positive number of milliseconds`);
+  return value;
+}
+
+/** The `error` message for a stream that ended without a terminal event. */
+function failureMessage(outcome: SseOutcome, where: string, options: typeof DEFAULTS): string {
+  switch (outcome.kind) {
+    case 'unreachable':
+      return `container at ${where} is unreachable (${outcome.detail})`;
+    case 'connect-timeout':
+      return `container at ${where} did not answer within ${formatDuration(options.connectTimeoutMs)}`;
+    case 'idle-timeout':
+      return `container at ${where} sent nothing for ${formatDuration(options.idleTimeoutMs)}`;
+    case 'lost':
+      return `lost the connection to the container at ${where} mid-stream (${outcome.detail})`;
+    case 'status': {
+      const body = excerpt(outcome.body, 200);
+      return `container at ${where} answered HTTP ${outcome.status}${body ? `: ${body}` : ''}`;
+    }
+    case 'content-type':
+      return `container at ${where} answered with content type ${JSON.stringify(outcome.contentType)} instead of text/event-stream`;
+    case 'ended':
+    case 'stopped':
+    case 'aborted':
+      return 'container closed the stream before a complete or error event';
+  }
+}
+
+/**
+ * Creates the runtime of one container. The engine's router calls it with the node's
+ * `container_url`; it is cheap (no connection is opened until a turn runs), so a
+ * runtime per turn is fine. Throws `invalid_request` for a URL that is not http(s).
+ *
+ * @example
+ * const runtime = createContainerRuntime('http://127.0.0.1:8700', { idleTimeoutMs: 60_000 });
+ */
+export function createContainerRuntime(containerUrl: string, options: ContainerRuntimeOptions = {}): AgentRuntime {
+  const endpoint = turnEndpoint(containerUrl);
+  const where = displayUrl(new URL(containerUrl));
+  const settings = {
+    connectTimeoutMs: positive('connectTimeoutMs', options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs),
+    idleTimeoutMs: positive('idleTimeoutMs', options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs),
+    maxPendingEvents: Math.max(1, options.maxPendingEvents ?? DEFAULTS.maxPendingEvents),
+  };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'text/event-stream',
+  };
+  if (endpoint.username || endpoint.password) {
+    // undici does not send URL credentials itself; keep them out of the URL and the messages.
+    const user = decodeURIComponent(endpoint.username);
+    const password = decodeURIComponent(endpoint.password);
+    headers.authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+    endpoint.username = '';
+    endpoint.password = '';
+  }
+
+  return {
+    name: 'container',
+    async run(turn: Turn, emit: Emit, _tools: TurnTools, signal: AbortSignal) {
+      const pending = new PendingEmits(emit);
+      let terminal = false;
+      let invalid: string | undefined;
+      const outcome = await streamSse(
+        {
+          url: endpoint,
+          headers: { ...headers, 'x-org-run-id': turn.run_id },
+          body: JSON.stringify(turn),
+          signal,
+          connectTimeoutMs: settings.connectTimeoutMs,
+          idleTimeoutMs: settings.idleTimeoutMs,
+          ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+        },
+        {
+          onMessage(message) {
+            let value: unknown;
+            try {
+              value = JSON.parse(message.data);
+            } catch {
+              invalid = `data is not JSON: ${JSON.stringify(excerpt(message.data, 80))}`;
+              return true;
+            }
+            const parsed = parseEvent(value);
+            if (!parsed.ok) {
+              invalid = parsed.message;
+              return true;
+            }
+            pending.push(parsed.event);
+            if (isTerminal(parsed.event)) {
+              terminal = true;
+              return true;
+            }
+            return false;
+          },
+          afterChunk: () => (pending.size >= settings.maxPendingEvents ? pending.flush() : undefined),
+        },
+      );
+      await pending.flush();
+      if (terminal || signal.aborted || outcome.kind === 'aborted') return;
+      const message = invalid !== undefined ? `container sent an invalid event: ${invalid}` : failureMessage(outcome, where, settings);
+      await emit({ type: 'error', content: { message } });
+    },
+  };
+}

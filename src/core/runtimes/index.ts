@@ -1,0 +1,8 @@
+/** Agent runtimes: the interface and the local, container, LLM and scripted implementations. */
+export * from './container.js';
+export * from './llm.js';
+export { LLM_TOOLS, guessContentType, type FunctionTool } from './llm-tools.js';
+export { systemPrompt, userPrompt } from './llm-prompt.js';
+export * from './local.js';
+export * from './scripted.js';
+export * from './types.js';

@@ -1,0 +1,144 @@
+/**
+ * The local runtime (API.md §6.1): a deterministic playbook runner used when a node has
+ * no container and no LLM is configured. It looks the request up in the skill library
+ * and walks the chosen skill's steps, calling the skill's `tool_url` for each step.
+ */
+import { request } from 'undici';
+import type { AgentRuntime, Emit, Turn, TurnSkill, TurnTools } from './types.js';
+
+/** Options of the local runtime. */
+export interface LocalRuntimeOptions {
+  /** Timeout of each `tool_url` call in milliseconds (default 10 s). */
+  toolTimeoutMs?: number;
+  /** Pause between steps in milliseconds, so a person can watch (default 0). */
+  stepDelayMs?: number;
+}
+
+const DECISION = /^\s*(?:[-*]\s*)?(?:\*\*)?Decision:(?:\*\*)?\s*(.+)$/im;
+
+function excerpt(text: string, length = 120): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat;
+}
+
+/** Splits a decision line into a short title and the full text. */
+function decisionOf(text: string): { title: string; body: string } | undefined {
+  const match = DECISION.exec(text);
+  if (!match?.[1]) return undefined;
+  const body = match[1].trim();
+  const title = excerpt(body.split(/(?<=[.!?])\s/)[0] ?? body, 100);
+  return { title, body };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+}
+
+async function callTool(url: string, payload: unknown, timeoutMs: number, signal: AbortSignal): Promise<unknown> {
+  try {
+    const response = await request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/plain' },
+      body: JSON.stringify(payload),
+      signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    const text = await response.body.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // A plain-text answer is kept as text.
+    }
+    return { ok: response.statusCode < 400, status: response.statusCode, body };
+  } catch (error) {
+    if (signal.aborted) throw error;
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Builds the run report artifact. */
+function report(turn: Turn, skill: TurnSkill | undefined, lines: string[]): string {
+  return [
+    `# Run report ${turn.run_id}`,
+    '',
+    `- Node: ${turn.node.label} (${turn.node.role_id})`,
+    `- Structure: ${turn.structure.name}`,
+    `- Skill: ${skill ? `${skill.name} (${skill.slug})` : 'none'}`,
+    '',
+    '## Request',
+    '',
+    turn.message,
+    '',
+    '## What was done',
+    '',
+    ...lines,
+    '',
+  ].join('\n');
+}
+
+/** Creates the local playbook runtime. */
+export function createLocalRuntime(options: LocalRuntimeOptions = {}): AgentRuntime {
+  const toolTimeoutMs = options.toolTimeoutMs ?? 10_000;
+  const stepDelayMs = options.stepDelayMs ?? 0;
+  return {
+    name: 'local',
+    async run(turn: Turn, emitEvent: Emit, tools: TurnTools, signal: AbortSignal) {
+      // Once cancelled, say nothing more.
+      const emit: Emit = (event) => (signal.aborted ? Promise.resolve() : emitEvent(event));
+      await emit({ type: 'thought', content: `Looking for a skill that covers: "${excerpt(turn.message)}"` });
+      const query = turn.explicit_skill ? `/${turn.explicit_skill}` : turn.message;
+      await emit({ type: 'tool_call', content: { tool: 'search_skills', args: { query } } });
+      await emit({
+        type: 'tool_result',
+        content: { tool: 'search_skills', result: { matches: turn.skills.map(({ slug, name, score }) => ({ slug, name, score })) } },
+      });
+      const skill = turn.skills[0];
+      if (!skill) {
+        const why = turn.explicit_skill
+          ? `There is no skill named "${turn.explicit_skill}" in this workspace's library.`
+          : 'No skill in the library covers this request yet.';
+        await emit({ type: 'text', content: `${why} Without a playbook the local runtime cannot act on it; write a skill for it, or connect an LLM or a container agent to this node.` });
+        await emit({ type: 'complete', content: { summary: why, artifacts: [] } });
+        return;
+      }
+      await emit({ type: 'thought', content: `Following "${skill.name}" (${skill.slug}), ${skill.steps.length} step(s).` });
+      const lines: string[] = [];
+      for (const step of skill.steps) {
+        if (signal.aborted) return;
+        const title = `Step ${step.n}: ${step.title}`;
+        await emit({ type: 'milestone', content: { title } });
+        if (step.text.trim()) await emit({ type: 'text', content: `${step.text.trim()}\n\n` });
+        lines.push(`### ${title}`, '', step.text.trim() || '(no instructions)', '');
+        if (skill.tool_url) {
+          const args = { url: skill.tool_url, message: turn.message, skill: skill.slug, step: { id: step.id, n: step.n, title: step.title } };
+          await emit({ type: 'tool_call', content: { tool: 'tool_url', args } });
+          const result = await callTool(skill.tool_url, { message: turn.message, skill: skill.slug, step: args.step, run_id: turn.run_id }, toolTimeoutMs, signal);
+          if (signal.aborted) return;
+          await emit({ type: 'tool_result', content: { tool: 'tool_url', result } });
+          lines.push(`Tool call to ${skill.tool_url}: ${excerpt(JSON.stringify(result), 300)}`, '');
+        }
+        const decision = decisionOf(step.text);
+        if (decision) {
+          await emit({ type: 'decision', content: decision });
+          lines.push(`**Decision:** ${decision.body}`, '');
+        }
+        await sleep(stepDelayMs, signal);
+      }
+      if (signal.aborted) return;
+      const name = await tools.writeArtifact(`run-report-${turn.run_id.slice(0, 8)}.md`, report(turn, skill, lines), 'text/markdown');
+      await emit({
+        type: 'complete',
+        content: { summary: `Followed "${skill.name}" through ${skill.steps.length} step(s); the run report is ${name}.`, artifacts: [name] },
+      });
+    },
+  };
+}

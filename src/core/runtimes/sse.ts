@@ -1,0 +1,215 @@
+/**
+ * One streamed HTTP exchange: POST a JSON body, read a `text/event-stream` answer with
+ * eventsource-parser, and say how it ended. Used by the container relay and the LLM
+ * runtime, which turn each way of ending into their own `error` message.
+ *
+ * Two clocks guard the exchange: the connect clock (connecting and receiving the
+ * response headers) and the idle clock (time without any byte of the body, SSE
+ * comments included). The caller's signal aborts the request at once.
+ */
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { request, type Dispatcher } from 'undici';
+
+/** A streamed POST. */
+export interface SseRequest {
+  url: URL;
+  headers: Record<string, string>;
+  /** The JSON body, already serialized. */
+  body: string;
+  /** Aborts the request; the outcome is then `aborted`. */
+  signal: AbortSignal;
+  /** Time allowed to connect and receive the response headers. */
+  connectTimeoutMs: number;
+  /** Time allowed without any byte of the body. */
+  idleTimeoutMs: number;
+  /** The undici dispatcher to use (default: undici's global one). */
+  dispatcher?: Dispatcher;
+}
+
+/** What the caller does with the stream. */
+export interface SseHandlers {
+  /** Called for each SSE message in order; return `true` to stop reading (the request is then closed). */
+  onMessage(message: EventSourceMessage): boolean | void;
+  /**
+   * Called after each chunk of the body has been parsed. A returned promise pauses
+   * reading, and the idle clock, until it settles: this is how a caller applies
+   * backpressure.
+   */
+  afterChunk?(): Promise<void> | undefined;
+}
+
+/** How a streamed exchange ended. */
+export type SseOutcome =
+  /** The server ended the stream. */
+  | { kind: 'ended' }
+  /** `onMessage` asked to stop. */
+  | { kind: 'stopped' }
+  /** The caller's signal aborted. */
+  | { kind: 'aborted' }
+  /** The connection could not be made (`detail` is the system code or message). */
+  | { kind: 'unreachable'; detail: string }
+  /** No response headers within the connect timeout. */
+  | { kind: 'connect-timeout' }
+  /** No byte within the idle timeout. */
+  | { kind: 'idle-timeout' }
+  /** The connection broke while the body was being read. */
+  | { kind: 'lost'; detail: string }
+  /** A status outside 2xx; `body` is the start of the answer. */
+  | { kind: 'status'; status: number; body: string }
+  /** A 2xx answer that is not `text/event-stream`. */
+  | { kind: 'content-type'; contentType: string };
+
+const ABORTED = new Error('aborted by the caller');
+const CONNECT_TIMEOUT = new Error('connect timeout');
+const IDLE_TIMEOUT = new Error('idle timeout');
+const DONE = new Error('done reading');
+/** How much of an error answer is kept. */
+const ERROR_BODY_LIMIT = 4096;
+
+function codeOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+function detailOf(error: unknown): string {
+  const code = codeOf(error);
+  if (code && !code.startsWith('UND_ERR')) return code;
+  return error instanceof Error && error.message ? error.message : String(error);
+}
+
+/** A restartable one-shot timer that can be paused. */
+class Clock {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly ms: number,
+    private readonly onTimeout: () => void,
+  ) {}
+
+  start(): void {
+    this.stop();
+    this.timer = setTimeout(this.onTimeout, this.ms);
+  }
+
+  /** Restarts a running clock (cheap: reschedules the same timer). */
+  touch(): void {
+    this.timer?.refresh();
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
+
+function isEventStream(contentType: string | string[] | undefined): boolean {
+  const value = Array.isArray(contentType) ? contentType[0] : contentType;
+  return /^\s*text\/event-stream\s*(?:;|$)/i.test(value ?? '');
+}
+
+async function readSome(body: AsyncIterable<Buffer>, limit: number): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = '';
+  for await (const chunk of body) {
+    text += decoder.decode(chunk, { stream: true });
+    if (text.length >= limit) break;
+  }
+  return text.slice(0, limit);
+}
+
+/** POSTs `req.body` to `req.url` and feeds the event-stream answer to `handlers`. */
+export async function streamSse(req: SseRequest, handlers: SseHandlers): Promise<SseOutcome> {
+  if (req.signal.aborted) return { kind: 'aborted' };
+  const controller = new AbortController();
+  const abort = (reason: Error) => {
+    if (!controller.signal.aborted) controller.abort(reason);
+  };
+  const onCallerAbort = () => abort(ABORTED);
+  req.signal.addEventListener('abort', onCallerAbort, { once: true });
+  const connectClock = new Clock(req.connectTimeoutMs, () => abort(CONNECT_TIMEOUT));
+  const idleClock = new Clock(req.idleTimeoutMs, () => abort(IDLE_TIMEOUT));
+  /** The outcome when the request failed because we aborted it, else undefined. */
+  const ours = (): SseOutcome | undefined => {
+    const reason: unknown = controller.signal.reason;
+    if (reason === ABORTED) return { kind: 'aborted' };
+    if (reason === CONNECT_TIMEOUT) return { kind: 'connect-timeout' };
+    if (reason === IDLE_TIMEOUT) return { kind: 'idle-timeout' };
+    return undefined;
+  };
+  connectClock.start();
+  try {
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(req.url, {
+        method: 'POST',
+        headers: req.headers,
+        body: req.body,
+        signal: controller.signal,
+        // Our own clocks give the timeouts their meaning; undici's would race them.
+        headersTimeout: 0,
+        bodyTimeout: 0,
+        ...(req.dispatcher ? { dispatcher: req.dispatcher } : {}),
+      });
+    } catch (error) {
+      const code = codeOf(error);
+      if (code === 'UND_ERR_CONNECT_TIMEOUT') return ours() ?? { kind: 'connect-timeout' };
+      return ours() ?? { kind: 'unreachable', detail: detailOf(error) };
+    }
+    connectClock.stop();
+    idleClock.start();
+    const { statusCode, headers, body } = response;
+    if (statusCode < 200 || statusCode >= 300) {
+      let text = '';
+      try {
+        text = await readSome(body, ERROR_BODY_LIMIT);
+      } catch {
+        // The start of an error answer is a courtesy; a broken one still reports the status.
+        if (req.signal.aborted) return { kind: 'aborted' };
+      }
+      return { kind: 'status', status: statusCode, body: text };
+    }
+    if (!isEventStream(headers['content-type'])) {
+      const contentType = headers['content-type'];
+      return { kind: 'content-type', contentType: (Array.isArray(contentType) ? contentType[0] : contentType) ?? '' };
+    }
+
+    let stopped = false;
+    const parser = createParser({
+      onEvent(message) {
+        if (!stopped && handlers.onMessage(message) === true) stopped = true;
+      },
+    });
+    const decoder = new TextDecoder();
+    const chunks = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    for (;;) {
+      let next: IteratorResult<Buffer>;
+      try {
+        next = await chunks.next();
+      } catch (error) {
+        return ours() ?? { kind: 'lost', detail: detailOf(error) };
+      }
+      // A chunk read just before an abort is dropped: nothing is relayed after it.
+      if (req.signal.aborted) return { kind: 'aborted' };
+      if (next.done) {
+        parser.feed(decoder.decode());
+        return stopped ? { kind: 'stopped' } : { kind: 'ended' };
+      }
+      idleClock.touch();
+      parser.feed(decoder.decode(next.value, { stream: true }));
+      if (stopped) return { kind: 'stopped' };
+      const wait = handlers.afterChunk?.();
+      if (wait) {
+        idleClock.stop();
+        await wait;
+        if (req.signal.aborted) return { kind: 'aborted' };
+        idleClock.start();
+      }
+    }
+  } finally {
+    connectClock.stop();
+    idleClock.stop();
+    req.signal.removeEventListener('abort', onCallerAbort);
+    // Closes the connection when we stop early; a no-op once the body was read to its end.
+    abort(DONE);
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * The `AgentRuntime` interface: what runs one turn for a node. The local playbook
+ * runner, the container relay and the LLM runtime implement it, and one shared
+ * contract suite tests each of them.
+ */
+import type { EventInput, HistoryMessage } from '../chat/types.js';
+
+/** A skill as handed to a runtime: its match and its steps with their text. */
+export interface TurnSkill {
+  slug: string;
+  name: string;
+  score: number;
+  status: string;
+  tool_url: string | null;
+  summary: string;
+  steps: { id: string; n: number; title: string; text: string }[];
+}
+
+/** A node as described to a runtime. */
+export interface TurnNode {
+  id: string;
+  role_id: string;
+  label: string;
+  starting_context: string;
+  parent: { role_id: string; label: string } | null;
+  children: { role_id: string; label: string }[];
+  peers: { role_id: string; label: string }[];
+}
+
+/** The enriched turn (API.md §6 "Routing"). */
+export interface Turn {
+  run_id: string;
+  structure: { id: string; name: string };
+  node: TurnNode;
+  message: string;
+  attachments: { name: string; content_type: string; size: number; path: string }[];
+  skills: TurnSkill[];
+  /** The skill named by `/<slug>`, when the message starts with one. */
+  explicit_skill: string | null;
+  history: HistoryMessage[];
+}
+
+/** Services a runtime may use while running a turn. */
+export interface TurnTools {
+  /** Searches the skill library as the chat lookup does. */
+  searchSkills(query: string, limit?: number): Promise<{ slug: string; score: number; reason: string }[]>;
+  /** Reads a skill by slug (any status). */
+  readSkill(slug: string): Promise<{ slug: string; frontmatter: Record<string, unknown>; body: string } | undefined>;
+  /** Writes a file to the node's artifact shelf; returns its stored name. */
+  writeArtifact(name: string, content: string | Buffer, contentType: string): Promise<string>;
+}
+
+/** Emits one event of the turn; returns once it is recorded. */
+export type Emit = (event: EventInput) => Promise<void>;
+
+/**
+ * Runs turns. `run` emits events and ends by emitting `complete` or `error` (the engine
+ * adds an `error` when it does not). It must stop promptly when `signal` aborts.
+ */
+export interface AgentRuntime {
+  readonly name: string;
+  run(turn: Turn, emit: Emit, tools: TurnTools, signal: AbortSignal): Promise<void>;
+}

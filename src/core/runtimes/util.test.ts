@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import type { EventInput } from '../chat/types.js';
+import { PendingEmits, displayUrl, excerpt, formatDuration, sleep } from './util.js';
+
+describe('PendingEmits', () => {
+  it('calls emit at once, in order, and flush waits for all of them', async () => {
+    const calls: string[] = [];
+    const resolvers: (() => void)[] = [];
+    const pending = new PendingEmits((event: EventInput) => {
+      calls.push(event.type === 'text' ? event.content : event.type);
+      return new Promise<void>((resolve) => resolvers.push(resolve));
+    });
+    pending.push({ type: 'text', content: 'a' });
+    pending.push({ type: 'text', content: 'b' });
+    expect(calls).toEqual(['a', 'b']);
+    expect(pending.size).toBe(2);
+    let flushed = false;
+    const flushing = pending.flush().then(() => (flushed = true));
+    await Promise.resolve();
+    expect(flushed).toBe(false);
+    for (const resolve of resolvers) resolve();
+    await flushing;
+    expect(flushed).toBe(true);
+    expect(pending.size).toBe(0);
+  });
+
+  it('rethrows the first failure on flush, without unhandled rejections meanwhile', async () => {
+    const pending = new PendingEmits(() => Promise.reject(new Error('disk full')));
+    pending.push({ type: 'text', content: 'a' });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await expect(pending.flush()).rejects.toThrow('disk full');
+  });
+});
+
+describe('helpers', () => {
+  it('formats durations, excerpts and display URLs', () => {
+    expect(formatDuration(300)).toBe('300 ms');
+    expect(formatDuration(10_000)).toBe('10 s');
+    expect(formatDuration(1500)).toBe('1.5 s');
+    expect(excerpt('a\n  b   c', 120)).toBe('a b c');
+    expect(excerpt('abcdef', 4)).toBe('abc…');
+    expect(displayUrl(new URL('http://u:p@host:81/x/?q=1#f'))).toBe('http://host:81/x');
+  });
+
+  it('sleep resolves early on abort', async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 10);
+    await sleep(10_000, controller.signal);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});

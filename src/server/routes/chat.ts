@@ -1,0 +1,131 @@
+/** Chat routes: stream, sync, history, resume, cancel (API.md §6). */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { App } from '../../app.js';
+import { decodeAttachments } from '../../core/chat/index.js';
+import { OrgError } from '../../core/errors.js';
+import { Uuid, problems } from '../schemas/common.js';
+import { ChatMessageBody, HistoryMessageSchema, HistoryQuery, SyncResponse } from '../schemas/chat.js';
+import { streamEvents, streamRun } from '../sse.js';
+
+/** Chat with nodes. */
+export const chatRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
+  const tags = ['chat'];
+  const security = [{ bearer: [] }];
+  const chat = { kind: 'structure', action: 'chat', node: true } as const;
+  const sseDoc = { description: 'text/event-stream of chat events (`id: <n>` and `data: <event json>` per event)', content: { 'text/event-stream': { schema: Type.String() } } };
+
+  server.post(
+    '/api/org/chat/message',
+    {
+      config: { access: chat },
+      schema: {
+        summary: 'Send a message to a node and stream the turn as server-sent events',
+        tags,
+        security,
+        body: ChatMessageBody,
+        response: { 200: sseDoc, ...problems(400, 401, 403, 404, 413, 415, 429, 503) },
+      },
+    },
+    async (request, reply) => {
+      const { structure_id, role_id, message, attachments } = request.body;
+      const run = await app.chat.send({ structureId: structure_id, roleId: role_id, message, attachments: decodeAttachments(attachments) });
+      await streamRun(app, request, reply, run);
+    },
+  );
+
+  server.post(
+    '/api/org/chat/message/sync',
+    {
+      config: { access: chat },
+      schema: {
+        summary: 'Send a message and wait for the whole turn (short tasks)',
+        tags,
+        security,
+        body: ChatMessageBody,
+        response: { 200: SyncResponse, ...problems(400, 401, 403, 404, 413, 415, 429, 503, 504) },
+      },
+    },
+    async (request) => {
+      const { structure_id, role_id, message, attachments } = request.body;
+      const run = await app.chat.send({ structureId: structure_id, roleId: role_id, message, attachments: decodeAttachments(attachments) });
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = await Promise.race([
+        run.done.then(() => false),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(true), app.config.syncTimeoutMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (timedOut) {
+        throw new OrgError('timeout', `the turn did not finish within ${app.config.syncTimeoutMs / 1000} s; it goes on — follow it with GET /api/org/chat/runs/${run.id}/events`, {
+          extra: { run_id: run.id },
+        });
+      }
+      const terminal = run.terminal;
+      return {
+        run_id: run.id,
+        events: run.events.map((numbered) => numbered.event),
+        summary: terminal?.type === 'complete' ? terminal.content.summary : '',
+        artifacts: terminal?.type === 'complete' ? terminal.content.artifacts : [],
+      };
+    },
+  );
+
+  server.get(
+    '/api/org/chat/history',
+    {
+      config: { access: { kind: 'structure', action: 'read_history', node: true } },
+      schema: {
+        summary: 'A node’s chat history, newest first, both senders, running turns included',
+        tags,
+        security,
+        querystring: HistoryQuery,
+        response: { 200: Type.Array(HistoryMessageSchema), ...problems(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { structure_id, role_id, limit, before } = request.query;
+      return app.chat.history(structure_id, role_id, { limit, ...(before ? { before } : {}) });
+    },
+  );
+
+  server.get(
+    '/api/org/chat/runs/:run_id/events',
+    {
+      config: { access: { kind: 'run', action: 'chat' } },
+      schema: {
+        summary: 'Replay a run’s events after Last-Event-ID, then follow it live',
+        tags,
+        security,
+        params: Type.Object({ run_id: Uuid }),
+        headers: Type.Object({ 'last-event-id': Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$' })) }),
+        response: { 200: sseDoc, ...problems(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const after = Number(request.headers['last-event-id'] ?? 0);
+      const { run, events } = await app.chat.replay(request.params.run_id);
+      if (run) await streamRun(app, request, reply, run, { after });
+      else streamEvents(reply, request.params.run_id, events, after);
+    },
+  );
+
+  server.post(
+    '/api/org/chat/runs/:run_id/cancel',
+    {
+      config: { access: { kind: 'run', action: 'chat' } },
+      schema: {
+        summary: 'Cancel a running turn; it ends with error "cancelled"',
+        tags,
+        security,
+        params: Type.Object({ run_id: Uuid }),
+        response: { 202: Type.Object({ run_id: Uuid }), ...problems(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await app.chat.cancel(request.params.run_id);
+      return reply.code(202).send({ run_id: request.params.run_id });
+    },
+  );
+};

@@ -1,0 +1,89 @@
+/**
+ * The inbound webhooks (API.md §7): `POST /api/org/inbound/email` (a raw RFC 5322
+ * message, `Content-Type: message/rfc822`) and `POST /api/org/inbound/message`
+ * (`{structure_id, role_id, text, sender}`). No bearer: each request carries
+ * `X-Org-Signature: sha256=<hex HMAC-SHA256 of the raw body>` keyed with
+ * ORG_INBOUND_SECRET, checked in constant time before the body is validated. Without a
+ * configured secret both answer 503.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { App } from '../../app.js';
+import { OrgError, unauthorized } from '../../core/errors.js';
+import { SIGNATURE_HEADER, verifySignature } from '../../core/inbound/index.js';
+import { problems } from '../schemas/common.js';
+import { AcceptedRun, InboundMessageBody, SignatureHeaders } from '../schemas/inbound.js';
+
+/** The inbound e-mail and messaging-channel webhooks. */
+export const inboundRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
+  const tags = ['inbound'];
+  // The exact bytes received, for the signature (parsers of this plugin only).
+  const rawBodies = new WeakMap<object, Buffer>();
+
+  server.addContentTypeParser('message/rfc822', { parseAs: 'buffer' }, (request, body, done) => {
+    rawBodies.set(request, body as Buffer);
+    done(null, body);
+  });
+  const parseJson = server.getDefaultJsonParser('error', 'error');
+  server.removeContentTypeParser('application/json');
+  server.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const buffer = body as Buffer;
+    rawBodies.set(request, buffer);
+    const text = buffer.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    void parseJson(request, text, done);
+  });
+
+  server.addHook('onRequest', async () => {
+    if (!app.config.inboundSecret) throw new OrgError('unavailable', 'the inbound channels are disabled: set ORG_INBOUND_SECRET to enable them');
+  });
+  server.addHook('preValidation', async (request) => {
+    const header = request.headers[SIGNATURE_HEADER];
+    const signature = typeof header === 'string' ? header : undefined;
+    if (signature === undefined) throw unauthorized('X-Org-Signature is required: sha256=<hex HMAC-SHA256 of the raw body keyed with the inbound secret>');
+    if (!verifySignature(app.config.inboundSecret ?? '', rawBodies.get(request) ?? Buffer.alloc(0), signature)) {
+      throw unauthorized('X-Org-Signature does not match the body');
+    }
+  });
+
+  server.post(
+    '/api/org/inbound/email',
+    {
+      config: { access: { kind: 'public' } },
+      schema: {
+        summary: 'Inbound e-mail: a raw RFC 5322 message (message/rfc822) to <role_id>.<structure_id>@<ORG_INBOUND_DOMAIN>; the reply is mailed to the sender',
+        description:
+          'Signed with X-Org-Signature. Routed by Delivered-To, X-Original-To, To and Cc; the new text of the body (quoted history removed) becomes the message, ' +
+          'attachments are staged on the node’s shelf. When the turn ends, a reply threaded with In-Reply-To/References carries the summary and the artifacts.',
+        tags,
+        consumes: ['message/rfc822'],
+        headers: SignatureHeaders,
+        response: { 202: AcceptedRun, ...problems(400, 401, 404, 413, 415, 429, 503) },
+      },
+    },
+    async (request, reply) => {
+      const body: unknown = request.body;
+      if (!Buffer.isBuffer(body)) throw new OrgError('unsupported_media_type', 'send the raw e-mail with Content-Type: message/rfc822');
+      const accepted = await app.inbound.acceptEmail(body);
+      return reply.code(202).send({ run_id: accepted.runId });
+    },
+  );
+
+  server.post(
+    '/api/org/inbound/message',
+    {
+      config: { access: { kind: 'public' } },
+      schema: {
+        summary: 'Inbound messaging-channel message to a node; the turn shows in its history with origin message:<sender>',
+        tags,
+        headers: SignatureHeaders,
+        body: InboundMessageBody,
+        response: { 202: AcceptedRun, ...problems(400, 401, 404, 413, 415, 429, 503) },
+      },
+    },
+    async (request, reply) => {
+      const { structure_id, role_id, text, sender } = request.body;
+      const accepted = await app.inbound.acceptMessage({ structureId: structure_id, roleId: role_id, text, sender });
+      return reply.code(202).send({ run_id: accepted.runId });
+    },
+  );
+};

@@ -1,0 +1,30 @@
+/** GET /api/org/whoami: who the bearer is; for a node key, its structure and node (used by `org mcp`). */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { App } from '../../app.js';
+import { problems } from '../schemas/common.js';
+import { WhoAmISchema } from '../schemas/inbound.js';
+
+/** The caller's identity. */
+export const whoamiRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server) => {
+  server.get(
+    '/api/org/whoami',
+    {
+      config: { access: { kind: 'authenticated' } },
+      schema: {
+        summary: 'Who the bearer is: the administrator, a user, or an MCP node key with its structure and node',
+        tags: ['system'],
+        security: [{ bearer: [] }],
+        response: { 200: WhoAmISchema, ...problems(401, 429) },
+      },
+    },
+    async (request) => {
+      const principal = request.principal!;
+      if (principal.kind === 'user') return { kind: 'user' as const, user: principal.user };
+      if (principal.kind === 'mcp') {
+        const { id, structure_id, role_id, label } = principal.key;
+        return { kind: 'mcp' as const, key: { id, structure_id, role_id, label } };
+      }
+      return { kind: 'admin' as const };
+    },
+  );
+};

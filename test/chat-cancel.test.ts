@@ -1,0 +1,196 @@
+/**
+ * Cancel (API.md §6): `POST /api/org/chat/runs/{id}/cancel` → 202 `{run_id}`; the turn
+ * ends with `error` `{message: "cancelled"}`, its history message has status `error`,
+ * and the runtime's work really stops — for each runtime: scripted, local (a slow
+ * `tool_url`), container (the example agent sees the request closed) and LLM (the
+ * scripted provider sees the stream closed). A finished run → 409, unknown → 404.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startContainerAgent, type ContainerAgent } from '../examples/container-agent/server.mjs';
+import type { EventInput } from '../src/core/chat/types.js';
+import { createLocalRuntime } from '../src/core/runtimes/local.js';
+import { createScriptedRuntime } from '../src/core/runtimes/scripted.js';
+import type { AgentRuntime } from '../src/core/runtimes/types.js';
+import { dispatchRuntime, probe, startChat, type ChatFixture, type Probe } from './helpers/chat.js';
+import { eventually, type SseResponse } from './helpers/sse.js';
+import { startScriptedLlm, type ScriptedLlm } from './helpers/scripted-llm.js';
+
+const LONG: EventInput[] = [
+  ...Array.from({ length: 50 }, (_, index): EventInput => ({ type: 'text', content: `tick ${index} ` })),
+  { type: 'complete', content: { summary: 'never reached', artifacts: [] } },
+];
+
+/** A tool endpoint that never answers, and records whether the caller hung up. */
+interface SlowTool {
+  url: string;
+  received: number;
+  closedByClient: number;
+  server: Server;
+}
+
+async function startSlowTool(): Promise<SlowTool> {
+  const tool: SlowTool = { url: '', received: 0, closedByClient: 0, server: createServer() };
+  tool.server.on('request', (req, res) => {
+    tool.received++;
+    req.resume();
+    res.on('close', () => {
+      if (!res.writableFinished) tool.closedByClient++;
+    });
+    // Answers after a minute; cancel must not wait for that.
+    const timer = setTimeout(() => res.end('{"late":true}'), 60_000);
+    res.on('close', () => clearTimeout(timer));
+  });
+  await new Promise<void>((resolve) => tool.server.listen(0, '127.0.0.1', resolve));
+  tool.url = `http://127.0.0.1:${(tool.server.address() as AddressInfo).port}/tool`;
+  return tool;
+}
+
+describe('cancel', () => {
+  let c: ChatFixture;
+  let scripted: Probe;
+  let local: Probe;
+  let agent: ContainerAgent;
+  const agentLog: string[] = [];
+  let llm: ScriptedLlm;
+  let tool: SlowTool;
+
+  beforeAll(async () => {
+    agent = await startContainerAgent({ log: (line) => agentLog.push(line) });
+    llm = await startScriptedLlm(() => ({ text: Array.from({ length: 100 }, (_, index) => `word${index} `), delayMs: 100 }));
+    tool = await startSlowTool();
+    scripted = probe(createScriptedRuntime(LONG, { delayMs: 100 }));
+    local = probe(createLocalRuntime());
+    const dispatch: AgentRuntime = dispatchRuntime({ scripted }, local);
+    c = await startChat({
+      config: { llm: { url: llm.url, model: 'test-model', apiKey: 'sk-test-cancel-0123456789' } },
+      deps: {
+        // exec-cmo and container nodes take the app's own routing (LLM, container).
+        runtime: (node) => ((node as { role_id?: string }).role_id === 'exec-cmo' || node.container_url ? undefined : dispatch),
+      },
+    });
+    await c.t.app.skills.upsert({
+      slug: 'slow-tool',
+      frontmatter: { type: 'skill', name: 'Slow tool', status: 'complete', tool_url: tool.url, summary: 'Calls a slow tool.' },
+      body: '## [call] Step 1: Call the tool\n\nAsk the tool.\n\n## [again] Step 2: Call it again\n\nAsk again.\n',
+    });
+    const patched = await c.t.server.inject({
+      method: 'PATCH',
+      url: `/api/org/structures/${c.structure.id}/agents/exec-cto`,
+      headers: c.t.auth(c.owner.token),
+      payload: { container_url: agent.url },
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+  });
+  afterAll(async () => {
+    await c.close();
+    await agent.close();
+    await llm.close();
+    tool.server.closeAllConnections();
+    await new Promise((resolve) => tool.server.close(resolve));
+  });
+
+  const cancel = (runId: string, token = c.owner.token) =>
+    c.t.server.inject({ method: 'POST', url: `/api/org/chat/runs/${runId}/cancel`, headers: c.t.auth(token) });
+
+  /** Cancels a running stream and checks the end of the stream and of the history. */
+  async function cancelAndCheck(stream: SseResponse, roleId: string): Promise<string> {
+    const runId = String(stream.headers['x-org-run-id']);
+    const response = await cancel(runId);
+    expect(response.statusCode, response.body).toBe(202);
+    expect(response.json()).toEqual({ run_id: runId });
+    await stream.ended;
+    const frames = stream.frames();
+    expect(frames.at(-1)?.event).toMatchObject({ type: 'error', content: { message: 'cancelled' } });
+    expect(frames.filter((frame) => frame.event?.type === 'error' || frame.event?.type === 'complete')).toHaveLength(1);
+    const message = await c.settled(runId, roleId);
+    expect(message.status).toBe('error');
+    expect(message.events.at(-1)).toMatchObject({ type: 'error', content: { message: 'cancelled' } });
+    // Nothing is recorded after the terminal event, even later.
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect((await c.agentMessage(runId, roleId))?.events).toHaveLength(message.events.length);
+    return runId;
+  }
+
+  it('scripted runtime: the stream ends with error "cancelled" and the runtime stops', async () => {
+    const stream = await c.send('scripted long turn');
+    await stream.until((r) => r.frames().length >= 2);
+    await cancelAndCheck(stream, c.roleId);
+    await eventually(() => scripted.running === 0, 2000, 'the scripted runtime to return');
+    const emits = scripted.emits;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(scripted.emits).toBe(emits);
+    expect(scripted.emits).toBeLessThan(LONG.length);
+    expect(scripted.emitsAfterAbort).toBe(0);
+  });
+
+  it('local runtime: cancel aborts the pending tool_url call', async () => {
+    const stream = await c.send('/slow-tool please');
+    await stream.until((r) => r.frames().some((frame) => frame.event?.type === 'tool_call' && (frame.event.content as { tool: string }).tool === 'tool_url'));
+    await eventually(() => tool.received === 1, 2000, 'the tool to be called');
+    await cancelAndCheck(stream, c.roleId);
+    await eventually(() => tool.closedByClient === 1, 2000, 'the tool request to be closed');
+    await eventually(() => local.running === 0, 2000, 'the local runtime to return');
+    expect(tool.received).toBe(1); // step 2 never called the tool
+    expect(stream.frames().some((frame) => frame.event?.type === 'tool_result' && (frame.event.content as { tool: string }).tool === 'tool_url')).toBe(false);
+  });
+
+  it('container runtime: cancel closes the request to the container', async () => {
+    const stream = await c.send('slow 300', { roleId: 'exec-cto' });
+    await stream.until((r) => r.frames().length >= 1);
+    const runId = await cancelAndCheck(stream, 'exec-cto');
+    await eventually(() => agentLog.includes(`container-agent: client closed (run ${runId})`), 3000, 'the container to see the request closed');
+    expect(stream.frames().some((frame) => frame.event?.type === 'complete')).toBe(false);
+  });
+
+  it('LLM runtime: cancel closes the stream from the model provider', async () => {
+    const before = llm.clientClosed;
+    const stream = await c.send('write a long essay', { roleId: 'exec-cmo' });
+    await stream.until((r) => r.frames().some((frame) => frame.event?.type === 'text'));
+    await cancelAndCheck(stream, 'exec-cmo');
+    await eventually(() => llm.clientClosed === before + 1, 3000, 'the provider stream to be closed');
+    expect(llm.requests.length).toBe(1);
+  });
+
+  it('a queued run can be cancelled before it starts; it never reaches the runtime', async () => {
+    const first = await c.send('scripted first');
+    await first.until((r) => r.frames().length >= 1);
+    const second = await c.send('scripted second');
+    const secondId = String(second.headers['x-org-run-id']);
+    expect((await cancel(secondId)).statusCode).toBe(202);
+    await second.ended;
+    expect(second.frames().map((frame) => frame.event)).toEqual([expect.objectContaining({ type: 'error', content: { message: 'cancelled' } })]);
+    await cancelAndCheck(first, c.roleId);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(scripted.log).not.toContain('start scripted second');
+    expect((await c.settled(secondId)).status).toBe('error');
+  });
+
+  it('cancel of a finished run → 409, of an unknown run → 404, a bad id → 400, by a viewer → 403', async () => {
+    const done = await c.send('hello there');
+    await done.ended;
+    const runId = String(done.headers['x-org-run-id']);
+    expect(done.frames().at(-1)?.event?.type).toBe('complete');
+    const finished = await cancel(runId);
+    expect(finished.statusCode).toBe(409);
+    expect(finished.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(finished.json()).toMatchObject({ status: 409, code: 'conflict' });
+    expect((await c.agentMessage(runId))?.status).toBe('complete');
+
+    const unknown = await cancel('3f1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ code: 'not_found' });
+    expect((await cancel('nope')).statusCode).toBe(400);
+
+    const viewer = await c.t.createUser('cancel-viewer@example.com');
+    await c.t.app.workspaces.setMember(c.structure.id, viewer.id, 'viewer');
+    const running = await c.send('scripted watched by a viewer');
+    await running.until((r) => r.frames().length >= 1);
+    const runningId = String(running.headers['x-org-run-id']);
+    const refused = await cancel(runningId, viewer.token);
+    expect(refused.statusCode).toBe(403);
+    expect(c.t.app.chat.run(runningId)?.finished).toBe(false);
+    await cancelAndCheck(running, c.roleId);
+  });
+});

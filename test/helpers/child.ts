@@ -1,0 +1,111 @@
+/**
+ * `org serve` as a real child process (the built CLI, `bin/org.js`), for tests that need
+ * a separate process: crash safety (SIGKILL at a random instant), graceful shutdown.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+/** Root of the repository. */
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** The `org` executable. */
+export const ORG_BIN = join(REPO_ROOT, 'bin', 'org.js');
+/** The compiled CLI that `bin/org.js` loads. */
+export const DIST_MAIN = join(REPO_ROOT, 'dist', 'cli', 'main.js');
+
+/** True when the CLI has been built (`npm run build`). */
+export function isBuilt(): boolean {
+  return existsSync(DIST_MAIN);
+}
+
+/**
+ * Builds the CLI with `tsc -p tsconfig.build.json` when `dist/` is missing (`npm test`
+ * builds first, so this only matters when a test file runs alone on a fresh clone).
+ */
+export function ensureBuilt(): void {
+  if (isBuilt()) return;
+  try {
+    execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: REPO_ROOT, stdio: 'pipe' });
+  } catch (error) {
+    // tsc exits non-zero on a type error but still emits; only a missing build is fatal.
+    if (!isBuilt()) throw error;
+  }
+}
+
+/** How a child process ended. */
+export interface ChildExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** A running `org serve` child. */
+export interface ServeChild {
+  /** Base URL from the listening line, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  process: ChildProcess;
+  /** Every stdout line so far. */
+  stdout: string[];
+  /** Everything written to stderr so far. */
+  stderr(): string;
+  /** Resolves when the process has exited. */
+  exited: Promise<ChildExit>;
+  /** Sends `signal` and resolves when the process has exited. */
+  stop(signal: NodeJS.Signals): Promise<ChildExit>;
+}
+
+/** Options of `startServe`. */
+export interface StartServeOptions {
+  home: string;
+  /** Environment added to a clean one (ORG_* of the test process are not inherited). */
+  env?: Record<string, string>;
+  /** Extra arguments after `serve --home <home> --port 0`. */
+  args?: string[];
+  /** How long to wait for the listening line (default 15 s). */
+  timeoutMs?: number;
+}
+
+const LISTENING = 'org: listening on ';
+
+/** Starts `node bin/org.js serve --home <home> --port 0 ...` and waits for its listening line. */
+export function startServe(options: StartServeOptions): Promise<ServeChild> {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('ORG_')) env[name] = value;
+  Object.assign(env, options.env);
+  const child = spawn(process.execPath, [ORG_BIN, 'serve', '--home', options.home, '--port', '0', ...(options.args ?? [])], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stdout: string[] = [];
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<ChildExit>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  const stop = (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    return exited;
+  };
+
+  return new Promise<ServeChild>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void stop('SIGKILL');
+      reject(new Error(`org serve did not print its listening line within ${options.timeoutMs ?? 15_000} ms\nstderr: ${stderr}`));
+    }, options.timeoutMs ?? 15_000);
+    void exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`org serve exited early (code ${code}, signal ${signal})\nstdout: ${stdout.join('\n')}\nstderr: ${stderr}`));
+    });
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      stdout.push(line);
+      if (line.startsWith(`${LISTENING}http://`)) {
+        clearTimeout(timer);
+        resolve({ url: line.slice(LISTENING.length).trim(), process: child, stdout, stderr: () => stderr, exited, stop });
+      }
+    });
+  });
+}

@@ -1,0 +1,284 @@
+/**
+ * The container runtime over real HTTP: against the example agent
+ * (examples/container-agent) for the behaviours it offers, and against small raw
+ * servers for the exact request, odd framings and broken connections.
+ */
+import { createServer, type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startContainerAgent, type ContainerAgent } from '../examples/container-agent/server.mjs';
+import type { EventInput } from '../src/core/chat/types.js';
+import { OrgError } from '../src/core/errors.js';
+import { createContainerRuntime, type ContainerRuntimeOptions } from '../src/core/runtimes/container.js';
+import { fakeTools, recordingEmit, sampleSkill, sampleTurn } from '../src/core/runtimes/contract.js';
+import type { Turn } from '../src/core/runtimes/types.js';
+
+let agent: ContainerAgent;
+const logs: string[] = [];
+const servers: Server[] = [];
+
+beforeAll(async () => {
+  agent = await startContainerAgent({ log: (line) => logs.push(line), pauseMs: 100 });
+});
+
+afterAll(async () => {
+  await agent.close();
+});
+
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+/** A raw HTTP server for one test; closed after it. */
+async function rawServer(handler: RequestListener): Promise<string> {
+  const server = createServer(handler);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Runs one turn and returns its events. */
+async function turnOn(url: string, turn: Partial<Turn> | string, options: ContainerRuntimeOptions = {}, signal = new AbortController().signal): Promise<EventInput[]> {
+  const recorder = recordingEmit();
+  const runtime = createContainerRuntime(url, { connectTimeoutMs: 2000, idleTimeoutMs: 2000, ...options });
+  await runtime.run(sampleTurn(typeof turn === 'string' ? { message: turn } : turn), recorder.emit, fakeTools(), signal);
+  return recorder.events;
+}
+
+function lastError(events: EventInput[]): string {
+  const last = events.at(-1);
+  expect(last?.type).toBe('error');
+  return last?.type === 'error' ? last.content.message : '';
+}
+
+/** Waits until `predicate` holds (polling), or fails after `ms`. */
+async function eventually(predicate: () => boolean, ms = 2000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!predicate()) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('container runtime against the example agent', () => {
+  it('relays the demo turn event by event', async () => {
+    const events = await turnOn(agent.url, { message: 'ship the anvils', skills: [sampleSkill()] });
+    expect(events.map((event) => event.type)).toEqual(['thought', 'tool_call', 'tool_result', 'thought', 'text', 'text', 'text', 'text', 'milestone', 'complete']);
+    expect(events[1]).toEqual({ type: 'tool_call', content: { tool: 'word_count', args: { text: 'ship the anvils' } } });
+    expect(events[3]).toEqual({ type: 'thought', content: 'The skill "Weekly report" (weekly-report) matches with score 0.9.' });
+    expect(events.filter((event) => event.type === 'text').map((event) => event.content).join('')).toBe('You said: ship the anvils');
+    expect(events.at(-1)).toEqual({ type: 'complete', content: { summary: 'Echoed 3 word(s) from Acme.', artifacts: [] } });
+  });
+
+  it('relays skill_learned with its body', async () => {
+    const events = await turnOn(agent.url, 'learn');
+    const learned = events.find((event) => event.type === 'skill_learned');
+    expect(learned?.content).toMatchObject({ slug: 'echo-a-message', name: 'Echo a message', body: expect.stringContaining('## Step 1: Read the message') });
+    expect(events.at(-1)?.type).toBe('complete');
+  });
+
+  it('relays an error event as the terminal event', async () => {
+    const events = await turnOn(agent.url, 'fail');
+    expect(events).toEqual([{ type: 'error', content: { message: 'the example agent was asked to fail' } }]);
+  });
+
+  it('ends with an error when the container sends data that is not JSON', async () => {
+    const events = await turnOn(agent.url, 'garbage');
+    expect(events[0]).toEqual({ type: 'thought', content: 'about to misbehave' });
+    expect(lastError(events)).toBe('container sent an invalid event: data is not JSON: "this is not JSON"');
+    expect(events).toHaveLength(2);
+  });
+
+  it('ends with an error when the container sends an event of the wrong shape', async () => {
+    const events = await turnOn(agent.url, 'invalid');
+    expect(lastError(events)).toBe('container sent an invalid event: milestone event: content.title must be a string');
+  });
+
+  it('ends with an error when the container stalls past the idle timeout, and closes the request', async () => {
+    const started = Date.now();
+    const turn = sampleTurn({ message: 'stall' });
+    const recorder = recordingEmit();
+    await createContainerRuntime(agent.url, { idleTimeoutMs: 300 }).run(turn, recorder.emit, fakeTools(), new AbortController().signal);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(recorder.events[0]).toEqual({ type: 'thought', content: 'thinking forever' });
+    expect(lastError(recorder.events)).toBe(`container at ${agent.url} sent nothing for 300 ms`);
+    await eventually(() => logs.includes(`container-agent: client closed (run ${turn.run_id})`));
+  });
+
+  it('keepalive comments reset the idle timer', async () => {
+    // Eight pings 100 ms apart: 800 ms of stream with no event, under a 500 ms idle timeout.
+    const events = await turnOn(agent.url, 'keepalive 8', { idleTimeoutMs: 500 });
+    expect(events.at(-1)).toEqual({ type: 'complete', content: { summary: 'pinged 8 time(s)', artifacts: [] } });
+  });
+
+  it('ends with an error when the stream ends without a terminal event', async () => {
+    const events = await turnOn(agent.url, 'no-terminal');
+    expect(events[0]).toEqual({ type: 'text', content: 'I will stop without saying goodbye.' });
+    expect(lastError(events)).toBe('container closed the stream before a complete or error event');
+  });
+
+  it('reports a non-2xx answer with its status', async () => {
+    const events = await turnOn(agent.url, 'status 503');
+    expect(events).toHaveLength(1);
+    expect(lastError(events)).toBe(`container at ${agent.url} answered HTTP 503: {"error":{"message":"asked to answer 503"}}`);
+  });
+
+  it('cancel aborts the request at once and the container sees it closed', async () => {
+    const turn = sampleTurn({ message: 'slow 200' });
+    const recorder = recordingEmit();
+    const controller = new AbortController();
+    const running = createContainerRuntime(agent.url).run(turn, recorder.emit, fakeTools(), controller.signal);
+    await recorder.waitFor(1);
+    const started = Date.now();
+    controller.abort(new Error('cancelled'));
+    await running;
+    expect(Date.now() - started).toBeLessThan(500);
+    const seen = recorder.events.length;
+    expect(recorder.events.some((event) => event.type === 'complete' || event.type === 'error')).toBe(false);
+    await eventually(() => logs.includes(`container-agent: client closed (run ${turn.run_id})`));
+    expect(recorder.events).toHaveLength(seen);
+  });
+
+  it('relays a flood of events in order, with bounded pending emits', async () => {
+    const recorder = recordingEmit();
+    let inFlight = 0;
+    let maxInFlight = 0;
+    // An emit that takes a little while, like the history's group commit.
+    const emit = (event: EventInput) => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      return recorder.emit(event).then(() => new Promise<void>((resolve) => setImmediate(() => {
+        inFlight--;
+        resolve();
+      })));
+    };
+    const count = 20_000;
+    await createContainerRuntime(agent.url, { maxPendingEvents: 64 }).run(sampleTurn({ message: `flood ${count}` }), emit, fakeTools(), new AbortController().signal);
+    expect(recorder.events).toHaveLength(count + 1);
+    expect(recorder.events.slice(0, count).every((event, index) => event.type === 'text' && event.content === `chunk ${index} `)).toBe(true);
+    expect(recorder.events.at(-1)).toEqual({ type: 'complete', content: { summary: `flooded ${count} events`, artifacts: [] } });
+    // Emits are not awaited one by one, and reading pauses once 64 wait: what is in
+    // flight is bounded by that plus one network chunk (~64 KiB, ~1–2k events), far
+    // below the whole stream (about 1 MB here).
+    expect(maxInFlight).toBeGreaterThan(1);
+    expect(maxInFlight).toBeLessThan(count / 4);
+  });
+});
+
+describe('container runtime against raw servers', () => {
+  it('POSTs the turn JSON to {container_url}/turn with the SSE accept header and the run id', async () => {
+    let seen: { method?: string; url?: string; headers?: IncomingHttpHeaders; body?: string } = {};
+    const url = await rawServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        seen = { method: req.method, url: req.url, headers: req.headers, body };
+        res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' });
+        res.end('data: {"type":"complete","content":{"summary":"ok"}}\n\n');
+      });
+    });
+    const turn = sampleTurn({ message: 'check the request', skills: [sampleSkill()] });
+    const recorder = recordingEmit();
+    await createContainerRuntime(`${url}/agent/`).run(turn, recorder.emit, fakeTools(), new AbortController().signal);
+    expect(seen.method).toBe('POST');
+    expect(seen.url).toBe('/agent/turn');
+    expect(seen.headers?.accept).toBe('text/event-stream');
+    expect(seen.headers?.['content-type']).toBe('application/json');
+    expect(seen.headers?.['x-org-run-id']).toBe(turn.run_id);
+    expect(JSON.parse(seen.body ?? '')).toEqual(turn);
+    expect(recorder.events).toEqual([{ type: 'complete', content: { summary: 'ok', artifacts: [] } }]);
+  });
+
+  it('parses any SSE framing: ids, event names, comments, CRLF, multi-line data, split chunks', async () => {
+    const url = await rawServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(': hello\r\n\r\nid: 1\r\nevent: message\r\ndata: {"type":"text",\r\n');
+      setTimeout(() => {
+        res.write('data: "content":"a\\nb"}\r\n\r\nretry: 1000\n\ndata: {"type":"th');
+        setTimeout(() => res.end('ought","content":"x"}\n\ndata: {"type":"complete","content":{"summary":"s","artifacts":["r.md"]}}\n\n'), 5);
+      }, 5);
+    });
+    const events = await turnOn(url, 'framing');
+    expect(events).toEqual([
+      { type: 'text', content: 'a\nb' },
+      { type: 'thought', content: 'x' },
+      { type: 'complete', content: { summary: 's', artifacts: ['r.md'] } },
+    ]);
+  });
+
+  it('stops at the terminal event and ignores what follows', async () => {
+    const url = await rawServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {"type":"complete","content":{"summary":"done"}}\n\ndata: {"type":"text","content":"late"}\n\ndata: not json\n\n');
+      // Never ends: the runtime must not wait for the end after a terminal event.
+    });
+    const started = Date.now();
+    const events = await turnOn(url, 'x', { idleTimeoutMs: 5000 });
+    expect(events).toEqual([{ type: 'complete', content: { summary: 'done', artifacts: [] } }]);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('reports an answer that is not an event stream', async () => {
+    const url = await rawServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"type":"complete"}');
+    });
+    expect(lastError(await turnOn(url, 'x'))).toBe(`container at ${url} answered with content type "application/json" instead of text/event-stream`);
+  });
+
+  it('reports a connection lost mid-stream', async () => {
+    const url = await rawServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {"type":"thought","content":"one"}\n\n');
+      setTimeout(() => res.destroy(), 20);
+    });
+    const events = await turnOn(url, 'x');
+    expect(events[0]).toEqual({ type: 'thought', content: 'one' });
+    expect(lastError(events)).toMatch(new RegExp(`^lost the connection to the container at ${url} mid-stream \\(.+\\)$`));
+  });
+
+  it('times out a container that accepts the connection but never answers', async () => {
+    const url = await rawServer(() => undefined);
+    const started = Date.now();
+    const events = await turnOn(url, 'x', { connectTimeoutMs: 300 });
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(events).toEqual([{ type: 'error', content: { message: `container at ${url} did not answer within 300 ms` } }]);
+  });
+
+  it('reports a container that is down, quickly', async () => {
+    const url = await rawServer(() => undefined);
+    const server = servers.pop()!;
+    await new Promise((resolve) => server.close(resolve));
+    const started = Date.now();
+    const events = await turnOn(url, 'x');
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(events).toEqual([{ type: 'error', content: { message: `container at ${url} is unreachable (ECONNREFUSED)` } }]);
+  });
+
+  it('sends URL credentials as basic auth and keeps them out of messages', async () => {
+    let authorization: string | undefined;
+    const url = await rawServer((req, res) => {
+      authorization = req.headers.authorization;
+      res.writeHead(500).end();
+    });
+    const withCredentials = url.replace('http://', 'http://agent:s3cret@');
+    const message = lastError(await turnOn(withCredentials, 'x'));
+    expect(authorization).toBe(`Basic ${Buffer.from('agent:s3cret').toString('base64')}`);
+    expect(message).toBe(`container at ${url} answered HTTP 500`);
+    expect(message).not.toContain('s3cret');
+  });
+
+  it('returns at once without emitting when the signal is already aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    expect(await turnOn(agent.url, 'hello', {}, controller.signal)).toEqual([]);
+  });
+
+  it('rejects a container_url that is not http(s) when created', () => {
+    expect(() => createContainerRuntime('ftp://example.com')).toThrow(OrgError);
+    expect(() => createContainerRuntime('not a url')).toThrow(/is not a URL/);
+    expect(() => createContainerRuntime('http://127.0.0.1:1', { idleTimeoutMs: 0 })).toThrow(/idleTimeoutMs/);
+  });
+});

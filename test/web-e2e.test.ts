@@ -1,0 +1,382 @@
+/**
+ * End-to-end tests of the web UI in a real browser: Debian's chromium driven by
+ * playwright-core against a real listening server with the built UI (dist/web), and
+ * the example container agent behind one node. One workspace is walked through in
+ * order: sign in, create from a template, drag a node (persisted), chat with a
+ * container-backed node (streamed events, summary, attachment), resume a running turn
+ * after a reload, stop a slow turn, approve a learned draft, author a skill and download
+ * a run report, mint and revoke a key, invite and accept, delete/restore/add nodes, the
+ * log. Screenshots of each page go to test-results/web/. No console errors allowed.
+ */
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startContainerAgent, type ContainerAgent } from '../examples/container-agent/server.mjs';
+import { DEFAULT_WEB_ROOT } from '../src/server/routes/web.js';
+import { launchBrowser, screenshot, watchConsole, type BrowserProblem } from './helpers/browser.js';
+import { ADMIN_TOKEN, startInstance, type TestInstance } from './helpers/instance.js';
+
+const WAIT = 15_000;
+
+/** Network failures the UI provokes on purpose and shows to the user (deleting a node that has children). */
+const EXPECTED = [/Failed to load resource: the server responded with a status of 409/];
+
+interface NodeBody {
+  role_id: string;
+  x: number;
+  y: number;
+  container_url: string | null;
+}
+
+describe('web UI end to end', () => {
+  let t: TestInstance;
+  let agent: ContainerAgent;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let problems: BrowserProblem[];
+  let user: { token: string; id: string };
+  let structureId = '';
+
+  const api = async <T>(path: string, token = ADMIN_TOKEN): Promise<{ status: number; body: T }> => {
+    const response = await fetch(`${t.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
+  };
+  const node = (roleId: string) => page.locator(`[data-role-id="${roleId}"]`);
+  const lastAgent = () => page.locator('.msg-agent').last();
+  const select = async (roleId: string) => {
+    await node(roleId).click();
+    await page.locator('.node-selected').and(node(roleId)).waitFor({ timeout: WAIT });
+    await expect.poll(() => page.locator('.node-header').count(), { timeout: WAIT }).toBe(1);
+    await visible(page.locator('.node-header code', { hasText: roleId }));
+  };
+  const send = async (text: string) => {
+    await page.locator('#chat-input').fill(text);
+    await page.locator('#chat-input').press('Enter');
+  };
+  const visible = (locator: Locator) => locator.waitFor({ state: 'visible', timeout: WAIT });
+
+  beforeAll(async () => {
+    if (!existsSync(join(DEFAULT_WEB_ROOT, 'index.html'))) {
+      throw new Error(`the web UI is not built (no ${DEFAULT_WEB_ROOT}index.html): run \`npm run build\` first`);
+    }
+    agent = await startContainerAgent({ port: 0, log: () => undefined });
+    t = await startInstance({ listen: true });
+    user = await t.createUser('ada@example.com');
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    page = await context.newPage();
+    problems = watchConsole(page);
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await t?.close();
+    await agent?.close();
+  });
+
+  it('signs in with a #token= link (removed from the address bar), signs out, signs in with the form', async () => {
+    await page.goto(`${t.url}/#token=${user.token}`);
+    await visible(page.getByRole('heading', { name: 'Workspaces', exact: true }));
+    expect(page.url()).not.toContain(user.token);
+    expect(await page.evaluate('localStorage.getItem("org.token")')).toBe(user.token);
+    await visible(page.getByText('ada@example.com'));
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await visible(page.getByRole('button', { name: 'Sign in' }));
+    expect(await page.evaluate('localStorage.getItem("org.token")')).toBeNull();
+    await page.getByLabel('Your token').fill('org_u_not-a-real-token-at-all-000000000000');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await visible(page.getByText('That token is unknown or revoked.'));
+    await screenshot(page, '01-sign-in');
+    await page.getByLabel('Your token').fill(user.token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await visible(page.getByRole('heading', { name: 'Workspaces', exact: true }));
+  });
+
+  it('creates a structure from a template and draws its tree', async () => {
+    await page.getByLabel('Name').fill('Acme');
+    await page.getByLabel('Template').selectOption('exec-team');
+    await screenshot(page, '02-workspaces');
+    await page.getByRole('button', { name: 'Create workspace' }).click();
+    await visible(page.getByRole('heading', { name: 'Acme' }));
+    structureId = /#\/w\/([0-9a-f-]{36})/.exec(page.url())?.[1] ?? '';
+    expect(structureId).toMatch(/^[0-9a-f-]{36}$/);
+    await expect.poll(() => page.locator('[data-role-id]').count(), { timeout: WAIT }).toBe(7);
+    expect(await page.locator('path.edge').count()).toBe(6);
+    expect(await node('exec-ceo').locator('.node-label').textContent()).toBe('Chief Executive Officer');
+    expect(await node('exec-cfo').getAttribute('aria-label')).toBe('Chief Financial Officer (exec-cfo), idle');
+    await screenshot(page, '03-canvas');
+
+    // The list shows the role and node count.
+    await page.getByRole('link', { name: 'All workspaces' }).click();
+    const row = page.locator('tr', { hasText: 'Acme' });
+    await visible(row);
+    expect(await row.locator('td').nth(1).textContent()).toBe('owner');
+    expect(await row.locator('td').nth(2).textContent()).toBe('7');
+    await row.getByRole('link', { name: 'Acme' }).click();
+    await visible(node('exec-ceo'));
+  });
+
+  it('drags a node and the position persists after a reload', async () => {
+    const before = (await api<{ agents: NodeBody[] }>(`/api/org/structures/${structureId}`)).body.agents.find((n) => n.role_id === 'exec-cmo')!;
+    const box = (await node('exec-cmo').boundingBox())!;
+    const patched = page.waitForResponse((response) => response.request().method() === 'PATCH' && response.url().endsWith('/agents/exec-cmo'));
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 40, box.y + box.height / 2 + 30, { steps: 4 });
+    await page.mouse.move(box.x + box.width / 2 + 90, box.y + box.height / 2 + 70, { steps: 6 });
+    await page.mouse.up();
+    expect((await patched).status()).toBe(200);
+    const after = (await api<{ agents: NodeBody[] }>(`/api/org/structures/${structureId}`)).body.agents.find((n) => n.role_id === 'exec-cmo')!;
+    expect(after.x).toBeGreaterThan(before.x + 20);
+    expect(after.y).toBeGreaterThan(before.y + 20);
+
+    await page.reload();
+    await visible(node('exec-cmo'));
+    expect(await node('exec-cmo').locator('title').textContent()).toContain(`at (${after.x}, ${after.y})`);
+  });
+
+  it('chats with a container-backed node: streamed events, the summary, an attachment', async () => {
+    await select('exec-ceo');
+    await page.getByRole('button', { name: 'Details' }).click();
+    await page.getByLabel('Container URL').fill(agent.url);
+    await page.getByRole('button', { name: 'Save details' }).click();
+    await visible(page.getByText('Saved.'));
+    await expect.poll(async () => (await api<NodeBody>(`/api/org/structures/${structureId}`)).body, { timeout: WAIT }).toBeTruthy();
+    await page.getByRole('button', { name: 'Hide details' }).click();
+
+    await page.locator('[data-testid="chat-files"]').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('quarterly notes\n') });
+    await visible(page.locator('.chat-compose .chip', { hasText: 'notes.txt' }));
+    await send('hello brave new world');
+    const turn = lastAgent();
+    await visible(turn.locator('.ev-complete'));
+    expect(await turn.locator('.ev-summary').textContent()).toBe('Echoed 4 word(s) from Acme.');
+    expect(await turn.locator('.ev-thought').count()).toBe(1);
+    expect(await turn.locator('.ev-thought').getAttribute('open')).toBeNull(); // folded
+    expect(await turn.locator('.ev-tool.ev-tool-done .ev-tool-name').textContent()).toBe('word_count');
+    expect(await turn.locator('.ev-text').count()).toBe(1);
+    expect((await turn.locator('.ev-text').textContent())?.trim()).toBe('You said: hello brave new world');
+    expect(await turn.locator('.ev-milestone').textContent()).toContain('Read the request');
+    await visible(page.locator('.msg-user').last().getByText('notes.txt'));
+    // The tool block opens with its arguments and result.
+    await turn.locator('.ev-tool summary').click();
+    await visible(turn.locator('.ev-tool-result'));
+    expect(await turn.locator('.ev-tool-result').textContent()).toContain('"words": 4');
+    await screenshot(page, '04-chat-stream');
+
+    const shelf = await api<{ artifacts: { name: string }[] }>(`/api/org/structures/${structureId}/agents/exec-ceo/artifacts`);
+    expect(shelf.body.artifacts.map((artifact) => artifact.name)).toContain('notes.txt');
+  });
+
+  it('resumes a running turn after a reload (history + Last-Event-ID), without repeating events', async () => {
+    await send('slow 500');
+    await visible(lastAgent().locator('.ev-thought'));
+    const resumed = page.waitForRequest((request) => request.url().includes('/api/org/chat/runs/') && request.url().endsWith('/events'), { timeout: WAIT });
+    await page.reload();
+    const request = await resumed;
+    expect(Number(request.headers()['last-event-id'])).toBeGreaterThanOrEqual(1);
+    const turn = lastAgent();
+    await visible(turn.locator('.ev-complete'));
+    expect(await turn.locator('.ev-thought').count()).toBe(1);
+    expect(await turn.locator('.ev-tool').count()).toBe(1);
+    expect((await turn.locator('.ev-text').textContent())?.trim()).toBe('You said: slow 500');
+    expect(await turn.locator('.ev-summary').textContent()).toBe('Echoed 2 word(s) from Acme.');
+  });
+
+  it('shows the node working while a slow turn runs, and Stop cancels it', async () => {
+    await send('slow 1500');
+    const stop = page.getByRole('button', { name: 'Stop' });
+    await visible(stop);
+    await visible(node('exec-ceo').locator('.badge[data-state="working"]'));
+    await visible(page.locator('[data-testid="node-state"]', { hasText: 'working' }));
+    await screenshot(page, '05-chat-running');
+    await stop.click();
+    const turn = lastAgent();
+    await visible(turn.locator('.ev-error'));
+    expect(await turn.locator('.ev-error').textContent()).toContain('cancelled');
+    await stop.waitFor({ state: 'hidden', timeout: WAIT });
+    await visible(node('exec-ceo').locator('.badge[data-state="idle"]'));
+    await expect.poll(() => turn.locator('.status').textContent(), { timeout: WAIT }).toBe('error');
+    await screenshot(page, '06-chat-stopped');
+  });
+
+  it('links a learned skill to the review queue, where the draft is approved', async () => {
+    await send('learn');
+    const turn = lastAgent();
+    await visible(turn.locator('.ev-complete'));
+    await turn.getByRole('link', { name: /Review the draft/ }).click();
+    await visible(page.locator('.review-detail h2', { hasText: 'Echo a message' }));
+    expect(page.url()).toContain(`#/w/${structureId}/skills/drafts/echo-a-message`);
+    await visible(page.locator('.review-detail').getByRole('heading', { name: 'Read the message' }));
+    await screenshot(page, '07-drafts-review');
+    await page.locator('.review-detail').getByRole('button', { name: 'Approve' }).click();
+    await visible(page.getByText('Approved echo-a-message'));
+    const skill = await api<{ frontmatter: { status: string; learned_by: string } }>(`/api/org/knowledge/skills/echo-a-message`);
+    expect(skill.body.frontmatter).toMatchObject({ status: 'complete', learned_by: 'agent' });
+    await visible(page.getByText('No draft waits for review.'));
+  });
+
+  it('authors a skill in the editor, finds it in the catalog and the search tester, and downloads a run report', async () => {
+    await page.getByRole('link', { name: '+ New skill' }).click();
+    await page.getByLabel('Name').fill('Reconcile vendor invoices');
+    expect(await page.getByLabel('Slug').inputValue()).toBe('reconcile-vendor-invoices');
+    await page.getByLabel('Status').selectOption('complete');
+    await page.getByLabel('Category').fill('finance');
+    await page.getByLabel('Tags (comma separated)').fill('invoices, vendors');
+    await page.getByLabel('Summary').fill('Match vendor invoices to purchase orders and flag the gaps.');
+    await page.getByLabel('Markdown body').fill(
+      '## [match-invoices] Step 1: Match invoices to purchase orders\n\nCompare each vendor invoice with its purchase order.\n\n## [flag-gaps] Step 2: Flag the gaps\n\nList invoices without a matching order.\n',
+    );
+    await visible(page.locator('.editor-preview h2', { hasText: 'Step 2: Flag the gaps' }));
+    await screenshot(page, '08-skill-editor');
+    await page.getByRole('button', { name: 'Save skill' }).click();
+    await visible(page.getByRole('heading', { name: 'Reconcile vendor invoices' }));
+    await visible(page.locator('.steps').getByText('Flag the gaps'));
+    await screenshot(page, '09-skill-page');
+
+    await page.getByRole('link', { name: 'Catalog' }).click();
+    await visible(page.getByRole('link', { name: 'Reconcile vendor invoices' }));
+    await page.getByLabel('Category').selectOption('finance');
+    await expect.poll(() => page.locator('.table tbody tr').count(), { timeout: WAIT }).toBe(1);
+    await screenshot(page, '10-catalog');
+
+    await page.getByRole('link', { name: 'Search tester' }).click();
+    await page.getByLabel('Message').fill('reconcile the vendor invoices');
+    await page.getByRole('button', { name: 'Search' }).click();
+    const first = page.locator('.table tbody tr').first();
+    await visible(first);
+    expect(await first.locator('a').textContent()).toBe('reconcile-vendor-invoices');
+    expect(Number(await first.locator('.score').textContent())).toBeGreaterThan(0);
+    expect((await first.locator('.reason').textContent())?.length).toBeGreaterThan(5);
+    await screenshot(page, '11-search-tester');
+
+    // The built-in runtime follows the skill and writes a run report, downloaded with the bearer.
+    await page.getByRole('link', { name: 'Canvas' }).click();
+    await select('exec-cfo');
+    await send('please reconcile the vendor invoices');
+    const turn = lastAgent();
+    await visible(turn.locator('.ev-complete'));
+    const button = turn.locator('.ev-artifacts button');
+    expect(await button.count()).toBe(1);
+    const downloading = page.waitForEvent('download', { timeout: WAIT });
+    await button.click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^run-report-[0-9a-f]{8}\.md$/);
+    const text = await readFile((await download.path())!, 'utf8');
+    expect(text).toContain('# Run report');
+  });
+
+  it('mints a key (token shown once), lists it, and revokes it with confirmation', async () => {
+    await page.getByRole('link', { name: 'Keys & members' }).click();
+    await page.getByLabel('Node').selectOption('exec-ceo');
+    await page.getByLabel('Label').fill('laptop agent');
+    await page.getByRole('button', { name: 'Mint key' }).click();
+    const token = await page.getByLabel('New MCP key token').inputValue();
+    expect(token).toMatch(/^org_mcp_[A-Za-z0-9]{32,}$/);
+    await visible(page.getByText('It is shown only once'));
+    const row = page.locator('tr', { hasText: 'laptop agent' });
+    await visible(row);
+    expect(await row.locator('td').nth(1).textContent()).toBe('exec-ceo');
+    expect((await api(`/api/org/whoami`, token)).status).toBe(200);
+    await screenshot(page, '12-keys');
+
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke this key?' });
+    await visible(dialog);
+    await dialog.getByRole('button', { name: 'Revoke key' }).click();
+    await row.waitFor({ state: 'detached', timeout: WAIT });
+    await visible(page.getByText('Revoked laptop agent.'));
+    expect((await api(`/api/org/whoami`, token)).status).toBe(401);
+  });
+
+  it('invites a member by e-mail, and the invite link signs the new user in', async () => {
+    await page.getByLabel('Invite by e-mail').fill('bob@example.com');
+    await page.getByLabel('Role').selectOption('viewer');
+    await page.getByRole('button', { name: 'Send invite' }).click();
+    await visible(page.getByText('Invite sent to bob@example.com as viewer'));
+    await visible(page.locator('tr', { hasText: 'bob@example.com' }));
+    await screenshot(page, '13-members');
+
+    const outbox = join(t.home, '.org', 'outbox');
+    const files = (await readdir(outbox)).filter((name) => name.endsWith('.eml'));
+    const mail = (await Promise.all(files.map((name) => readFile(join(outbox, name), 'utf8')))).join('\n').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    const invite = /#invite=(org_inv_[A-Za-z0-9]+)/.exec(mail)?.[1];
+    expect(invite).toBeTruthy();
+
+    const other = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const bob = await other.newPage();
+      const bobProblems = watchConsole(bob);
+      await bob.goto(`${t.url}/#invite=${invite}`);
+      await bob.getByRole('button', { name: 'Accept the invite' }).click();
+      await visible(bob.getByText('You joined as'));
+      expect(bob.url()).not.toContain(invite!);
+      await bob.getByRole('button', { name: 'Open the workspace' }).click();
+      await visible(bob.getByRole('heading', { name: 'Acme' }));
+      await visible(bob.locator('.topbar .role-chip', { hasText: 'viewer' }));
+      expect(await bob.getByRole('button', { name: '+ Add node' }).count()).toBe(0);
+      await screenshot(bob, '14-invite-accepted');
+      expect(bobProblems).toEqual([]);
+    } finally {
+      await other.close();
+    }
+    await page.reload();
+    await visible(page.locator('tr', { hasText: 'bob@example.com' }).locator('.role-chip', { hasText: 'viewer' }));
+  });
+
+  it('deletes nodes (a node with reports gets the 409 message), restores from the archive, adds a node', async () => {
+    await page.getByRole('link', { name: 'Canvas' }).click();
+    await select('exec-cto');
+    await page.locator('.node-header').getByRole('button', { name: 'Delete' }).click();
+    let dialog = page.getByRole('dialog', { name: 'Delete Chief Technology Officer?' });
+    await dialog.getByRole('button', { name: 'Delete node' }).click();
+    await visible(dialog.locator('.notice-error'));
+    expect(await dialog.locator('.notice-error').textContent()).toContain('(409)');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    await select('exec-eng-lead');
+    await page.locator('.node-header').getByRole('button', { name: 'Delete' }).click();
+    dialog = page.getByRole('dialog', { name: 'Delete Engineering Lead?' });
+    await dialog.getByRole('button', { name: 'Delete node' }).click();
+    await node('exec-eng-lead').waitFor({ state: 'detached', timeout: WAIT });
+    expect(await page.locator('[data-role-id]').count()).toBe(6);
+
+    await page.getByRole('button', { name: 'Archive' }).click();
+    const archive = page.getByRole('dialog', { name: 'Archived nodes' });
+    const row = archive.locator('tr', { hasText: 'exec-eng-lead' });
+    await visible(row);
+    await screenshot(page, '15-archive');
+    await row.getByRole('button', { name: 'Restore' }).click();
+    await visible(archive.getByText('Restored exec-eng-lead'));
+    await archive.getByRole('button', { name: 'Close' }).click();
+    await visible(node('exec-eng-lead'));
+
+    await select('exec-ceo');
+    await page.getByRole('button', { name: '+ Add node' }).click();
+    const add = page.getByRole('dialog', { name: 'Add a node' });
+    await add.getByLabel('Role id').fill('exec-cpo');
+    await add.getByLabel('Label').fill('Chief Product Officer');
+    await add.getByRole('button', { name: 'Add node' }).click();
+    await visible(node('exec-cpo'));
+    await visible(page.locator('.node-header h2', { hasText: 'Chief Product Officer' }));
+    expect(await page.locator('[data-role-id]').count()).toBe(8);
+  });
+
+  it('shows the workspace log of decisions and milestones', async () => {
+    await page.getByRole('link', { name: 'Log' }).click();
+    await visible(page.getByRole('heading', { name: 'Workspace log' }));
+    await visible(page.locator('.timeline-item', { hasText: 'Read the request' }).first());
+    expect(await page.locator('.timeline-item').count()).toBeGreaterThanOrEqual(3);
+    await screenshot(page, '16-log');
+  });
+
+  it('logged no console errors beyond the 409 it provoked on purpose', () => {
+    const unexpected = problems.filter((problem) => !EXPECTED.some((pattern) => pattern.test(problem.text)));
+    expect(unexpected).toEqual([]);
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * The web UI as `org serve` serves it (src/server/routes/web.ts): the built app at `/`
+ * with its security headers, content types and caching; unknown API paths keep their
+ * problem+json 404; a plain hint when dist/web is missing; the sign-in link that
+ * `org serve` prints on its first start. Needs `npm run build` (dist/web).
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runServe } from '../src/cli/commands/serve.js';
+import { registerErrorHandling } from '../src/server/errors.js';
+import { DEFAULT_WEB_ROOT, webRoutes } from '../src/server/routes/web.js';
+import { startInstance, type TestInstance } from './helpers/instance.js';
+
+const built = existsSync(join(DEFAULT_WEB_ROOT, 'index.html'));
+
+describe('web UI routes', () => {
+  let t: TestInstance;
+  beforeAll(async () => {
+    if (!built) throw new Error(`dist/web is missing (${DEFAULT_WEB_ROOT}): run \`npm run build\` before these tests`);
+    t = await startInstance();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('serves index.html at / with a strict CSP and the security headers', async () => {
+    const response = await t.server.inject({ method: 'GET', url: '/' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.headers['cache-control']).toBe('no-cache');
+    const csp = String(response.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).not.toContain('unsafe-eval');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['x-frame-options']).toBe('DENY');
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+    expect(response.body).toContain('<div id="root"></div>');
+    // No inline script: every <script> has a src, and there is no inline handler.
+    for (const tag of response.body.match(/<script\b[^>]*>/g) ?? []) expect(tag).toMatch(/\ssrc="\/assets\//);
+    expect(response.body).not.toMatch(/\son[a-z]+=/i);
+    expect(response.body).not.toMatch(/https?:\/\//);
+  });
+
+  it('serves the hashed assets with their content types, cached for a year', async () => {
+    const index = await readFile(join(DEFAULT_WEB_ROOT, 'index.html'), 'utf8');
+    const js = /src="(\/assets\/[^"]+\.js)"/.exec(index)?.[1];
+    const css = /href="(\/assets\/[^"]+\.css)"/.exec(index)?.[1];
+    expect(js && css).toBeTruthy();
+    const script = await t.server.inject({ method: 'GET', url: js! });
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(script.headers['x-content-type-options']).toBe('nosniff');
+    const style = await t.server.inject({ method: 'GET', url: css! });
+    expect(style.headers['content-type']).toBe('text/css; charset=utf-8');
+    const icon = await t.server.inject({ method: 'GET', url: '/favicon.svg' });
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers['content-type']).toBe('image/svg+xml');
+    const head = await t.server.inject({ method: 'HEAD', url: '/' });
+    expect(head.statusCode).toBe(200);
+  });
+
+  it('answers unknown assets and path tricks with the not-found problem', async () => {
+    for (const url of ['/assets/nope.js', '/assets/%2e%2e/%2e%2e/%2e%2e/package.json', '/assets/..%2f..%2f..%2fpackage.json', '/assets/..%5c..%5cpackage.json', '/assets/']) {
+      const response = await t.server.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.headers['content-type'], url).toMatch(/^application\/problem\+json/);
+    }
+  });
+
+  it('keeps the problem+json 404 for unknown API paths, without the UI', async () => {
+    for (const url of ['/api/org/nope', '/api/nope', '/api/org/structures/x/y/z']) {
+      const response = await t.server.inject({ method: 'GET', url, headers: t.auth() });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.headers['content-type'], url).toMatch(/^application\/problem\+json/);
+      expect(response.json()).toMatchObject({ status: 404, code: 'not_found' });
+    }
+  });
+});
+
+describe('web UI not built', () => {
+  it('answers / with a short plain message to run npm run build', async () => {
+    const empty = await mkdtemp(join(tmpdir(), 'org-web-'));
+    const server = Fastify();
+    registerErrorHandling(server);
+    await server.register(webRoutes, { root: empty });
+    try {
+      const response = await server.inject({ method: 'GET', url: '/' });
+      expect(response.statusCode).toBe(503);
+      expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
+      expect(response.body).toContain('npm run build');
+      const asset = await server.inject({ method: 'GET', url: '/assets/index.js' });
+      expect(asset.body).toContain('npm run build');
+    } finally {
+      await server.close();
+      await rm(empty, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('org serve', () => {
+  it('prints the web UI address and, on first start, a #token= sign-in link', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'org-serve-web-'));
+    const lines: string[] = [];
+    const running = await runServe(
+      { home, port: 0, host: '127.0.0.1', demo: false },
+      { out: (line) => lines.push(line), err: () => undefined },
+      { ORG_CONFIG_DIR: join(home, 'config'), ORG_LOG_LEVEL: 'silent' },
+    );
+    try {
+      const url = running.url;
+      expect(lines[0]).toBe(`org: listening on ${url}`);
+      expect(lines).toContain(`org: web UI at ${url}/`);
+      const link = lines.find((line) => line.startsWith('org: sign in to the web UI: '));
+      expect(link).toMatch(new RegExp(`^org: sign in to the web UI: ${url.replace(/[.]/g, '\\.')}/#token=org_u_[A-Za-z0-9]{32,}$`));
+      const page = await fetch(`${url}/`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    } finally {
+      await running.stop();
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+});

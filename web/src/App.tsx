@@ -1,0 +1,154 @@
+/**
+ * The app shell: takes a `#token=` or `#invite=` from the address bar, keeps the token in
+ * localStorage, verifies it, and routes the signed-in pages under a top bar.
+ */
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { ApiError, createApi } from './api/client';
+import { SessionContext, type Session } from './api/context';
+import type { StructureSummary } from './api/types';
+import { AcceptInvite } from './auth/AcceptInvite';
+import { clearToken, parseFragment, replaceFragment, storedToken, storeToken } from './auth/session';
+import { SignIn } from './auth/SignIn';
+import { CanvasPage } from './canvas/CanvasPage';
+import { AccessPage } from './access/AccessPage';
+import { LogPage } from './log/LogPage';
+import { parseRoute, useHash } from './router';
+import { SkillsPage } from './skills/SkillsPage';
+import { TopBar } from './TopBar';
+import { ErrorNote } from './ui/Notice';
+import { WorkspacesPage } from './workspaces/WorkspacesPage';
+
+type AuthState =
+  | { status: 'signed-out'; reason?: string }
+  | { status: 'checking'; token: string }
+  | { status: 'signed-in'; token: string; structures: StructureSummary[] };
+
+/** The web UI. */
+export function App() {
+  const hash = useHash();
+  const fragment = parseFragment(hash);
+  const [invite, setInvite] = useState<string | null>(() => (fragment.kind === 'invite' ? fragment.token : null));
+  const [auth, setAuth] = useState<AuthState>(() => {
+    const token = fragment.kind === 'token' ? fragment.token : storedToken();
+    return token ? { status: 'checking', token } : { status: 'signed-out' };
+  });
+
+  // A secret in the fragment is taken once and removed from the address bar (and history).
+  useEffect(() => {
+    if (fragment.kind === 'token') {
+      storeToken(fragment.token);
+      setAuth({ status: 'checking', token: fragment.token });
+      replaceFragment('/');
+    } else if (fragment.kind === 'invite') {
+      setInvite(fragment.token);
+      replaceFragment('/');
+    }
+  }, [fragment.kind, fragment.kind === 'route' ? '' : fragment.token]);
+
+  const signOut = useCallback((reason?: string) => {
+    clearToken();
+    setAuth(reason ? { status: 'signed-out', reason } : { status: 'signed-out' });
+  }, []);
+
+  const token = auth.status === 'signed-out' ? '' : auth.token;
+  const api = useMemo(() => createApi(token, () => signOut('The token was rejected (unknown or revoked). Sign in again.')), [token, signOut]);
+
+  // Verify the token by listing the workspaces (a person route: node keys get 403).
+  useEffect(() => {
+    if (auth.status !== 'checking') return;
+    let live = true;
+    api.get<{ structures: StructureSummary[] }>('/api/org/structures').then(
+      ({ structures }) => {
+        if (!live) return;
+        storeToken(auth.token);
+        setAuth({ status: 'signed-in', token: auth.token, structures });
+      },
+      (error: unknown) => {
+        if (!live) return;
+        clearToken();
+        const reason =
+          error instanceof ApiError && error.status === 403
+            ? 'That token is not a user token (MCP node keys cannot sign in).'
+            : error instanceof ApiError && error.status === 401
+              ? 'That token is unknown or revoked.'
+              : `Could not sign in: ${error instanceof Error ? error.message : String(error)}`;
+        setAuth({ status: 'signed-out', reason });
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [auth, api]);
+
+  const refreshStructures = useCallback(async () => {
+    const { structures } = await api.get<{ structures: StructureSummary[] }>('/api/org/structures');
+    setAuth((current) => (current.status === 'signed-in' ? { ...current, structures } : current));
+  }, [api]);
+
+  if (invite) {
+    return (
+      <AcceptInvite
+        token={invite}
+        signedIn={auth.status !== 'signed-out'}
+        onDone={(acceptance) => {
+          setInvite(null);
+          if (acceptance.token) {
+            storeToken(acceptance.token);
+            setAuth({ status: 'checking', token: acceptance.token });
+          } else if (auth.status !== 'signed-out') {
+            // Same user, one more workspace: list the workspaces again.
+            setAuth({ status: 'checking', token: auth.token });
+          }
+          replaceFragment(`/w/${acceptance.structure_id}`);
+        }}
+        onCancel={() => setInvite(null)}
+      />
+    );
+  }
+  if (auth.status === 'signed-out') {
+    return (
+      <SignIn
+        reason={auth.reason}
+        onToken={(value) => {
+          setAuth({ status: 'checking', token: value });
+        }}
+      />
+    );
+  }
+  if (auth.status === 'checking') {
+    return (
+      <div className="center-page">
+        <p className="muted">Signing in…</p>
+      </div>
+    );
+  }
+  const session: Session = { api, structures: auth.structures, refreshStructures, signOut: () => signOut() };
+  return (
+    <SessionContext.Provider value={session}>
+      <Routed path={fragment.kind === 'route' ? fragment.path : '/'} />
+    </SessionContext.Provider>
+  );
+}
+
+function Routed({ path }: { path: string }) {
+  const route = parseRoute(path);
+  const structureId = 'structureId' in route ? route.structureId : undefined;
+  return (
+    <div className="app">
+      <TopBar route={route} />
+      <main className="main" id="main">
+        {route.page === 'home' ? <WorkspacesPage /> : null}
+        {route.page === 'canvas' ? <CanvasPage key={route.structureId} structureId={route.structureId} roleId={route.roleId} /> : null}
+        {route.page === 'skills' ? <SkillsPage key={route.structureId} structureId={route.structureId} view={route.view} /> : null}
+        {route.page === 'access' ? <AccessPage key={structureId} structureId={route.structureId} /> : null}
+        {route.page === 'log' ? <LogPage key={structureId} structureId={route.structureId} /> : null}
+        {route.page === 'not-found' ? (
+          <div className="page">
+            <ErrorNote error={new Error(`There is no page at ${route.path}.`)} />
+            <a href="#/">Back to the workspaces</a>
+          </div>
+        ) : null}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+/** Keys and members (owner): MCP keys of every node, members, invites and sharing. */
+import { useRole } from '../api/context';
+import { InfoNote } from '../ui/Notice';
+import { KeysSection } from './KeysSection';
+import { MembersSection } from './MembersSection';
+
+/** The access page of a workspace. */
+export function AccessPage({ structureId }: { structureId: string }) {
+  const role = useRole(structureId);
+  return (
+    <div className="page">
+      <div className="page-head">
+        <h1>Keys &amp; members</h1>
+      </div>
+      {role !== 'owner' ? (
+        <InfoNote tone="warning">Only owners of this workspace can manage MCP keys and members. Your role is {role ?? 'unknown'}.</InfoNote>
+      ) : (
+        <div className="access-grid">
+          <KeysSection structureId={structureId} />
+          <MembersSection structureId={structureId} />
+        </div>
+      )}
+    </div>
+  );
+}

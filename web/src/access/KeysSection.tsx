@@ -1,0 +1,176 @@
+/**
+ * MCP node keys: mint with a label (the token is shown once, with a copy button and a
+ * warning), list every node's keys (label, prefix, created, last used), revoke with
+ * confirmation.
+ */
+import { useState } from 'react';
+import { nodePath, structurePath } from '../api/client';
+import { useSession } from '../api/context';
+import type { CreatedKey, KeyListing, OrgNode, StructureDetail } from '../api/types';
+import { Confirm } from '../ui/Dialog';
+import { formatAgo, formatTime } from '../ui/format';
+import { Empty, ErrorNote, InfoNote } from '../ui/Notice';
+import { useLoad } from '../ui/useLoad';
+
+interface NodeKey extends KeyListing {
+  node: OrgNode;
+}
+
+/** The keys section. */
+export function KeysSection({ structureId }: { structureId: string }) {
+  const { api } = useSession();
+  const keys = useLoad(
+    async (signal) => {
+      const detail = await api.get<StructureDetail>(structurePath(structureId), { signal });
+      const lists = await Promise.all(
+        detail.agents.map((node) =>
+          api.get<{ keys: KeyListing[] }>(`${nodePath(structureId, node.role_id)}/mcp-keys`, { signal }).then((body) => body.keys.map((key) => ({ ...key, node }))),
+        ),
+      );
+      return { nodes: detail.agents, keys: lists.flat().sort((a, b) => (a.created_at < b.created_at ? 1 : -1)) };
+    },
+    [api, structureId],
+  );
+  const [roleId, setRoleId] = useState('');
+  const [label, setLabel] = useState('');
+  const [minted, setMinted] = useState<(CreatedKey & { roleId: string }) | null>(null);
+  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
+  const [revoking, setRevoking] = useState<NodeKey | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const nodes = keys.data?.nodes ?? [];
+  const target = roleId || nodes[0]?.role_id || '';
+
+  const mint = async () => {
+    setBusy(true);
+    setError(null);
+    setNotice(null);
+    setCopied(null);
+    try {
+      const created = await api.post<CreatedKey>(`${nodePath(structureId, target)}/mcp-key`, label.trim() ? { label: label.trim() } : {});
+      setMinted({ ...created, roleId: target });
+      setLabel('');
+      await keys.reload();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const copy = async (token: string) => {
+    try {
+      await navigator.clipboard.writeText(token);
+      setCopied('yes');
+    } catch {
+      setCopied('failed');
+    }
+  };
+
+  return (
+    <section className="card" aria-labelledby="keys-title">
+      <h2 id="keys-title">MCP keys</h2>
+      <p className="muted small">A node key lets another agent act as one node over MCP. Revoking it ends its open sessions at once.</p>
+      <form
+        className="row gap wrap mint-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void mint();
+        }}
+      >
+        <label className="field">
+          <span>Node</span>
+          <select name="node" value={target} onChange={(event) => setRoleId(event.target.value)}>
+            {nodes.map((node) => (
+              <option key={node.id} value={node.role_id}>
+                {node.label} ({node.role_id})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field grow">
+          <span>Label</span>
+          <input name="label" maxLength={200} placeholder="e.g. laptop Claude Desktop" value={label} onChange={(event) => setLabel(event.target.value)} />
+        </label>
+        <button type="submit" className="btn btn-primary" disabled={busy || !target}>
+          {busy ? 'Minting…' : 'Mint key'}
+        </button>
+      </form>
+      {minted ? (
+        <div className="token-once" role="status">
+          <div className="token-warning">
+            <strong>Copy this token now.</strong> It is shown only once; the server keeps only its hash. Anyone holding it can act as {minted.roleId}.
+          </div>
+          <div className="row gap">
+            <input className="token-value" readOnly value={minted.token} aria-label="New MCP key token" onFocus={(event) => event.target.select()} />
+            <button type="button" className="btn btn-small" onClick={() => void copy(minted.token)}>
+              {copied === 'yes' ? 'Copied ✓' : 'Copy'}
+            </button>
+            <button type="button" className="btn btn-small btn-ghost" onClick={() => setMinted(null)}>
+              Done
+            </button>
+          </div>
+          {copied === 'failed' ? <p className="field-error">The browser did not allow copying; select the token and copy it by hand.</p> : null}
+        </div>
+      ) : null}
+      <ErrorNote error={keys.error ?? error} onDismiss={() => setError(null)} />
+      {notice ? <InfoNote tone="success">{notice}</InfoNote> : null}
+      {keys.data && keys.data.keys.length === 0 ? <Empty>No key yet.</Empty> : null}
+      {keys.data && keys.data.keys.length > 0 ? (
+        <table className="table table-dense">
+          <thead>
+            <tr>
+              <th>Label</th>
+              <th>Node</th>
+              <th>Prefix</th>
+              <th>Created</th>
+              <th>Last used</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {keys.data.keys.map((key) => (
+              <tr key={key.id}>
+                <td>{key.label || <span className="muted">(no label)</span>}</td>
+                <td>
+                  <code>{key.node.role_id}</code>
+                </td>
+                <td>
+                  <code>{key.prefix}…</code>
+                </td>
+                <td className="muted nowrap">{formatTime(key.created_at)}</td>
+                <td className="muted nowrap">{formatAgo(key.last_used_at)}</td>
+                <td className="actions">
+                  <button type="button" className="btn btn-small btn-danger-outline" onClick={() => setRevoking(key)}>
+                    Revoke
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {revoking ? (
+        <Confirm
+          title="Revoke this key?"
+          message={
+            <p>
+              The key <strong>{revoking.label || revoking.prefix}</strong> of <code>{revoking.node.role_id}</code> stops working immediately; its open MCP sessions and streams end.
+            </p>
+          }
+          confirmLabel="Revoke key"
+          danger
+          onClose={() => setRevoking(null)}
+          onConfirm={async () => {
+            await api.del(`${nodePath(structureId, revoking.node.role_id)}/mcp-key/${encodeURIComponent(revoking.id)}`);
+            if (minted?.id === revoking.id) setMinted(null);
+            setNotice(`Revoked ${revoking.label || revoking.prefix}.`);
+            await keys.reload();
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,27 @@
+/** The signed-in API client and the workspaces list, shared through React context. */
+import { createContext, useContext } from 'react';
+import type { Api } from './client';
+import type { StructureSummary } from './types';
+
+/** What every signed-in page can reach. */
+export interface Session {
+  api: Api;
+  /** The workspaces the token can access (refreshed by `refreshStructures`). */
+  structures: StructureSummary[];
+  refreshStructures: () => Promise<void>;
+  signOut: () => void;
+}
+
+export const SessionContext = createContext<Session | null>(null);
+
+/** The current session; only used below the signed-in shell. */
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession outside of the signed-in app');
+  return session;
+}
+
+/** The caller's role in a structure (undefined while unknown). */
+export function useRole(structureId: string) {
+  return useSession().structures.find((structure) => structure.id === structureId)?.role;
+}

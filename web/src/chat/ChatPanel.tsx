@@ -1,0 +1,250 @@
+/**
+ * The chat panel of the selected node: history (newest at the bottom, older pages on
+ * request), the live turn rendered per event type, a message box with attachments,
+ * and Stop while a turn runs.
+ */
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { nodePath } from '../api/client';
+import { useSession } from '../api/context';
+import type { HistoryMessage, OrgNode } from '../api/types';
+import { formatSize, formatTime } from '../ui/format';
+import { Empty, ErrorNote } from '../ui/Notice';
+import { EventList } from './EventList';
+import { fileToAttachment, useChat, type Attachment } from './useChat';
+
+const MAX_FILES = 10;
+const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+/** Props of {@link ChatPanel}. */
+export interface ChatPanelProps {
+  structureId: string;
+  node: OrgNode;
+  canChat: boolean;
+}
+
+/** Chat with one node. */
+export function ChatPanel({ structureId, node, canChat }: ChatPanelProps) {
+  const { api } = useSession();
+  const chat = useChat(api, structureId, node.role_id);
+  const [text, setText] = useState('');
+  const [files, setFiles] = useState<Attachment[]>([]);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const [downloadError, setDownloadError] = useState<unknown>(null);
+  const logRef = useRef<HTMLDivElement>(null);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const stick = useRef(true);
+  const olderLoad = useRef<number | null>(null);
+
+  // A turn started elsewhere (another tab, MCP, e-mail) shows up when the node turns working.
+  const lastState = useRef(node.state);
+  useEffect(() => {
+    if (node.state !== lastState.current && !chat.activeRunId && !chat.sending) void chat.refresh();
+    lastState.current = node.state;
+  }, [node.state, chat]);
+
+  // Newest at the bottom: follow new events while the reader is at the bottom.
+  useLayoutEffect(() => {
+    const log = logRef.current;
+    if (!log) return;
+    if (olderLoad.current !== null) {
+      log.scrollTop = log.scrollHeight - olderLoad.current;
+      olderLoad.current = null;
+    } else if (stick.current) {
+      log.scrollTop = log.scrollHeight;
+    }
+  }, [chat.messages]);
+
+  const addFiles = async (list: FileList | null) => {
+    setFileError(null);
+    if (!list) return;
+    const picked = [...list];
+    if (files.length + picked.length > MAX_FILES) {
+      setFileError(`At most ${MAX_FILES} attachments per message.`);
+      return;
+    }
+    const large = picked.find((file) => file.size > MAX_FILE_BYTES);
+    if (large) {
+      setFileError(`${large.name} is ${formatSize(large.size)}; attachments can be at most 10 MiB.`);
+      return;
+    }
+    const read = await Promise.all(picked.map(fileToAttachment));
+    setFiles((current) => [...current, ...read]);
+  };
+
+  const submit = async () => {
+    const message = text.trim();
+    if (!message || chat.sending) return;
+    stick.current = true;
+    setText('');
+    const attachments = files;
+    setFiles([]);
+    const ok = await chat.send(message, attachments);
+    if (!ok) {
+      setText(message);
+      setFiles(attachments);
+    }
+  };
+
+  const download = (name: string) => {
+    setDownloadError(null);
+    api.download(`${nodePath(structureId, node.role_id)}/artifacts/${encodeURIComponent(name)}`, name).catch((failure: unknown) => setDownloadError(failure));
+  };
+
+  const running = chat.activeRunId !== null;
+  return (
+    <section className="chat" aria-label={`Chat with ${node.label}`}>
+      <div
+        className="chat-log"
+        ref={logRef}
+        tabIndex={0}
+        aria-label="Conversation"
+        onScroll={(event) => {
+          const log = event.currentTarget;
+          stick.current = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+        }}
+      >
+        {chat.hasMore ? (
+          <div className="chat-older">
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => {
+                olderLoad.current = logRef.current ? logRef.current.scrollHeight - logRef.current.scrollTop : null;
+                void chat.loadOlder();
+              }}
+            >
+              Load older messages
+            </button>
+          </div>
+        ) : null}
+        {chat.loading ? <p className="muted chat-empty">Loading the conversation…</p> : null}
+        {!chat.loading && chat.messages.length === 0 ? <Empty>No messages yet. Ask {node.label} for something.</Empty> : null}
+        {chat.messages.map((message) =>
+          message.sender === 'user' ? (
+            <UserMessage key={message.id} message={message} />
+          ) : (
+            <AgentMessage key={message.id} message={message} node={node} structureId={structureId} onDownload={download} />
+          ),
+        )}
+      </div>
+      <ErrorNote error={chat.error} onDismiss={chat.clearError} />
+      <ErrorNote error={downloadError} onDismiss={() => setDownloadError(null)} />
+      {canChat ? (
+        <form
+          className="chat-compose"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void submit();
+          }}
+        >
+          <label className="sr-only" htmlFor="chat-input">
+            Message to {node.label}
+          </label>
+          <textarea
+            id="chat-input"
+            name="message"
+            rows={3}
+            value={text}
+            maxLength={100_000}
+            placeholder={`Message ${node.label}… (Enter sends, Shift+Enter adds a line)`}
+            onChange={(event) => setText(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+                event.preventDefault();
+                void submit();
+              }
+            }}
+          />
+          {files.length > 0 ? (
+            <ul className="chips" aria-label="Attachments">
+              {files.map((file, index) => (
+                <li key={`${file.name}:${index}`} className="chip">
+                  {file.name} <span className="muted">{formatSize(file.size)}</span>
+                  <button type="button" className="btn-icon" aria-label={`Remove ${file.name}`} onClick={() => setFiles((current) => current.filter((_, at) => at !== index))}>
+                    ×
+                  </button>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          {fileError ? (
+            <p className="field-error" role="alert">
+              {fileError}
+            </p>
+          ) : null}
+          <div className="compose-actions">
+            <input
+              ref={fileRef}
+              type="file"
+              multiple
+              className="sr-only"
+              tabIndex={-1}
+              aria-hidden="true"
+              data-testid="chat-files"
+              onChange={(event) => {
+                void addFiles(event.target.files);
+                event.target.value = '';
+              }}
+            />
+            <button type="button" className="btn btn-small" onClick={() => fileRef.current?.click()}>
+              Attach files
+            </button>
+            <span className="grow" />
+            {running ? (
+              <button type="button" className="btn btn-small btn-danger" onClick={() => void chat.stop()}>
+                ■ Stop
+              </button>
+            ) : null}
+            <button type="submit" className="btn btn-small btn-primary" disabled={!text.trim() || chat.sending}>
+              {chat.sending ? 'Sending…' : 'Send'}
+            </button>
+          </div>
+        </form>
+      ) : (
+        <p className="hint chat-readonly">Viewers can read the conversation; chatting needs the operator or owner role.</p>
+      )}
+    </section>
+  );
+}
+
+function UserMessage({ message }: { message: HistoryMessage }) {
+  return (
+    <article className="msg msg-user">
+      <header className="msg-head">
+        <span className="msg-who">You{message.origin ? ` · ${message.origin}` : ''}</span>
+        <time dateTime={message.created_at}>{formatTime(message.created_at)}</time>
+      </header>
+      <p className="msg-text">{message.text}</p>
+      {message.attachments.length > 0 ? (
+        <ul className="chips">
+          {message.attachments.map((attachment) => (
+            <li key={attachment.name} className="chip">
+              {attachment.name} <span className="muted">{formatSize(attachment.size)}</span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </article>
+  );
+}
+
+function AgentMessage({ message, node, structureId, onDownload }: { message: HistoryMessage; node: OrgNode; structureId: string; onDownload: (name: string) => void }) {
+  const running = message.status === 'running';
+  return (
+    <article className={`msg msg-agent msg-${message.status}`} aria-busy={running}>
+      <header className="msg-head">
+        <span className="msg-who">{node.label}</span>
+        <span className={`status status-${message.status}`}>{running ? 'working…' : message.status}</span>
+        <time dateTime={message.created_at}>{formatTime(message.created_at)}</time>
+      </header>
+      <EventList events={message.events} structureId={structureId} running={running} onDownload={onDownload} />
+      {running ? (
+        <div className="typing" aria-label="The agent is working">
+          <span />
+          <span />
+          <span />
+        </div>
+      ) : null}
+    </article>
+  );
+}

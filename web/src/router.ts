@@ -1,0 +1,74 @@
+/**
+ * Hash routing: `#/` workspaces, `#/w/<id>` canvas (`/n/<role_id>` selects a node),
+ * `#/w/<id>/skills[/…]`, `#/w/<id>/access`, `#/w/<id>/log`. Secrets in the fragment
+ * (`#token=`, `#invite=`) are handled by the app shell before routing.
+ */
+import { useEffect, useState } from 'react';
+
+/** A parsed route. */
+export type Route =
+  | { page: 'home' }
+  | { page: 'canvas'; structureId: string; roleId?: string }
+  | { page: 'skills'; structureId: string; view: SkillsView }
+  | { page: 'access'; structureId: string }
+  | { page: 'log'; structureId: string }
+  | { page: 'not-found'; path: string };
+
+/** The sub-views of the Skills Editor. */
+export type SkillsView =
+  | { tab: 'catalog' }
+  | { tab: 'drafts'; slug?: string }
+  | { tab: 'deleted' }
+  | { tab: 'search' }
+  | { tab: 'new' }
+  | { tab: 'skill'; slug: string }
+  | { tab: 'edit'; slug: string };
+
+const seg = (value: string | undefined) => (value === undefined ? undefined : decodeURIComponent(value));
+
+/** Parses a route path (the fragment without `#`). */
+export function parseRoute(path: string): Route {
+  const parts = path.split('?')[0]!.split('/').filter(Boolean);
+  if (parts.length === 0) return { page: 'home' };
+  if (parts[0] !== 'w' || !parts[1]) return { page: 'not-found', path };
+  const structureId = seg(parts[1])!;
+  const [, , section, a, b] = parts;
+  if (section === undefined) return { page: 'canvas', structureId };
+  if (section === 'n' && a) return { page: 'canvas', structureId, roleId: seg(a)! };
+  if (section === 'access') return { page: 'access', structureId };
+  if (section === 'log') return { page: 'log', structureId };
+  if (section === 'skills') {
+    if (a === undefined) return { page: 'skills', structureId, view: { tab: 'catalog' } };
+    if (a === 'drafts') return { page: 'skills', structureId, view: b ? { tab: 'drafts', slug: seg(b)! } : { tab: 'drafts' } };
+    if (a === 'deleted' || a === 'search' || a === 'new') return { page: 'skills', structureId, view: { tab: a } };
+    if (a === 's' && b) return { page: 'skills', structureId, view: parts[5] === 'edit' ? { tab: 'edit', slug: seg(b)! } : { tab: 'skill', slug: seg(b)! } };
+  }
+  return { page: 'not-found', path };
+}
+
+/** Route links. */
+export const href = {
+  home: () => '#/',
+  canvas: (structureId: string, roleId?: string) => `#/w/${encodeURIComponent(structureId)}${roleId ? `/n/${encodeURIComponent(roleId)}` : ''}`,
+  skills: (structureId: string, sub = '') => `#/w/${encodeURIComponent(structureId)}/skills${sub ? `/${sub}` : ''}`,
+  skill: (structureId: string, slug: string, edit = false) => `#/w/${encodeURIComponent(structureId)}/skills/s/${encodeURIComponent(slug)}${edit ? '/edit' : ''}`,
+  draft: (structureId: string, slug: string) => `#/w/${encodeURIComponent(structureId)}/skills/drafts/${encodeURIComponent(slug)}`,
+  access: (structureId: string) => `#/w/${encodeURIComponent(structureId)}/access`,
+  log: (structureId: string) => `#/w/${encodeURIComponent(structureId)}/log`,
+};
+
+/** Navigates to a route link. */
+export function navigate(link: string): void {
+  location.hash = link.startsWith('#') ? link.slice(1) : link;
+}
+
+/** The current fragment, updated on every hashchange. */
+export function useHash(): string {
+  const [hash, setHash] = useState(() => location.hash);
+  useEffect(() => {
+    const onChange = () => setHash(location.hash);
+    window.addEventListener('hashchange', onChange);
+    return () => window.removeEventListener('hashchange', onChange);
+  }, []);
+  return hash;
+}

@@ -1,0 +1,83 @@
+/** The search tester: what an agent of this workspace would match, with score and reason. */
+import { useState } from 'react';
+import type { SearchMatch } from '../api/types';
+import { href } from '../router';
+import { Empty, ErrorNote } from '../ui/Notice';
+import type { SkillsApi } from './api';
+
+/** Runs searches the way the chat enrichment does. */
+export function SearchTester({ structureId, skills }: { structureId: string; skills: SkillsApi }) {
+  const [query, setQuery] = useState('');
+  const [limit, setLimit] = useState(5);
+  const [matches, setMatches] = useState<SearchMatch[] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const run = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      setMatches(await skills.search(query.trim(), limit));
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const top = matches?.[0]?.score ?? 1;
+  return (
+    <section className="card">
+      <h2>Search tester</h2>
+      <p className="muted small">Only complete skills visible to this workspace are matched — exactly what an agent sees when a message arrives.</p>
+      <form
+        className="row gap search-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (query.trim()) void run();
+        }}
+      >
+        <label className="field grow">
+          <span>Message</span>
+          <input type="search" name="query" maxLength={1000} placeholder="e.g. customers are late paying invoices" value={query} onChange={(event) => setQuery(event.target.value)} />
+        </label>
+        <label className="field field-narrow">
+          <span>Limit</span>
+          <input type="number" name="limit" min={1} max={50} value={limit} onChange={(event) => setLimit(Number(event.target.value))} />
+        </label>
+        <button type="submit" className="btn btn-primary" disabled={busy || !query.trim()}>
+          {busy ? 'Searching…' : 'Search'}
+        </button>
+      </form>
+      <ErrorNote error={error} />
+      {matches && matches.length === 0 ? <Empty>No complete skill matches; an agent would work without one (and may learn a draft).</Empty> : null}
+      {matches && matches.length > 0 ? (
+        <table className="table">
+          <thead>
+            <tr>
+              <th>#</th>
+              <th>Skill</th>
+              <th className="num">Score</th>
+              <th>Reason</th>
+            </tr>
+          </thead>
+          <tbody>
+            {matches.map((match, index) => (
+              <tr key={match.slug}>
+                <td className="muted">{index + 1}</td>
+                <td>
+                  <a href={href.skill(structureId, match.slug)}>{match.slug}</a>
+                </td>
+                <td className="num">
+                  <span className="score">
+                    <span className="score-bar" style={{ width: `${Math.max(4, (match.score / top) * 100)}%` }} />
+                    {match.score.toFixed(2)}
+                  </span>
+                </td>
+                <td className="reason">{match.reason}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,143 @@
+/** A skill page: front matter, steps, the rendered body, git history, and its actions. */
+import { useState } from 'react';
+import type { Skill } from '../api/types';
+import { href, navigate } from '../router';
+import { Confirm } from '../ui/Dialog';
+import { formatTime } from '../ui/format';
+import { ErrorNote, InfoNote } from '../ui/Notice';
+import { useLoad } from '../ui/useLoad';
+import { approve, type SkillsApi } from './api';
+import { StatusBadge } from './badges';
+import { SkillMarkdown, stepAnchor } from './Markdown';
+
+/** Shows one skill. */
+export function SkillView({ structureId, slug, skills, canWrite }: { structureId: string; slug: string; skills: SkillsApi; canWrite: boolean }) {
+  const skill = useLoad((signal) => skills.get(slug, signal), [skills, slug]);
+  const history = useLoad((signal) => skills.history(slug, signal), [skills, slug]);
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  if (!skill.data) return skill.error ? <ErrorNote error={skill.error} /> : <p className="muted">Loading {slug}…</p>;
+  const data: Skill = skill.data;
+  const fm = data.frontmatter;
+  const status = String(fm.status ?? '');
+  const setStatus = async (next: string) => {
+    setError(null);
+    try {
+      skill.setData(next === 'complete' ? await approve(skills, slug) : await skills.save(slug, { ...fm, status: next }, data.body));
+      setNotice(`Status set to ${next}.`);
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+
+  return (
+    <div className="skill-layout">
+      <article className="card skill-main">
+        <header className="skill-head">
+          <div>
+            <h2>{String(fm.name ?? slug)}</h2>
+            <div className="muted small">
+              <code>{slug}</code> · <StatusBadge status={status} />
+              {fm.summary ? ` · ${String(fm.summary)}` : ''}
+            </div>
+          </div>
+          {canWrite ? (
+            <div className="row gap">
+              {status === 'draft' ? (
+                <button type="button" className="btn btn-small btn-primary" onClick={() => void setStatus('complete')}>
+                  Approve
+                </button>
+              ) : null}
+              {status === 'complete' ? (
+                <button type="button" className="btn btn-small" onClick={() => void setStatus('deprecated')}>
+                  Deprecate
+                </button>
+              ) : null}
+              <a className="btn btn-small" href={href.skill(structureId, slug, true)}>
+                Edit
+              </a>
+              <button type="button" className="btn btn-small btn-danger-outline" onClick={() => setConfirming(true)}>
+                Delete
+              </button>
+            </div>
+          ) : null}
+        </header>
+        <ErrorNote error={error} />
+        {notice ? <InfoNote tone="success">{notice}</InfoNote> : null}
+        <SkillMarkdown body={data.body} />
+      </article>
+      <aside className="skill-aside">
+        <section className="card">
+          <h3>Steps</h3>
+          {data.steps.length === 0 ? (
+            <p className="muted small">No step sections (headings like “## [id] Step 1: Title”).</p>
+          ) : (
+            <ol className="steps">
+              {data.steps.map((step) => (
+                <li key={step.id}>
+                  <button type="button" className="btn-link" onClick={() => document.getElementById(stepAnchor(step.id))?.scrollIntoView({ behavior: 'smooth' })}>
+                    {step.title}
+                  </button>{' '}
+                  <code className="muted">{step.id}</code>
+                </li>
+              ))}
+            </ol>
+          )}
+        </section>
+        <section className="card">
+          <h3>Front matter</h3>
+          <dl className="kv">
+            {Object.entries(fm).map(([name, value]) => (
+              <div key={name} className="kv-row">
+                <dt>{name}</dt>
+                <dd>{display(name, value)}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+        <section className="card">
+          <h3>History</h3>
+          <ErrorNote error={history.error} />
+          {history.data && history.data.length === 0 ? <p className="muted small">No git history (the library is not in a git work tree, or the file is not committed yet).</p> : null}
+          {history.data && history.data.length > 0 ? (
+            <ul className="commits">
+              {history.data.map((commit) => (
+                <li key={commit.commit}>
+                  <div>
+                    <code>{commit.commit.slice(0, 8)}</code> {commit.message}
+                  </div>
+                  <div className="muted small">
+                    {commit.author} · {formatTime(commit.date)}
+                  </div>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </section>
+      </aside>
+      {confirming ? (
+        <Confirm
+          title={`Delete ${slug}?`}
+          message={<p>The file moves to the deleted area of the library; you can restore it from the Deleted tab.</p>}
+          confirmLabel="Delete skill"
+          danger
+          onClose={() => setConfirming(false)}
+          onConfirm={async () => {
+            await skills.remove(slug);
+            navigate(href.skills(structureId, 'deleted'));
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function display(name: string, value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (Array.isArray(value)) return value.length ? value.join(', ') : '—';
+  if (name === 'learned_at' && typeof value === 'string') return formatTime(value);
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}

@@ -1,0 +1,57 @@
+/**
+ * The workspace's Skills Editor: catalog with filters, skill pages, the editor, the
+ * drafts review queue, deleted skills with restore, and the search tester.
+ */
+import { useMemo } from 'react';
+import { useRole, useSession } from '../api/context';
+import { href, type SkillsView } from '../router';
+import { skillsApi } from './api';
+import { Catalog } from './Catalog';
+import { DeletedSkills } from './DeletedSkills';
+import { DraftsQueue } from './DraftsQueue';
+import { SearchTester } from './SearchTester';
+import { SkillEditor } from './SkillEditor';
+import { SkillView as SkillPage } from './SkillView';
+
+const TABS = [
+  { tab: 'catalog', label: 'Catalog', sub: '' },
+  { tab: 'drafts', label: 'Drafts review', sub: 'drafts' },
+  { tab: 'deleted', label: 'Deleted', sub: 'deleted' },
+  { tab: 'search', label: 'Search tester', sub: 'search' },
+] as const;
+
+/** The Skills Editor. */
+export function SkillsPage({ structureId, view }: { structureId: string; view: SkillsView }) {
+  const { api } = useSession();
+  const role = useRole(structureId);
+  const canWrite = role === 'operator' || role === 'owner';
+  const skills = useMemo(() => skillsApi(api, structureId), [api, structureId]);
+  const active = view.tab === 'skill' || view.tab === 'edit' || view.tab === 'new' ? 'catalog' : view.tab;
+  return (
+    <div className="page">
+      <div className="page-head">
+        <h1>Skills</h1>
+        <nav className="subtabs" aria-label="Skills Editor">
+          {TABS.map((tab) => (
+            <a key={tab.tab} href={href.skills(structureId, tab.sub)} className={active === tab.tab ? 'subtab active' : 'subtab'} aria-current={active === tab.tab ? 'page' : undefined}>
+              {tab.label}
+            </a>
+          ))}
+        </nav>
+        <span className="grow" />
+        {canWrite ? (
+          <a className="btn btn-small btn-primary" href={href.skills(structureId, 'new')}>
+            + New skill
+          </a>
+        ) : null}
+      </div>
+      {view.tab === 'catalog' ? <Catalog structureId={structureId} skills={skills} /> : null}
+      {view.tab === 'drafts' ? <DraftsQueue structureId={structureId} skills={skills} canWrite={canWrite} focus={view.slug} /> : null}
+      {view.tab === 'deleted' ? <DeletedSkills skills={skills} canWrite={canWrite} structureId={structureId} /> : null}
+      {view.tab === 'search' ? <SearchTester structureId={structureId} skills={skills} /> : null}
+      {view.tab === 'skill' ? <SkillPage key={view.slug} structureId={structureId} slug={view.slug} skills={skills} canWrite={canWrite} /> : null}
+      {view.tab === 'edit' ? <SkillEditor key={view.slug} structureId={structureId} slug={view.slug} skills={skills} /> : null}
+      {view.tab === 'new' ? <SkillEditor key="new" structureId={structureId} skills={skills} /> : null}
+    </div>
+  );
+}

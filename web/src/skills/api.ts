@@ -1,0 +1,30 @@
+/** Skill library calls of the Skills Editor, scoped to the workspace. */
+import type { Api } from '../api/client';
+import type { DeletedSkill, SearchMatch, Skill, SkillCommit, SkillEntry } from '../api/types';
+
+const base = '/api/org/knowledge';
+const slugPath = (slug: string) => `${base}/skills/${encodeURIComponent(slug)}`;
+
+/** Skill calls bound to a structure. */
+export function skillsApi(api: Api, structureId: string) {
+  return {
+    list: (query: { status?: string; category?: string }, signal?: AbortSignal) =>
+      api.get<{ skills: SkillEntry[] }>(`${base}/skills`, { query: { structure_id: structureId, ...query }, ...(signal ? { signal } : {}) }).then((body) => body.skills),
+    get: (slug: string, signal?: AbortSignal) => api.get<Skill>(slugPath(slug), signal ? { signal } : {}),
+    history: (slug: string, signal?: AbortSignal) => api.get<{ commits: SkillCommit[] }>(`${slugPath(slug)}/history`, signal ? { signal } : {}).then((body) => body.commits),
+    save: (slug: string, frontmatter: Record<string, unknown>, body: string) => api.post<Skill>(`${base}/skills`, { structure_id: structureId, slug, frontmatter, body }),
+    remove: (slug: string) => api.del(slugPath(slug), { query: { structure_id: structureId } }),
+    restore: (slug: string) => api.post<Skill>(`${slugPath(slug)}/restore`, undefined, { query: { structure_id: structureId } }),
+    deleted: (signal?: AbortSignal) => api.get<{ skills: DeletedSkill[] }>(`${base}/deleted`, { query: { structure_id: structureId }, ...(signal ? { signal } : {}) }).then((body) => body.skills),
+    search: (query: string, limit: number) => api.post<{ matches: SearchMatch[] }>(`${base}/search`, { structure_id: structureId, query, limit }).then((body) => body.matches),
+  };
+}
+
+/** The skill calls' type. */
+export type SkillsApi = ReturnType<typeof skillsApi>;
+
+/** Approves a draft: the same skill saved with status complete (unknown front matter kept). */
+export async function approve(skills: SkillsApi, slug: string): Promise<Skill> {
+  const skill = await skills.get(slug);
+  return skills.save(slug, { ...skill.frontmatter, status: 'complete' }, skill.body);
+}
