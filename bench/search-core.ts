@@ -187,7 +187,7 @@ export async function benchSearchCore(n: number): Promise<SearchCoreBench> {
     const latencies: number[] = [];
     for (let i = 0; i < 10; i++) {
       const word = ANIMALS[i] ?? `animal${i}`;
-      const fm = { ...(generated[i]?.frontmatter as SkillFrontmatter), name: `Edited ${word}` };
+      const fm: SkillFrontmatter = { ...(generated[i]?.frontmatter as SkillFrontmatter), name: `Edited ${word}`, status: 'complete' };
       const t = performance.now();
       await writeFile(join(root, `bench-edit-${i}.md`), serializeSkill(fm, `About ${word}.\n`));
       while (watching.search(word).length === 0) {

@@ -277,15 +277,11 @@ describe('MCP over Streamable HTTP', () => {
     expect(stale.status).toBe(401);
   });
 
-  it('revoking the key during a running do ends the call at once; the turn itself goes on', async () => {
+  it('revoking the key during a running do answers the call at once with a tool error; the turn itself goes on', async () => {
     const revocable = await mint(roleId, 'mid-turn');
     const { client } = await connect(revocable.token);
     const progress: Progress[] = [];
     const call = client.callTool({ name: 'do', arguments: { message: 'a slow job' } }, undefined, { onprogress: (update) => progress.push(update) });
-    const outcome = call.then(
-      () => 'resolved',
-      (error: unknown) => (error instanceof Error ? error.message : String(error)),
-    );
     for (let tries = 0; progress.length === 0 && tries < 200; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(progress.length).toBeGreaterThan(0);
     const started = Date.now();
@@ -295,8 +291,12 @@ describe('MCP over Streamable HTTP', () => {
       headers: t.auth(owner.token),
     });
     expect(revoked.statusCode).toBe(204);
-    expect(await outcome).not.toBe('resolved');
+    const result = await call;
     expect(Date.now() - started).toBeLessThan(250);
+    expect(result.isError).toBe(true);
+    expect((result.content as { text: string }[])[0]!.text).toMatch(/^key revoked; the turn goes on \(run [0-9a-f-]{36}\)$/);
+    expect(t.app.connections.count(revocable.id)).toBe(0);
+    await expect(client.listTools()).rejects.toThrow();
     // The turn is not cancelled by the lost session: it completes in the history.
     const history = async () =>
       (

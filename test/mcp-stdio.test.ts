@@ -21,6 +21,7 @@ describe('org mcp (stdio bridge)', () => {
   let structure: { id: string; agents: { id: string; role_id: string; parent_id: string | null }[] };
   let roleId: string;
   let client: Client;
+  let keyId: string;
   let stderr = '';
 
   const spawnBridge = (args: string[], env: Record<string, string> = {}) => {
@@ -47,7 +48,8 @@ describe('org mcp (stdio bridge)', () => {
       headers: t.auth(owner.token),
       payload: { label: 'desktop' },
     });
-    const key = minted.json<{ token: string }>();
+    const key = minted.json<{ token: string; id: string }>();
+    keyId = key.id;
     await t.app.skills.upsert({
       slug: 'plan-quarterly-budget',
       frontmatter: {
@@ -120,6 +122,25 @@ describe('org mcp (stdio bridge)', () => {
     expect(body.self.role_id).toBe(roleId);
     expect(body.peers).toHaveLength(structure.agents.length - 1);
     expect(body.peers.find((peer) => peer.parent === null)?.role_id).toBe(structure.agents[0]!.role_id);
+  });
+
+  it('revoking the key mid-turn ends the running do with a tool error; later calls fail with 401', async () => {
+    const progress: Progress[] = [];
+    const call = client.callTool({ name: 'do', arguments: { message: 'a slow job' } }, undefined, { onprogress: (update) => progress.push(update) });
+    for (let tries = 0; progress.length === 0 && tries < 300; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(progress.length).toBeGreaterThan(0);
+    const revoked = await t.server.inject({
+      method: 'DELETE',
+      url: `/api/org/structures/${structure.id}/agents/${roleId}/mcp-key/${keyId}`,
+      headers: t.auth(owner.token),
+    });
+    expect(revoked.statusCode).toBe(204);
+    const result = await call;
+    expect(result.isError).toBe(true);
+    expect((result.content as { text: string }[])[0]!.text).toMatch(/^key revoked; the turn goes on \(run [0-9a-f-]{36}\)$/);
+    const after = await client.callTool({ name: 'list_peers', arguments: {} });
+    expect(after.isError).toBe(true);
+    expect((after.content as { text: string }[])[0]!.text).toMatch(/unknown or revoked/);
   });
 
   it('a revoked or unknown key stops the bridge before it serves', async () => {

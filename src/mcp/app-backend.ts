@@ -14,13 +14,17 @@ export function artifactUrl(base: string, structureId: string, roleId: string, n
   return `${base}/api/org/structures/${structureId}/agents/${roleId}/artifacts/${encodeURIComponent(name)}`;
 }
 
-/** Waits for the end of `run`, reporting each event; rejects when `signal` aborts. */
+/**
+ * Waits for the end of `run`, reporting each event; rejects with a ToolError when
+ * `signal` aborts (its reason, when a string, says why). The run itself goes on.
+ */
 export function followRun(run: Run, watcher: TurnWatcher = {}): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     let unsubscribe: () => void = () => undefined;
     const onAbort = () => {
       unsubscribe();
-      reject(new ToolError(`stopped waiting; the turn goes on (run ${run.id})`));
+      const reason: unknown = watcher.signal?.reason;
+      reject(new ToolError(`${typeof reason === 'string' ? reason : 'stopped waiting'}; the turn goes on (run ${run.id})`));
     };
     if (watcher.signal?.aborted) return onAbort();
     watcher.signal?.addEventListener('abort', onAbort, { once: true });
@@ -34,8 +38,14 @@ export function followRun(run: Run, watcher: TurnWatcher = {}): Promise<void> {
   });
 }
 
+/** Options of {@link createAppBackend}. */
+export interface AppBackendOptions {
+  /** Aborting it ends every `do` still waiting, with the abort reason as message (revocation, shutdown). */
+  stop?: AbortSignal;
+}
+
 /** A backend over `app` for the node of `key`. */
-export function createAppBackend(app: App, key: McpKeyRecord): OrgToolBackend {
+export function createAppBackend(app: App, key: McpKeyRecord, options: AppBackendOptions = {}): OrgToolBackend {
   const principal: Principal = { kind: 'mcp', id: key.id, key };
   const structureId = key.structure_id;
   const authorize = (action: Action) => app.access.authorize(principal, action, structureId, key.role_id);
@@ -50,7 +60,9 @@ export function createAppBackend(app: App, key: McpKeyRecord): OrgToolBackend {
         attachments: decodeAttachments(input.attachments ?? []),
         origin: `mcp:${key.label || key.id}`,
       });
-      await followRun(run, watcher);
+      const signals = [watcher?.signal, options.stop].filter((signal): signal is AbortSignal => signal !== undefined);
+      const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+      await followRun(run, { ...watcher, ...(signal ? { signal } : {}) });
       const terminal = run.terminal;
       const outcome: TurnOutcome = { run_id: run.id, status: 'error', summary: 'the turn ended without a result', artifacts: [], artifact_urls: [] };
       if (terminal?.type === 'complete') {

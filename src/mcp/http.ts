@@ -13,6 +13,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { App } from '../app.js';
 import type { McpKeyRecord } from '../core/auth/index.js';
 import { createAppBackend } from './app-backend.js';
+import type { OrgToolBackend } from './backend.js';
 import { createOrgMcpServer } from './server.js';
 
 /** One authenticated request to `/mcp`. */
@@ -48,7 +49,13 @@ interface Session {
   server: McpServer;
   transport: StreamableHTTPServerTransport;
   unregister: () => void;
+  /** Aborted to end the `do` calls still waiting (their clients get a tool error, not silence). */
+  stop: AbortController;
+  /** Turns `do` calls of this session are waiting for. */
+  inflight: Set<Promise<unknown>>;
 }
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 function rpcError(response: ServerResponse, status: number, code: number, message: string): void {
   if (response.headersSent) return void response.end();
@@ -62,22 +69,45 @@ export function createMcpHttpHandler(app: App, options: McpHttpOptions): McpHttp
   const onError =
     options.onError ?? ((error: unknown) => void process.stderr.write(`org: mcp: ${error instanceof Error ? error.message : String(error)}\n`));
 
-  const closeSession = async (id: string): Promise<void> => {
+  /**
+   * Ends a session: from this instant its id is unknown (404). With a `reason`, `do`
+   * calls still waiting first get a tool error carrying it, then the transport closes.
+   */
+  const closeSession = async (id: string, reason?: string): Promise<void> => {
     const session = sessions.get(id);
     if (!session) return;
     sessions.delete(id);
     session.unregister();
+    if (reason && session.inflight.size > 0) {
+      session.stop.abort(reason);
+      await Promise.allSettled([...session.inflight]);
+      // Let the tool error responses reach the transport before it closes.
+      await sleep(20);
+    }
     await session.server.close().catch(onError);
   };
 
   const open = async ({ key, request, response, body }: McpHttpRequest): Promise<void> => {
-    const server = createOrgMcpServer(createAppBackend(app, key), { version: options.version, onError });
+    const stop = new AbortController();
+    const inflight = new Set<Promise<unknown>>();
+    const base = createAppBackend(app, key, { stop: stop.signal });
+    const backend: OrgToolBackend = {
+      ...base,
+      runTurn(input, watcher) {
+        const turn = base.runTurn(input, watcher);
+        inflight.add(turn);
+        const forget = () => inflight.delete(turn);
+        turn.then(forget, forget);
+        return turn;
+      },
+    };
+    const server = createOrgMcpServer(backend, { version: options.version, onError });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        const session: Session = { keyId: key.id, server, transport, unregister: () => undefined };
+        const session: Session = { keyId: key.id, server, transport, unregister: () => undefined, stop, inflight };
         sessions.set(id, session);
-        session.unregister = app.connections.register(key.id, () => void closeSession(id));
+        session.unregister = app.connections.register(key.id, (reason) => void closeSession(id, reason));
       },
     });
     transport.onclose = () => {
@@ -112,7 +142,11 @@ export function createMcpHttpHandler(app: App, options: McpHttpOptions): McpHttp
       return [...sessions.values()].filter((session) => session.keyId === keyId).length;
     },
     async close() {
-      await Promise.all([...sessions.keys()].map((id) => closeSession(id)));
+      // Shutdown: `do` calls get the grace period for their turns (which the chat engine
+      // bounds too), then whatever still waits is answered with a tool error.
+      const waiting = [...sessions.values()].flatMap((session) => [...session.inflight]);
+      if (waiting.length > 0) await Promise.race([Promise.allSettled(waiting), sleep(app.config.shutdownGraceMs)]);
+      await Promise.all([...sessions.keys()].map((id) => closeSession(id, 'the server is shutting down')));
     },
   };
 }

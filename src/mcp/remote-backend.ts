@@ -107,6 +107,8 @@ export async function connectRemoteBackend(options: RemoteBackendOptions): Promi
       const runHeader = response.headers['x-org-run-id'];
       const runId = (Array.isArray(runHeader) ? runHeader[0] : runHeader) ?? '';
       let terminal: ChatEvent | undefined;
+      // An error frame without an id is the stream's own end (e.g. "key revoked"), not the turn's.
+      let streamEnded: string | undefined;
       let count = 0;
       const parser = createParser({
         onEvent(message) {
@@ -114,6 +116,10 @@ export async function connectRemoteBackend(options: RemoteBackendOptions): Promi
           try {
             event = JSON.parse(message.data) as ChatEvent;
           } catch {
+            return;
+          }
+          if (!message.id && event.type === 'error') {
+            streamEnded = event.content.message;
             return;
           }
           count += 1;
@@ -125,7 +131,7 @@ export async function connectRemoteBackend(options: RemoteBackendOptions): Promi
       try {
         for await (const chunk of response.body) {
           parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
-          if (terminal) break;
+          if (terminal || streamEnded) break;
         }
       } catch (error) {
         if (watcher.signal?.aborted) throw new ToolError(`stopped waiting; the turn goes on (run ${runId})`);
@@ -133,6 +139,7 @@ export async function connectRemoteBackend(options: RemoteBackendOptions): Promi
       } finally {
         response.body.destroy();
       }
+      if (!terminal && streamEnded) throw new ToolError(`${streamEnded}; the turn goes on (run ${runId})`);
       const outcome: TurnOutcome = { run_id: runId, status: 'error', summary: `the stream ended before the turn did; follow it at ${base}/api/org/chat/runs/${runId}/events`, artifacts: [], artifact_urls: [] };
       if (terminal?.type === 'complete') {
         outcome.status = 'complete';

@@ -1,5 +1,6 @@
 /** Chat routes: stream, sync, history, resume, cancel (API.md §6). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../app.js';
 import { decodeAttachments } from '../../core/chat/index.js';
@@ -7,6 +8,12 @@ import { OrgError } from '../../core/errors.js';
 import { Uuid, problems } from '../schemas/common.js';
 import { ChatMessageBody, HistoryMessageSchema, HistoryQuery, SyncResponse } from '../schemas/chat.js';
 import { streamEvents, streamRun } from '../sse.js';
+
+/** Where a message came from, for the history: MCP node keys are noted by label (or id). */
+function originOf(request: FastifyRequest): { origin?: string } {
+  const principal = request.principal;
+  return principal?.kind === 'mcp' ? { origin: `mcp:${principal.key.label || principal.key.id}` } : {};
+}
 
 /** Chat with nodes. */
 export const chatRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
@@ -29,7 +36,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server
     },
     async (request, reply) => {
       const { structure_id, role_id, message, attachments } = request.body;
-      const run = await app.chat.send({ structureId: structure_id, roleId: role_id, message, attachments: decodeAttachments(attachments) });
+      const run = await app.chat.send({ structureId: structure_id, roleId: role_id, message, attachments: decodeAttachments(attachments), ...originOf(request) });
       await streamRun(app, request, reply, run);
     },
   );
@@ -48,7 +55,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server
     },
     async (request) => {
       const { structure_id, role_id, message, attachments } = request.body;
-      const run = await app.chat.send({ structureId: structure_id, roleId: role_id, message, attachments: decodeAttachments(attachments) });
+      const run = await app.chat.send({ structureId: structure_id, roleId: role_id, message, attachments: decodeAttachments(attachments), ...originOf(request) });
       let timer: NodeJS.Timeout | undefined;
       const timedOut = await Promise.race([
         run.done.then(() => false),
