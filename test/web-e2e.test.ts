@@ -20,8 +20,15 @@ import { ADMIN_TOKEN, startInstance, type TestInstance } from './helpers/instanc
 
 const WAIT = 15_000;
 
-/** Network failures the UI provokes on purpose and shows to the user (deleting a node that has children). */
-const EXPECTED = [/Failed to load resource: the server responded with a status of 409/];
+/**
+ * Failed requests the test provokes on purpose, which chromium reports on the console
+ * and the UI shows to the user: signing in with a wrong token (401 on the workspaces
+ * list) and deleting a node that has reports (409).
+ */
+const EXPECTED = [
+  { text: /Failed to load resource: the server responded with a status of 401/, url: /\/api\/org\/structures$/ },
+  { text: /Failed to load resource: the server responded with a status of 409/, url: /\/api\/org\/structures\/[0-9a-f-]+\/agents\/exec-cto$/ },
+];
 
 interface NodeBody {
   role_id: string;
@@ -179,7 +186,8 @@ describe('web UI end to end', () => {
     const resumed = page.waitForRequest((request) => request.url().includes('/api/org/chat/runs/') && request.url().endsWith('/events'), { timeout: WAIT });
     await page.reload();
     const request = await resumed;
-    expect(Number(request.headers()['last-event-id'])).toBeGreaterThanOrEqual(1);
+    // The events the reloaded history already holds (the server replays only what follows).
+    expect(request.headers()['last-event-id']).toMatch(/^\d+$/);
     const turn = lastAgent();
     await visible(turn.locator('.ev-complete'));
     expect(await turn.locator('.ev-thought').count()).toBe(1);
@@ -375,8 +383,24 @@ describe('web UI end to end', () => {
     await screenshot(page, '16-log');
   });
 
-  it('logged no console errors beyond the 409 it provoked on purpose', () => {
-    const unexpected = problems.filter((problem) => !EXPECTED.some((pattern) => pattern.test(problem.text)));
+  it('stays usable on a smaller laptop screen (no horizontal overflow)', async () => {
+    await page.setViewportSize({ width: 1024, height: 640 });
+    const overflow = () => page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    await page.getByRole('link', { name: 'Canvas' }).click();
+    await select('exec-ceo');
+    expect(await overflow()).toBe(0);
+    await visible(page.locator('#chat-input'));
+    await screenshot(page, '17-laptop-canvas');
+    await page.getByRole('link', { name: 'Skills' }).click();
+    await visible(page.getByRole('link', { name: 'Reconcile vendor invoices' }));
+    expect(await overflow()).toBe(0);
+    await screenshot(page, '18-laptop-skills');
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('logged no console errors beyond the two failed requests it provoked on purpose', () => {
+    const unexpected = problems.filter((problem) => !EXPECTED.some((expected) => expected.text.test(problem.text) && expected.url.test(problem.url ?? '')));
     expect(unexpected).toEqual([]);
+    expect(problems.length).toBeLessThanOrEqual(EXPECTED.length);
   });
 });

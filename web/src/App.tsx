@@ -136,7 +136,7 @@ function Routed({ path }: { path: string }) {
   return (
     <div className="app">
       <TopBar route={route} />
-      <main className="main" id="main">
+      <main className="main" id="main" tabIndex={-1}>
         {route.page === 'home' ? <WorkspacesPage /> : null}
         {route.page === 'canvas' ? <CanvasPage key={route.structureId} structureId={route.structureId} roleId={route.roleId} /> : null}
         {route.page === 'skills' ? <SkillsPage key={route.structureId} structureId={route.structureId} view={route.view} /> : null}

@@ -38,7 +38,7 @@ export function MembersSection({ structureId }: { structureId: string }) {
     <section className="card" aria-labelledby="members-title">
       <h2 id="members-title">Members</h2>
       <form
-        className="row gap wrap"
+        className="row gap wrap share-form"
         onSubmit={(event) => {
           event.preventDefault();
           void share();

@@ -143,7 +143,7 @@ export function Canvas({ nodes, selected, canMove, onSelect, onMove }: CanvasPro
       ref={svgRef}
       className={dragging ? 'canvas canvas-dragging' : 'canvas'}
       viewBox={`${view.x} ${view.y} ${view.width} ${view.height}`}
-      preserveAspectRatio="xMidYMid meet"
+      preserveAspectRatio="xMidYMin meet"
       role="group"
       aria-label="Node tree"
       data-testid="canvas"
@@ -211,7 +211,7 @@ export function Canvas({ nodes, selected, canMove, onSelect, onMove }: CanvasPro
             {clip(node.label, node.container_url ? 23 : 25)}
           </text>
           <text className="node-role" x={14} y={48}>
-            {clip(node.role_id, 21)}
+            {clip(node.role_id, 19)}
           </text>
           {node.container_url ? (
             <g className="node-container" transform={`translate(${NODE_W - 22} 12)`}>
@@ -220,8 +220,8 @@ export function Canvas({ nodes, selected, canMove, onSelect, onMove }: CanvasPro
               <path d="M 3 4 H 9 M 3 8 H 9" />
             </g>
           ) : null}
-          <g className={`badge badge-${node.state}`} transform={`translate(${NODE_W - 66} 35)`} data-state={node.state}>
-            <rect width={54} height={18} rx={9} />
+          <g className={`badge badge-${node.state}`} transform={`translate(${NODE_W - 74} 35)`} data-state={node.state}>
+            <rect width={64} height={18} rx={9} />
             <circle cx={10} cy={9} r={3.5} className="badge-dot" />
             <text x={17} y={13}>
               {node.state}

@@ -108,9 +108,20 @@ export function CanvasPage({ structureId, roleId }: { structureId: string; roleI
           </Fragment>
         ) : (
           <div className="side-empty">
-            <h2>No node selected</h2>
-            <p className="muted">Select a node on the canvas to see its chat and details.</p>
+            <h2>Nodes</h2>
+            <p className="muted small">Select a node here or on the canvas to open its chat and details.</p>
             {roleId ? <ErrorNote error={new Error(`There is no node ${roleId} in this workspace (it may have been deleted).`)} /> : null}
+            <ul className="node-list">
+              {nodes.map((node) => (
+                <li key={node.id}>
+                  <a href={href.canvas(structureId, node.role_id)} className="node-list-item">
+                    <span className="node-list-label">{node.label}</span>
+                    <code className="muted">{node.role_id}</code>
+                    <span className={`state-pill state-${node.state}`}>{node.state}</span>
+                  </a>
+                </li>
+              ))}
+            </ul>
           </div>
         )}
       </aside>
