@@ -10,6 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { benchChat } from './chat.js';
 import { benchHttp } from './http.js';
 
 type Figures = Record<string, unknown>;
@@ -55,6 +56,11 @@ const BENCHES: Bench[] = [
       }
       return figures;
     },
+  },
+  {
+    name: 'chat',
+    description: 'chat: time to first event, container relay throughput, 1,000 open streams',
+    run: benchChat,
   },
 ];
 

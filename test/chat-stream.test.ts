@@ -151,6 +151,8 @@ describe('chat stream', () => {
     first.abort();
     const seen = first.frames();
     const last = seen.at(-1)!.id!;
+    // Still running: what follows is replay, then live.
+    expect(c.t.app.chat.run(runId)?.finished).toBe(false);
 
     const resumed = await c.resume(runId, last);
     expect(resumed.status).toBe(200);

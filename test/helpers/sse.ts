@@ -125,7 +125,7 @@ export async function open(url: string, options: OpenOptions = {}): Promise<SseR
           reject(new Error(`condition not met within ${ms} ms; received:\n${text.slice(-2000)}`));
         }, ms);
         const check = () => {
-          let ok = false;
+          let ok: boolean;
           try {
             ok = predicate(self);
           } catch (error) {

@@ -1,0 +1,320 @@
+/**
+ * Chat benchmark (issue 4), on real org instances over loopback HTTP:
+ *
+ * 1. `chat.ttfe.*`: time to first event of a turn with the local runtime — from sending
+ *    `POST /api/org/chat/message` to receiving the first `data:` frame — over
+ *    BENCH_CHAT_TURNS sequential turns (default 200, after 20 warm-up turns). It covers
+ *    auth, validation, the history append of the user message, enrichment (skill
+ *    search, recent history) and the first event's group-committed append.
+ * 2. `chat.relay.*`: events per second from the example container agent emitting
+ *    BENCH_CHAT_FLOOD text events (default 100,000; `flood N`), read directly from the
+ *    container, and read through org's SSE endpoint (validated, numbered, persisted to
+ *    history, re-framed). `chat.relay.ratio` = through org ÷ direct.
+ * 3. `chat.streams.*`: BENCH_CHAT_STREAMS concurrent streams (default 1,000, one per
+ *    node) with a 1 s keepalive and a scripted turn of about 2.4 s: how long opening them
+ *    took, how many saw a keepalive comment and how many their `complete` event, and
+ *    the process RSS (server and client share the process).
+ *
+ * Run alone with `npx tsx bench/chat.ts`, or through `npm run bench -- chat`.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Agent, request } from 'undici';
+import type { FastifyInstance } from 'fastify';
+import { createApp, type App, type AppDeps } from '../src/app.js';
+import { resolveConfig, type OrgConfig } from '../src/core/config.js';
+import { createScriptedRuntime } from '../src/core/runtimes/scripted.js';
+import { buildServer } from '../src/server/index.js';
+
+const ADMIN = 'bench-admin-token-0123456789abcdef';
+
+function envNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
+  return value;
+}
+
+interface Instance {
+  app: App;
+  server: FastifyInstance;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** An org instance on a temp home, listening on loopback, with the rate limit out of the way. */
+async function instance(overrides: Partial<OrgConfig> = {}, deps: AppDeps = {}): Promise<Instance> {
+  const home = await mkdtemp(join(tmpdir(), 'org-bench-chat-'));
+  const config: OrgConfig = {
+    ...resolveConfig({ home, port: 0, demo: false }, { ORG_ADMIN_TOKEN: ADMIN, ORG_CONFIG_DIR: join(home, 'config') }),
+    rateLimit: 1_000_000_000,
+    watchSkills: false,
+    ...overrides,
+  };
+  const app = await createApp(config, { onError: () => undefined, ...deps });
+  const server = await buildServer(app, { version: 'bench' });
+  await server.listen({ host: '127.0.0.1', port: 0 });
+  const address = server.server.address();
+  if (!address || typeof address !== 'object') throw new Error('server has no TCP address');
+  return {
+    app,
+    server,
+    url: `http://127.0.0.1:${address.port}`,
+    async close() {
+      server.server.closeAllConnections();
+      await server.close();
+      await app.close();
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Reads an SSE body, counting frames and keepalive comments; resolves at its end. */
+async function readSse(
+  body: AsyncIterable<Buffer | string>,
+  onFirst?: () => void,
+): Promise<{ frames: number; keepalives: number; lastType: string | undefined }> {
+  let frames = 0;
+  let keepalives = 0;
+  let tail = '';
+  let last = '';
+  for await (const chunk of body) {
+    tail += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    let end = tail.indexOf('\n\n');
+    if (end < 0) continue;
+    let start = 0;
+    while (end >= 0) {
+      const block = tail.slice(start, end);
+      if (block.startsWith(':')) keepalives++;
+      else if (block.includes('data: ')) {
+        if (frames === 0) onFirst?.();
+        frames++;
+        last = block;
+      }
+      start = end + 2;
+      end = tail.indexOf('\n\n', start);
+    }
+    tail = tail.slice(start);
+  }
+  const lastType = /"type":"([a-z_]+)"/.exec(last)?.[1];
+  return { frames, keepalives, lastType };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+const round = (value: number, digits = 2) => Number(value.toFixed(digits));
+const headers = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
+
+/** 1. Time to first event, local runtime. */
+async function timeToFirstEvent(): Promise<Record<string, number>> {
+  const turns = envNumber('BENCH_CHAT_TURNS', 200);
+  const org = await instance();
+  try {
+    const structure = await org.app.workspaces.create({ name: 'Bench', template: 'exec-team', ownerId: null });
+    const body = '## [gather] Step 1: Gather the figures\n\nCollect them.\n\n## [write] Step 2: Write it up\n\nDecision: send it on Friday.\n';
+    for (const [slug, name] of [
+      ['weekly-report', 'Weekly report'],
+      ['vendor-onboarding', 'Vendor onboarding'],
+      ['month-end-close', 'Month-end close'],
+    ] as const) {
+      await org.app.skills.upsert({ slug, frontmatter: { type: 'skill', name, status: 'complete', summary: `${name} playbook.` }, body });
+    }
+    const messages = ['write the weekly report', 'onboard a new vendor', 'close the month', 'something no skill covers'];
+    const times: number[] = [];
+    for (let index = 0; index < turns + 20; index++) {
+      const started = performance.now();
+      let first = 0;
+      const response = await request(`${org.url}/api/org/chat/message`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ structure_id: structure.id, role_id: 'exec-cfo', message: messages[index % messages.length] }),
+      });
+      if (response.statusCode !== 200) throw new Error(`chat answered ${response.statusCode}: ${await response.body.text()}`);
+      const result = await readSse(response.body, () => {
+        first = performance.now() - started;
+      });
+      if (result.lastType !== 'complete') throw new Error(`a local turn ended with ${result.lastType}`);
+      if (index >= 20) times.push(first);
+    }
+    times.sort((a, b) => a - b);
+    return { 'chat.ttfe.turns': turns, 'chat.ttfe.p50_ms': round(percentile(times, 50)), 'chat.ttfe.p99_ms': round(percentile(times, 99)) };
+  } finally {
+    await org.close();
+  }
+}
+
+/**
+ * The example container agent in a child process of its own, so that it does not share
+ * this process's event loop with org (or with the direct reader).
+ */
+async function spawnAgent(): Promise<{ url: string; close(): Promise<void> }> {
+  const script = fileURLToPath(new URL('../examples/container-agent/server.mjs', import.meta.url));
+  const child = spawn(process.execPath, [script, '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  child.stdout.setEncoding('utf8');
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the container agent did not start: ${output}`)), 10_000);
+    child.stdout.on('data', (chunk: string) => {
+      output += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`the container agent exited (${code}): ${output}`)));
+  });
+  child.stdout.resume();
+  return {
+    url,
+    async close() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
+/** 2. Relay throughput: the container read directly, then through org. */
+async function relay(): Promise<Record<string, number>> {
+  const count = envNumber('BENCH_CHAT_FLOOD', 100_000);
+  const agent = await spawnAgent();
+  const org = await instance();
+  try {
+    const structure = await org.app.workspaces.create({ name: 'Relay', template: 'blank', ownerId: null });
+    const node = await org.app.workspaces.addNode(structure.id, { role_id: 'relay-agent', label: 'Relay', parent_id: null, container_url: agent.url }, 'bench');
+    const direct = async (n: number) => {
+      const started = performance.now();
+      const response = await request(`${agent.url}/turn`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify({ run_id: 'bench', message: `flood ${n}`, structure: { id: structure.id, name: 'Relay' }, node: { label: 'Relay' }, skills: [], history: [], attachments: [] }),
+      });
+      const result = await readSse(response.body);
+      return { ...result, seconds: (performance.now() - started) / 1000 };
+    };
+    const through = async (n: number) => {
+      const started = performance.now();
+      const response = await request(`${org.url}/api/org/chat/message`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ structure_id: structure.id, role_id: node.role_id, message: `flood ${n}` }),
+      });
+      if (response.statusCode !== 200) throw new Error(`chat answered ${response.statusCode}: ${await response.body.text()}`);
+      const result = await readSse(response.body);
+      return { ...result, seconds: (performance.now() - started) / 1000 };
+    };
+    await direct(5000);
+    await through(5000);
+    const plain = await direct(count);
+    const relayed = await through(count);
+    for (const [name, result] of [
+      ['direct', plain],
+      ['org', relayed],
+    ] as const) {
+      if (result.frames !== count + 1 || result.lastType !== 'complete') throw new Error(`${name}: ${result.frames} frames ending with ${result.lastType}`);
+    }
+    const directRate = plain.frames / plain.seconds;
+    const orgRate = relayed.frames / relayed.seconds;
+    return {
+      'chat.relay.events': count + 1,
+      'chat.relay.direct_events_per_s': Math.round(directRate),
+      'chat.relay.org_events_per_s': Math.round(orgRate),
+      'chat.relay.ratio': round(orgRate / directRate, 3),
+    };
+  } finally {
+    await org.close();
+    await agent.close();
+  }
+}
+
+/** 3. Many concurrent streams held past a keepalive interval. */
+async function manyStreams(): Promise<Record<string, number>> {
+  const count = envNumber('BENCH_CHAT_STREAMS', 1000);
+  const keepaliveMs = 1000;
+  const runtime = createScriptedRuntime(
+    [
+      { type: 'thought', content: 'working' },
+      { type: 'text', content: 'still working' },
+      { type: 'complete', content: { summary: 'held open', artifacts: [] } },
+    ],
+    { delayMs: 1200 },
+  );
+  const org = await instance({ keepaliveMs }, { runtime: () => runtime });
+  const dispatcher = new Agent({ connections: null, pipelining: 1, keepAliveTimeout: 10_000 });
+  try {
+    const targets: { structureId: string; roleId: string }[] = [];
+    while (targets.length < count) {
+      const structure = await org.app.workspaces.create({ name: `Streams ${targets.length}`, template: 'exec-team', ownerId: null });
+      for (const node of structure.agents) if (targets.length < count) targets.push({ structureId: structure.id, roleId: node.role_id });
+    }
+    globalThis.gc?.();
+    const rssBefore = process.memoryUsage().rss;
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => {
+      rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+    }, 100);
+    const started = performance.now();
+    let opened = 0;
+    let openedAt = 0;
+    const results = await Promise.all(
+      targets.map(async (target) => {
+        const response = await request(`${org.url}/api/org/chat/message`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ structure_id: target.structureId, role_id: target.roleId, message: 'hold the line' }),
+          dispatcher,
+        });
+        if (response.statusCode !== 200) throw new Error(`chat answered ${response.statusCode}: ${await response.body.text()}`);
+        if (++opened === count) openedAt = performance.now() - started;
+        return readSse(response.body);
+      }),
+    );
+    const duration = performance.now() - started;
+    clearInterval(sampler);
+    const keepalives = results.map((result) => result.keepalives);
+    const mb = (bytes: number) => round(bytes / 1024 / 1024, 1);
+    return {
+      'chat.streams.count': count,
+      'chat.streams.open_all_ms': Math.round(openedAt),
+      'chat.streams.duration_ms': Math.round(duration),
+      'chat.streams.with_keepalive': keepalives.filter((n) => n >= 1).length,
+      'chat.streams.min_keepalives': Math.min(...keepalives),
+      'chat.streams.complete': results.filter((result) => result.lastType === 'complete').length,
+      'chat.streams.rss_before_mb': mb(rssBefore),
+      'chat.streams.rss_peak_mb': mb(rssPeak),
+      'chat.streams.rss_per_stream_kb': round((rssPeak - rssBefore) / 1024 / count, 1),
+    };
+  } finally {
+    await dispatcher.close();
+    await org.close();
+  }
+}
+
+/** Runs the three measurements and prints the figures. */
+export async function benchChat(): Promise<Record<string, number>> {
+  const figures: Record<string, number> = {};
+  Object.assign(figures, await timeToFirstEvent());
+  Object.assign(figures, await relay());
+  Object.assign(figures, await manyStreams());
+  const width = Math.max(...Object.keys(figures).map((key) => key.length));
+  for (const [key, value] of Object.entries(figures)) console.log(`${key.padEnd(width)}  ${value}`);
+  return figures;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  benchChat().then(
+    () => undefined,
+    (error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
+}
