@@ -301,9 +301,11 @@ async function manyStreams(): Promise<Record<string, number>> {
 /** Runs the three measurements and prints the figures. */
 export async function benchChat(): Promise<Record<string, number>> {
   const figures: Record<string, number> = {};
-  Object.assign(figures, await timeToFirstEvent());
-  Object.assign(figures, await relay());
-  Object.assign(figures, await manyStreams());
+  // BENCH_CHAT_PARTS=relay (comma list of ttfe, relay, streams) runs only those parts.
+  const parts = (process.env.BENCH_CHAT_PARTS ?? 'ttfe,relay,streams').split(',');
+  if (parts.includes('ttfe')) Object.assign(figures, await timeToFirstEvent());
+  if (parts.includes('relay')) Object.assign(figures, await relay());
+  if (parts.includes('streams')) Object.assign(figures, await manyStreams());
   const width = Math.max(...Object.keys(figures).map((key) => key.length));
   for (const [key, value] of Object.entries(figures)) console.log(`${key.padEnd(width)}  ${value}`);
   return figures;

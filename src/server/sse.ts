@@ -64,8 +64,20 @@ export function streamRun(app: App, request: FastifyRequest, reply: FastifyReply
         : () => undefined;
     let unsubscribe: () => void = () => undefined;
     raw.on('close', finish);
+    // Events that arrive in one burst leave in one socket write: cork on the first frame
+    // and uncork once the burst is over (setImmediate runs after pending I/O callbacks).
+    let corked = false;
+    const uncork = () => {
+      corked = false;
+      raw.uncork();
+    };
     unsubscribe = run.subscribe(options.after ?? 0, (numbered) => {
       if (ended) return;
+      if (!corked) {
+        corked = true;
+        raw.cork();
+        setImmediate(uncork);
+      }
       raw.write(sseFrame(numbered));
       if (isTerminal(numbered.event)) finish();
     });

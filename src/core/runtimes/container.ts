@@ -21,14 +21,14 @@ export interface ContainerRuntimeOptions {
   idleTimeoutMs?: number;
   /**
    * How many relayed events may be waiting to be recorded before reading pauses
-   * (default 1024). Bounds memory when a container is faster than the history.
+   * (default 8192). Bounds memory when a container is faster than the history.
    */
   maxPendingEvents?: number;
   /** The undici dispatcher (default: undici's global one, which pools connections per origin). */
   dispatcher?: Dispatcher;
 }
 
-const DEFAULTS = { connectTimeoutMs: 10_000, idleTimeoutMs: 120_000, maxPendingEvents: 1024 };
+const DEFAULTS = { connectTimeoutMs: 10_000, idleTimeoutMs: 120_000, maxPendingEvents: 8192 };
 
 /** `{container_url}/turn`, validated. */
 function turnEndpoint(containerUrl: string): URL {
@@ -141,7 +141,7 @@ export function createContainerRuntime(containerUrl: string, options: ContainerR
             }
             return false;
           },
-          afterChunk: () => (pending.size >= settings.maxPendingEvents ? pending.flush() : undefined),
+          afterChunk: () => (pending.size >= settings.maxPendingEvents ? pending.drainTo(settings.maxPendingEvents >> 1) : undefined),
         },
       );
       await pending.flush();

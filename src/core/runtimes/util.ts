@@ -65,6 +65,17 @@ export class PendingEmits {
     return this.pending.length;
   }
 
+  /**
+   * Waits until at most `keep` events are unrecorded, awaiting the oldest first, so a
+   * fast producer keeps the history busy instead of stopping until it is fully drained.
+   */
+  async drainTo(keep: number): Promise<void> {
+    while (this.pending.length > keep) {
+      const oldest = this.pending.splice(0, this.pending.length - keep);
+      await Promise.all(oldest);
+    }
+  }
+
   /** Waits until every event pushed so far is recorded. */
   async flush(): Promise<void> {
     while (this.pending.length > 0) {
