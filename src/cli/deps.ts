@@ -35,7 +35,8 @@ export function withDefaults(deps: Partial<CommandDeps> = {}): CommandDeps {
   const env = deps.env ?? process.env;
   return {
     output,
-    write: deps.write ?? (deps.output ? lineBuffered(output) : (chunk) => void process.stdout.write(chunk)),
+    // Straight to stdout when output is the process's own; a captured Output gets whole lines.
+    write: deps.write ?? (output === processOutput ? (chunk) => void process.stdout.write(chunk) : lineBuffered(output)),
     env,
     cwd: deps.cwd ?? process.cwd(),
     openEditor: deps.openEditor ?? ((file) => openInEditor(file, env)),

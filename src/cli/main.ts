@@ -4,9 +4,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { isOrgError } from '../core/errors.js';
-import { runMcp } from './commands/mcp.js';
 import { registerClientCommands } from './commands/index.js';
-import { serveUntilSignal } from './commands/serve.js';
 import { processOutput, type Output } from './output.js';
 import { VERSION } from './version.js';
 
@@ -34,6 +32,8 @@ export function buildProgram(output: Output, setExit: (code: number) => void): C
       '\nExamples:\n  $ org serve\n  $ org serve --home ~/acme --port 8080\n  $ ORG_ADMIN_TOKEN=$(openssl rand -hex 24) org serve --port 0 --no-demo',
     )
     .action(async (flags: { home?: string; host?: string; port?: string; demo: boolean; syncTimeout?: string; commit?: boolean; smtpPort?: string }) => {
+      // Loaded on demand: the server and the app are heavy, and other commands never need them.
+      const { serveUntilSignal } = await import('./commands/serve.js');
       setExit(await serveUntilSignal(flags, output));
     });
 
@@ -44,6 +44,7 @@ export function buildProgram(output: Output, setExit: (code: number) => void): C
     .option('--key <key>', 'MCP node key org_mcp_… (env ORG_MCP_KEY)')
     .addHelpText('after', '\nExample:\n  $ org mcp --url http://127.0.0.1:4780 --key org_mcp_…')
     .action(async (flags: { url?: string; key?: string }) => {
+      const { runMcp } = await import('./commands/mcp.js');
       setExit(await runMcp(flags, output));
     });
 

@@ -103,9 +103,16 @@ export class OrgClient {
       const email = me.email ?? me.user?.email;
       return { ...(me.kind ? { kind: me.kind } : {}), ...(email ? { email } : {}), structures };
     } catch (error) {
-      if (!isOrgError(error) || error.code !== 'not_found') throw error;
+      // No such route on this server (404), or one a node key may not call (403): fall back.
+      if (!isOrgError(error) || (error.code !== 'not_found' && error.code !== 'forbidden')) throw error;
     }
-    return { structures: (await this.listStructures()).structures };
+    try {
+      return { structures: (await this.listStructures()).structures };
+    } catch (error) {
+      // An MCP node key is valid but may not list structures (people only).
+      if (isOrgError(error) && error.code === 'forbidden') return { kind: 'mcp', structures: [] };
+      throw error;
+    }
   }
 
   /** `POST /api/org/users` (administrator only): the new user's token is shown once. */

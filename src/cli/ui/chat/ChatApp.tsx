@@ -35,7 +35,9 @@ const HELP = 'commands: /attach PATH (attach a file to the next message) · /qui
 
 /** The chat screen once the node is known. */
 function ChatScreen({ client, target, attachments, cwd, onExit, session }: Omit<ChatAppProps, 'structure' | 'role'> & { target: { structureName: string; node: Node; structureId: string } }) {
-  const [state, dispatch] = useReducer(chatReducer, initialChatState);
+  const [state, dispatch] = useReducer(chatReducer, initialChatState, (initial) =>
+    chatReducer(initial, { type: 'notice', text: `${target.structureName} · ${target.node.label} (${target.node.role_id})`, tone: 'title' }),
+  );
   const { send, cancel } = useChatSession(client, { structureId: target.structureId, roleId: target.node.role_id }, dispatch, session);
   const preAttached = useRef(false);
 
@@ -81,6 +83,18 @@ function ChatScreen({ client, target, attachments, cwd, onExit, session }: Omit<
     [state.run, state.pending, send, cwd, onExit],
   );
 
+  // A paste (or a fast terminal) can deliver text and Enter in one chunk: a line ending
+  // in a newline is submitted, newlines inside it are kept as part of the message.
+  const onChange = useCallback(
+    (value: string) => {
+      if (/[\r\n]$/.test(value)) {
+        dispatch({ type: 'typed', value: '' });
+        submit(value.replace(/\r\n?/g, '\n').replace(/\n+$/, ''));
+      } else dispatch({ type: 'typed', value: value.replace(/\r\n?/g, '\n') });
+    },
+    [submit],
+  );
+
   const settled = state.entries.slice(0, state.liveFrom);
   const live = state.entries.slice(state.liveFrom);
   return (
@@ -93,7 +107,7 @@ function ChatScreen({ client, target, attachments, cwd, onExit, session }: Omit<
         <Text color="cyan" bold>
           {target.node.role_id} ›{' '}
         </Text>
-        <TextInput value={state.input} onChange={(value) => dispatch({ type: 'typed', value })} onSubmit={submit} placeholder={state.run ? '' : 'message, /attach PATH, /help'} />
+        <TextInput value={state.input} onChange={onChange} onSubmit={submit} placeholder={state.run ? '' : 'message, /attach PATH, /help'} />
       </Box>
       <Text dimColor>
         {state.run
@@ -146,9 +160,6 @@ export function ChatApp(props: ChatAppProps) {
     case 'ready':
       return (
         <Box flexDirection="column">
-          <Text bold>
-            {state.structure.name} · {state.node.label} <Text dimColor>({state.node.role_id})</Text>
-          </Text>
           <ChatScreen
             client={props.client}
             target={{ structureName: state.structure.name, structureId: state.structure.id, node: state.node }}

@@ -90,6 +90,7 @@ export function EntryView({ entry, width = 100 }: EntryViewProps) {
         </Text>
       );
     case 'notice':
+      if (entry.tone === 'title') return <Text bold>{entry.text}</Text>;
       return <Text color={entry.tone === 'warn' ? 'yellow' : 'gray'}>{entry.text}</Text>;
   }
 }

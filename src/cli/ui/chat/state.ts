@@ -12,6 +12,9 @@ export interface PendingAttachment {
   size: number;
 }
 
+/** How a notice looks: a title line, information, or a warning. */
+export type NoticeTone = 'title' | 'info' | 'warn';
+
 /** One thing shown in the transcript. */
 export type Entry = { id: number } & (
   | { kind: 'user'; text: string; attachments: string[] }
@@ -23,7 +26,7 @@ export type Entry = { id: number } & (
   | { kind: 'skill_learned'; slug: string; name: string }
   | { kind: 'complete'; summary: string; artifacts: string[] }
   | { kind: 'error'; message: string }
-  | { kind: 'notice'; text: string; tone: 'info' | 'warn' }
+  | { kind: 'notice'; text: string; tone: NoticeTone }
 );
 
 /** The kinds of entries. */
@@ -64,7 +67,7 @@ export type ChatAction =
   | { type: 'failed'; message: string }
   | { type: 'run-ended' }
   | { type: 'attached'; attachment: PendingAttachment }
-  | { type: 'notice'; text: string; tone?: 'info' | 'warn' }
+  | { type: 'notice'; text: string; tone?: NoticeTone }
   | { type: 'history'; messages: HistoryMessage[] };
 
 /** The empty state. */
