@@ -6,8 +6,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LightMyRequestResponse } from 'fastify';
 import { startInstance, type TestInstance } from './helpers/instance.js';
+import { expectProblem } from './helpers/problem.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -24,16 +24,6 @@ interface NodeBody {
   starting_context: string;
   container_url: string | null;
   created_at: string;
-}
-
-function expectProblem(response: LightMyRequestResponse, status: number, code: string): Record<string, unknown> {
-  expect(response.statusCode, response.body).toBe(status);
-  expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-  const body = response.json<Record<string, unknown>>();
-  expect(body).toMatchObject({ status, code, type: expect.any(String), title: expect.any(String), detail: expect.any(String) });
-  for (const key of Object.keys(body)) expect(['type', 'title', 'status', 'detail', 'code', 'errors']).toContain(key);
-  expect(response.body).not.toMatch(/\bat \S+:\d+|node_modules|\/src\/|\.ts\b/);
-  return body;
 }
 
 describe('nodes', () => {
