@@ -1,7 +1,18 @@
-/** Shapes of the public API (API.md), as the web UI reads them. */
+/**
+ * Shapes of the public API (API.md), as the web UI reads them. The domain records are the
+ * server's own types (type-only imports, erased from the bundle), so the two cannot drift.
+ */
+import type { Role } from '../../../src/core/auth/roles.js';
+import type { ChatEvent, EventPayloads, EventType, HistoryMessage } from '../../../src/core/chat/types.js';
+import type { ArchivedNodeRecord, Node, StructureDetail, StructureSummary } from '../../../src/core/workspaces/types.js';
 
-/** A collaborator role. */
-export type Role = 'viewer' | 'operator' | 'owner';
+export type { ChatEvent, EventPayloads, EventType, HistoryMessage, Role, StructureDetail, StructureSummary };
+
+/** A node of a structure. */
+export type OrgNode = Node;
+
+/** An archived node. */
+export type ArchivedNode = ArchivedNodeRecord;
 
 /** RFC 9457 problem details. */
 export interface Problem {
@@ -12,76 +23,6 @@ export interface Problem {
   code?: string;
   errors?: { path: string; message: string }[];
   [extra: string]: unknown;
-}
-
-/** A structure summary (list entry). */
-export interface StructureSummary {
-  id: string;
-  name: string;
-  role: Role;
-  created_at: string;
-  node_count: number;
-}
-
-/** A node of a structure. */
-export interface OrgNode {
-  id: string;
-  role_id: string;
-  label: string;
-  parent_id: string | null;
-  x: number;
-  y: number;
-  state: 'idle' | 'working';
-  starting_context: string;
-  container_url: string | null;
-  created_at: string;
-}
-
-/** An archived node. */
-export type ArchivedNode = Omit<OrgNode, 'state'> & { archived_at: string };
-
-/** A structure with its nodes. */
-export interface StructureDetail {
-  id: string;
-  name: string;
-  template: string;
-  created_at: string;
-  agents: OrgNode[];
-}
-
-/** Payloads of the chat event types. */
-export interface EventPayloads {
-  thought: string;
-  text: string;
-  tool_call: { tool: string; args: unknown };
-  tool_result: { tool: string; result: unknown };
-  decision: { title: string; body: string };
-  milestone: { title: string };
-  skill_learned: { slug: string; name: string; body?: string; summary?: string };
-  complete: { summary: string; artifacts: string[] };
-  error: { message: string };
-}
-
-/** A chat event type. */
-export type EventType = keyof EventPayloads;
-
-/** A chat event `{type, content, timestamp}`. */
-export type ChatEvent = { [K in EventType]: { type: K; content: EventPayloads[K]; timestamp: string } }[EventType];
-
-/** A chat history message. */
-export interface HistoryMessage {
-  id: string;
-  run_id: string;
-  sender: 'user' | 'agent';
-  text: string;
-  attachments: { name: string; content_type: string; size: number }[];
-  events: ChatEvent[];
-  summary: string | null;
-  artifacts: string[];
-  status: 'running' | 'complete' | 'error';
-  created_at: string;
-  completed_at: string | null;
-  origin?: string;
 }
 
 /** A skill list entry. */
