@@ -87,7 +87,8 @@ describe('org chat in a real terminal (tmux)', () => {
     await client.createStructure('Acme', 'exec-team');
 
     const env = { ORG_URL: serve!.url, ORG_TOKEN: ADMIN, ORG_CONFIG_DIR: join(home, 'config') };
-    const command = `env ${Object.entries(env).map(([name, value]) => `${name}=${quote(value)}`).join(' ')} ${quote(process.execPath)} ${quote(ORG_BIN)} chat Acme exec-ceo`;
+    // `-u CI`: a person's terminal is not CI, and Ink draws no live frames when CI is set.
+    const command = `env -u CI -u CONTINUOUS_INTEGRATION ${Object.entries(env).map(([name, value]) => `${name}=${quote(value)}`).join(' ')} ${quote(process.execPath)} ${quote(ORG_BIN)} chat Acme exec-ceo`;
     tmux('new-session', '-d', '-s', 'chat', '-x', '120', '-y', '50', command);
 
     await waitForScreen((text) => text.includes('exec-ceo ›'), 'the chat prompt');
