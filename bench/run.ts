@@ -8,10 +8,10 @@
  *
  * See bench/README.md for what each figure means.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { benchChat } from './chat.js';
 import { benchHttp } from './http.js';
+import { benchSearchCore } from './search-core.js';
+import { benchSearchHttp } from './search-http.js';
 
 type Figures = Record<string, unknown>;
 
@@ -20,17 +20,6 @@ interface Bench {
   description: string;
   /** Resolves with the figures, or with a reason to skip. */
   run(): Promise<Figures | { skipped: string }>;
-}
-
-/** bench/search-core.ts is optional (written with the skill library); loaded only if present. */
-async function loadSearchCore(): Promise<((n: number) => Promise<unknown>) | string> {
-  const here = (name: string) => fileURLToPath(new URL(name, import.meta.url));
-  if (!existsSync(here('./search-core.ts')) && !existsSync(here('./search-core.js'))) return 'bench/search-core.ts does not exist yet';
-  // A variable specifier: the module may not exist when this file is type-checked.
-  const specifier = './search-core.js';
-  const module = (await import(specifier)) as { benchSearchCore?: unknown };
-  if (typeof module.benchSearchCore !== 'function') return 'bench/search-core.ts does not export benchSearchCore(n)';
-  return module.benchSearchCore as (n: number) => Promise<unknown>;
 }
 
 const BENCHES: Bench[] = [
@@ -43,17 +32,19 @@ const BENCHES: Bench[] = [
     name: 'search-core',
     description: 'search core on 1,000 and 10,000 generated skills',
     async run() {
-      const benchSearchCore = await loadSearchCore();
-      if (typeof benchSearchCore === 'string') return { skipped: benchSearchCore };
       const figures: Figures = {};
       for (const n of [1_000, 10_000]) {
-        const result = await benchSearchCore(n);
-        if (result && typeof result === 'object') {
-          for (const [key, value] of Object.entries(result)) figures[`search-core.${n}.${key}`] = value;
-        } else {
-          figures[`search-core.${n}`] = result;
-        }
+        for (const [key, value] of Object.entries(await benchSearchCore(n))) figures[`search-core.${n}.${key}`] = value;
       }
+      return figures;
+    },
+  },
+  {
+    name: 'search-http',
+    description: 'org serve on 1,000 and 10,000 skills: cold and warm start to listening, RSS, search over HTTP',
+    async run() {
+      const figures: Figures = {};
+      for (const n of [1_000, 10_000]) Object.assign(figures, await benchSearchHttp(n));
       return figures;
     },
   },

@@ -66,7 +66,7 @@ function rng(seed: number): () => number {
   };
 }
 
-function generate(n: number): { slug: string; frontmatter: SkillFrontmatter; body: string }[] {
+export function generate(n: number): { slug: string; frontmatter: SkillFrontmatter; body: string }[] {
   const rand = rng(42);
   const pick = <T>(list: T[]): T => list[Math.floor(rand() * list.length)] as T;
   const out = [];
@@ -101,7 +101,7 @@ function generate(n: number): { slug: string; frontmatter: SkillFrontmatter; bod
   return out;
 }
 
-function queries(count: number): string[] {
+export function queries(count: number): string[] {
   const rand = rng(7);
   const pick = <T>(list: T[]): T => list[Math.floor(rand() * list.length)] as T;
   const out = [];
