@@ -157,6 +157,15 @@ describe('skills over HTTP', () => {
       'not_found',
     );
 
+    // A structure-scoped deleted skill is listed for its own structure only.
+    await post({ structure_id: structureId, slug: 'scoped-gone', frontmatter: frontmatter({ structure_id: structureId }), body: BODY });
+    await t.server.inject({ method: 'DELETE', url: `/api/org/knowledge/skills/scoped-gone?structure_id=${structureId}`, headers: t.auth(owner.token) });
+    const deletedIn = async (sid: string) =>
+      (await get(`/api/org/knowledge/deleted?structure_id=${sid}`)).json().skills.map((s: { slug: string }) => s.slug);
+    expect(await deletedIn(structureId)).toContain('scoped-gone');
+    expect(await deletedIn(otherStructureId)).not.toContain('scoped-gone');
+    expect(await deletedIn(otherStructureId)).toContain('to-delete');
+
     const restored = await t.server.inject({ method: 'POST', url: `/api/org/knowledge/skills/to-delete/restore?structure_id=${structureId}`, headers: t.auth(owner.token) });
     expect(restored.statusCode, restored.body).toBe(200);
     expect(restored.json().frontmatter.summary).toBe('v1');

@@ -54,8 +54,8 @@ export interface SkillStore {
   upsert(input: UpsertInput): Promise<UpsertResult>;
   /** Moves a skill to `.deleted/` (404 when absent). */
   remove(slug: string, scope?: ScopeOptions): Promise<void>;
-  /** Deleted skills, newest first. */
-  listDeleted(): Promise<DeletedSkill[]>;
+  /** Deleted skills, newest first; structure-scoped ones only for `structureId`. */
+  listDeleted(structureId?: string): Promise<DeletedSkill[]>;
   /** Restores the newest deleted version (409 when live, 404 when none). */
   restore(slug: string, scope?: ScopeOptions): Promise<Skill>;
   /** Files that did not load, with the reason. */
@@ -142,7 +142,7 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
     },
     upsert: (upsertInput) => upsertSkill(ctx, upsertInput),
     remove: (slug, scope) => removeSkill(ctx, slug, scope),
-    listDeleted: () => listDeletedSkills(options.root),
+    listDeleted: (structureId) => listDeletedSkills(options.root, structureId),
     restore: (slug, scope) => restoreSkill(ctx, slug, scope),
     problems: () =>
       [...catalog.problems.values()]

@@ -81,10 +81,13 @@ export async function readTrashed(entry: TrashEntry): Promise<Skill | undefined>
 }
 
 /** The deleted-skills listing of API.md §4. */
-export async function listDeletedSkills(root: string): Promise<DeletedSkill[]> {
+export async function listDeletedSkills(root: string, structureId?: string): Promise<DeletedSkill[]> {
   const out: DeletedSkill[] = [];
   for (const entry of await listTrash(root)) {
     const skill = await readTrashed(entry);
+    // A structure-scoped skill is listed only for its own structure (like live ones).
+    const scope = skill?.frontmatter.structure_id;
+    if (scope !== undefined && scope !== structureId) continue;
     out.push({ slug: entry.slug, name: skill?.frontmatter.name ?? entry.slug, deleted_at: entry.deletedAt });
   }
   return out;

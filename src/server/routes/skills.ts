@@ -169,7 +169,7 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
         response: { 200: Type.Object({ skills: Type.Array(DeletedSkillSchema) }), ...problems(400, 401, 404) },
       },
     },
-    async () => ({ skills: await app.skills.listDeleted() }),
+    async (request) => ({ skills: await app.skills.listDeleted(request.structureId) }),
   );
 
   server.post(
