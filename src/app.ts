@@ -118,7 +118,15 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     router: (node) => deps.runtime?.(node) ?? (node.container_url ? createContainerRuntime(node.container_url) : (llm ?? local)),
   });
   await chat.recover();
-  const inbound = new InboundService({ chat, workspaces, mailer, domain: config.inboundDomain, onError });
+  const inbound = new InboundService({
+    chat,
+    workspaces,
+    mailer,
+    domain: config.inboundDomain,
+    onError,
+    journal: join(paths.state, 'inbound-replies.jsonl'),
+  });
+  await inbound.recover();
   const access = new AccessControl({ users, keys, workspaces, ...(config.adminToken ? { adminToken: config.adminToken } : {}) });
 
   return {

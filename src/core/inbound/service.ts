@@ -6,9 +6,10 @@
  */
 import { ATTACHMENT_LIMITS, safeName, type DecodedAttachment } from '../chat/artifacts.js';
 import type { ChatEngine } from '../chat/engine.js';
-import type { Run } from '../chat/run.js';
+import type { ChatEvent } from '../chat/types.js';
 import { invalid, notFound } from '../errors.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
+import { appendJsonl, readJsonl } from '../storage/index.js';
 import type { WorkspaceService } from '../workspaces/service.js';
 import { nodeAddress, parseNodeAddress, type NodeAddress } from './address.js';
 import { parseInboundEmail, type InboundEmail } from './email.js';
@@ -27,7 +28,26 @@ export interface InboundServiceOptions {
   maxReplyAttachmentBytes?: number;
   /** Reports failures of background replies (default: ignored). */
   onError?: (error: unknown) => void;
+  /**
+   * Journal of replies owed (`.org/inbound-replies.jsonl`): an e-mail whose turn was cut
+   * short by a restart is still answered by `recover()` after the restart.
+   */
+  journal?: string;
 }
+
+/** What a reply needs, recorded when the e-mail is accepted. */
+interface OwedReply {
+  run_id: string;
+  structure_id: string;
+  node_id: string;
+  role_id: string;
+  to: string;
+  subject: string;
+  message_id: string | null;
+  references: string[];
+}
+
+type JournalRecord = ({ kind: 'owed' } & OwedReply) | { kind: 'sent'; run_id: string };
 
 /** A message accepted for a node. */
 export interface InboundAccepted {
@@ -106,7 +126,18 @@ export class InboundService {
       attachments,
       origin: `email:${cleanSender(email.sender)}`,
     });
-    this.track(run.done.then(() => this.reply(run, email, email.sender!)));
+    const owed: OwedReply = {
+      run_id: run.id,
+      structure_id: run.structureId,
+      node_id: run.nodeId,
+      role_id: run.roleId,
+      to: email.sender,
+      subject: email.subject,
+      message_id: email.messageId ?? null,
+      references: email.references,
+    };
+    if (this.options.journal) await appendJsonl(this.options.journal, { kind: 'owed', ...owed } satisfies JournalRecord);
+    this.track(run.done.then(() => this.reply(owed, run.terminal)));
     return { runId: run.id, ...address };
   }
 
@@ -121,6 +152,34 @@ export class InboundService {
       origin: `message:${sender}`,
     });
     return { runId: run.id, structureId: input.structureId, roleId: run.roleId };
+  }
+
+  /**
+   * Sends the replies a previous process owed (their turns were closed by the chat
+   * engine's recovery, so they end in `error`). Call after `ChatEngine.recover()`.
+   */
+  async recover(): Promise<number> {
+    if (!this.options.journal) return 0;
+    const owed = new Map<string, OwedReply>();
+    for (const record of await readJsonl<JournalRecord>(this.options.journal)) {
+      if (record.kind === 'sent') owed.delete(record.run_id);
+      else owed.set(record.run_id, record);
+    }
+    let sent = 0;
+    for (const reply of owed.values()) {
+      const live = this.options.chat.run(reply.run_id);
+      if (live && !live.finished) {
+        this.track(live.done.then(() => this.reply(reply, live.terminal)));
+        continue;
+      }
+      const { events } = await this.options.chat.replay(reply.run_id).catch(() => ({ events: [] as ChatEvent[] }));
+      const last = events.at(-1);
+      const terminal = last && (last.type === 'complete' || last.type === 'error') ? last : undefined;
+      this.track(this.reply(reply, terminal));
+      sent++;
+    }
+    await this.idle();
+    return sent;
   }
 
   /** Resolves when every reply in flight has been sent or has failed. */
@@ -143,15 +202,14 @@ export class InboundService {
     });
   }
 
-  /** Mails the outcome of `run` to `to`, threaded under the inbound message. */
-  private async reply(run: Run, email: InboundEmail, to: string): Promise<void> {
-    const terminal = run.terminal;
+  /** Mails the outcome of a turn to the sender, threaded under the inbound message. */
+  private async reply(owed: OwedReply, terminal: ChatEvent | undefined): Promise<void> {
     const lines: string[] = [];
     const attachments: NonNullable<MailMessage['attachments']> = [];
     if (terminal?.type === 'complete') {
       lines.push(terminal.content.summary || 'Done.');
       const limit = this.options.maxReplyAttachmentBytes ?? ATTACHMENT_LIMITS.bytes;
-      const shelf = this.options.chat.shelfOf(run.structureId, run.nodeId);
+      const shelf = this.options.chat.shelfOf(owed.structure_id, owed.node_id);
       const skipped: string[] = [];
       for (const name of terminal.content.artifacts) {
         try {
@@ -172,16 +230,17 @@ export class InboundService {
     } else {
       lines.push(`The agent could not finish: ${terminal?.type === 'error' ? terminal.content.message : 'the turn ended without a result'}`);
     }
-    lines.push('', '-- ', `${run.roleId} · run ${run.id}`);
-    const references = [...email.references, ...(email.messageId ? [email.messageId] : [])];
+    lines.push('', '-- ', `${owed.role_id} · run ${owed.run_id}`);
+    const references = [...owed.references, ...(owed.message_id ? [owed.message_id] : [])];
     await this.options.mailer.send({
-      to,
-      subject: replySubject(email.subject),
+      to: owed.to,
+      subject: replySubject(owed.subject),
       text: lines.join('\n'),
-      replyTo: this.addressOf(run.roleId, run.structureId),
-      ...(email.messageId ? { inReplyTo: email.messageId } : {}),
+      replyTo: this.addressOf(owed.role_id, owed.structure_id),
+      ...(owed.message_id ? { inReplyTo: owed.message_id } : {}),
       ...(references.length > 0 ? { references } : {}),
       ...(attachments.length > 0 ? { attachments } : {}),
     });
+    if (this.options.journal) await appendJsonl(this.options.journal, { kind: 'sent', run_id: owed.run_id } satisfies JournalRecord);
   }
 }
