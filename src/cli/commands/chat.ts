@@ -4,8 +4,6 @@
  * turn ends with an error.
  */
 import type { Command } from 'commander';
-import { render } from 'ink';
-import { createElement } from 'react';
 import type { ChatStream } from '../../client/index.js';
 import { invalid } from '../../core/errors.js';
 import { checkAttachment, encodeAttachments } from '../attachments.js';
@@ -13,7 +11,6 @@ import { createEventPrinter } from '../chat-print.js';
 import type { ConnectionFlags } from '../connection.js';
 import { connect, withDefaults, type CommandDeps } from '../deps.js';
 import { findNode, findStructureDetail } from '../resolve.js';
-import { ChatApp } from '../ui/chat/ChatApp.js';
 import { examples, withConnection, type CommandContext } from './common.js';
 
 /** Exit code of a turn that ended with an `error` event. */
@@ -89,6 +86,8 @@ export async function runChat(args: ChatArgs, partial: Partial<CommandDeps> = {}
 
   if (!deps.interactive) throw invalid('org chat needs a terminal; for scripts send one message with: org chat STRUCTURE ROLE -m "…" [--json]');
   let code = 0;
+  // Ink and the UI load only for interactive use (Ink's layout engine costs ~0.4 s at start).
+  const [{ render }, { createElement }, { ChatApp }] = await Promise.all([import('ink'), import('react'), import('../ui/chat/ChatApp.js')]);
   const app = render(
     createElement(ChatApp, {
       client,
