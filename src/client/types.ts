@@ -3,6 +3,7 @@
  * types (imported as types only); the few response envelopes the core does not name are
  * declared here.
  */
+import type { McpKeyCreated, McpKeyListing } from '../core/auth/keys.js';
 import type { Role } from '../core/auth/roles.js';
 import type { ChatEvent, HistoryMessage } from '../core/chat/types.js';
 import type { SkillCommit } from '../core/skills/git.js';
@@ -43,22 +44,10 @@ export interface CreatedStructure extends StructureDetail {
 }
 
 /** A freshly minted MCP key: the token appears only here. */
-export interface CreatedKey {
-  id: string;
-  token: string;
-  prefix: string;
-  label: string;
-  created_at: string;
-}
+export type CreatedKey = McpKeyCreated;
 
 /** An MCP key as listed (never its token). */
-export interface KeyListing {
-  id: string;
-  prefix: string;
-  label: string;
-  created_at: string;
-  last_used_at: string | null;
-}
+export type KeyListing = McpKeyListing;
 
 /** A pending invite. */
 export interface Invite {
