@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeAtomic } from '../storage/index.js';
+import { removeStaleTemps, writeAtomic } from '../storage/index.js';
 import type { CatalogRecord } from './catalog.js';
 import type { SkillSearchIndexJSON } from './search/engine.js';
 import { isPlainObject } from './frontmatter.js';
@@ -36,6 +36,8 @@ export async function readSnapshot(
   stateDir: string,
   root: string,
 ): Promise<{ snapshot: IndexSnapshot } | { rejected: string }> {
+  // A save killed between its write and its rename leaves a temp file: drop it.
+  await removeStaleTemps(snapshotPath(stateDir));
   let text: string;
   try {
     text = await readFile(snapshotPath(stateDir), 'utf8');

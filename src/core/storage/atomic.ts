@@ -3,8 +3,8 @@
  * then renamed over the target, so a reader (or a crash) sees the old file or the new
  * one, never half of either.
  */
-import { mkdir, readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { mkdir, readFile, readdir, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 
 /** Writes `data` to `file` atomically (temp file, fsync, rename), creating its folder. */
@@ -28,4 +28,25 @@ export async function readJson<T>(file: string, fallback: T): Promise<T> {
     throw error;
   }
   return JSON.parse(text) as T;
+}
+
+/**
+ * Deletes the temp files (`<name>.<number>`) that write-file-atomic leaves beside `file`
+ * when the process is killed between writing and renaming one.
+ */
+export async function removeStaleTemps(file: string): Promise<void> {
+  const prefix = `${basename(file)}.`;
+  let names: string[];
+  try {
+    names = await readdir(dirname(file));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !/^\d+$/.test(name.slice(prefix.length))) continue;
+    await unlink(join(dirname(file), name)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+  }
 }

@@ -3,9 +3,7 @@
  * serialized, so concurrent read-modify-write cycles never lose each other's changes,
  * and a change is visible to readers only once it is on disk.
  */
-import { readdir, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { readJson, writeJsonAtomic } from './atomic.js';
+import { readJson, removeStaleTemps, writeJsonAtomic } from './atomic.js';
 import { KeyedMutex } from './mutex.js';
 
 const mutex = new KeyedMutex();
@@ -63,25 +61,4 @@ export class JsonFile<T> {
 /** Waits for every queued state-file write of the process. */
 export function pendingWrites(): Promise<void> {
   return mutex.idle();
-}
-
-/**
- * Deletes the temp files (`<name>.<number>`) that write-file-atomic leaves beside `file`
- * when the process is killed between writing and renaming one.
- */
-async function removeStaleTemps(file: string): Promise<void> {
-  const prefix = `${basename(file)}.`;
-  let names: string[];
-  try {
-    names = await readdir(dirname(file));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
-  }
-  for (const name of names) {
-    if (!name.startsWith(prefix) || !/^\d+$/.test(name.slice(prefix.length))) continue;
-    await unlink(join(dirname(file), name)).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') throw error;
-    });
-  }
 }
