@@ -10,7 +10,7 @@ import { homePaths, type HomePaths, type OrgConfig } from './core/config.js';
 import { ChatEngine, createChatSkills } from './core/chat/index.js';
 import { createContainerRuntime, createLocalRuntime, createLlmRuntime, type AgentRuntime } from './core/runtimes/index.js';
 import { createSkillStore, type SkillStore } from './core/skills/index.js';
-import { createOutboxMailer, createSmtpMailer, type Mailer } from './core/mail/index.js';
+import { cleanOutbox, createOutboxMailer, createSmtpMailer, type Mailer } from './core/mail/index.js';
 import { InboundService } from './core/inbound/index.js';
 import { pendingWrites } from './core/storage/index.js';
 import { type Clock, systemClock } from './core/util/index.js';
@@ -74,6 +74,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
   await mkdir(paths.skills, { recursive: true });
   await mkdir(paths.structures, { recursive: true });
   await mkdir(paths.outbox, { recursive: true });
+  await cleanOutbox(paths.outbox);
   const clock = deps.clock ?? systemClock;
   const templates = await loadTemplates(deps.templatesDir ?? join(PACKAGE_ROOT, 'templates'));
   const connections = new ConnectionRegistry();

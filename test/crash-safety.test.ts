@@ -362,9 +362,9 @@ function serve(home: string): Promise<ServeChild> {
 async function restartAndVerify(home: string, model: Model, context: string): Promise<ServeChild> {
   const child = await serve(home);
   try {
-    // Loading the state removed the temp files a crash left beside JSON documents.
+    // Loading the state removed the temp files a crash left beside JSON documents and in the outbox.
     const { temps } = await checkFiles(home);
-    expect(temps.filter((file) => /\.json\.\d+$/.test(file)), `${context}: stale temp files after start`).toEqual([]);
+    expect(temps.filter((file) => /\.(json|eml)\.\d+$/.test(file)), `${context}: stale temp files after start`).toEqual([]);
     const { checked, failures } = await verify(child.url, model);
     failures.push(...(await checkOutbox(home, model)));
     expect(failures, `${context}: acknowledged writes missing after restart (seed ${SEED})`).toEqual([]);

@@ -3,6 +3,7 @@
  * `ORG_SMTP_URL` is set) and the outbox, which writes each message as a real RFC 5322
  * `.eml` file to `.org/outbox/`. Messages are built by nodemailer in both cases.
  */
+import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer/index.js';
@@ -47,6 +48,12 @@ function toNodemailer(from: string, message: MailMessage): Mail.Options {
     ...(message.references ? { references: message.references } : {}),
     ...(message.attachments ? { attachments: message.attachments } : {}),
   };
+}
+
+/** Removes the temp files of `.eml` writes that a crash cut off before their rename. */
+export async function cleanOutbox(dir: string): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) if (/\.eml\.\d+$/.test(name)) await unlink(join(dir, name)).catch(() => undefined);
 }
 
 /** A mailer that writes `.eml` files to `dir` (atomically, one file per message). */
