@@ -4,9 +4,9 @@
  */
 import type { Role } from '../../../src/core/auth/roles.js';
 import type { ChatEvent, EventPayloads, EventType, HistoryMessage } from '../../../src/core/chat/types.js';
-import type { ArchivedNodeRecord, Node, StructureDetail, StructureSummary } from '../../../src/core/workspaces/types.js';
+import type { ArchivedNodeRecord, LogEntry, Node, StructureDetail, StructureSummary } from '../../../src/core/workspaces/types.js';
 
-export type { ChatEvent, EventPayloads, EventType, HistoryMessage, Role, StructureDetail, StructureSummary };
+export type { ChatEvent, EventPayloads, EventType, HistoryMessage, LogEntry, Role, StructureDetail, StructureSummary };
 
 /** A node of a structure. */
 export type OrgNode = Node;
@@ -111,18 +111,6 @@ export interface Acceptance {
   role: Role;
   user: { id: string; email: string };
   token?: string;
-}
-
-/** A workspace log entry. */
-export interface LogEntry {
-  id: string;
-  type: 'decision' | 'milestone';
-  title: string;
-  body?: string;
-  role_id: string;
-  node_id: string;
-  run_id: string | null;
-  created_at: string;
 }
 
 /** The templates a structure can be created from (API.md §5). */
