@@ -7,7 +7,7 @@ import { forbidden, notFound, unauthorized } from '../errors.js';
 import type { WorkspaceService } from '../workspaces/service.js';
 import type { KeyService, McpKeyRecord } from './keys.js';
 import { ACTION_RULES, type Action, type Role, roleAtLeast } from './roles.js';
-import { hashToken, sameSecret } from './tokens.js';
+import { hashToken, sameHash } from './tokens.js';
 import type { PublicUser, UserService } from './users.js';
 
 /** The authenticated caller. */
@@ -32,12 +32,17 @@ export interface AccessControlOptions {
 
 /** Authentication and authorization of API calls. */
 export class AccessControl {
-  constructor(private readonly options: AccessControlOptions) {}
+  /** Hash of the administrator token, computed once. */
+  private readonly adminHash: string | undefined;
 
-  /** Resolves a bearer token; undefined for unknown or revoked tokens. */
+  constructor(private readonly options: AccessControlOptions) {
+    this.adminHash = options.adminToken ? hashToken(options.adminToken) : undefined;
+  }
+
+  /** Resolves a bearer token (hashed once, compared in constant time); undefined for unknown or revoked tokens. */
   authenticate(token: string): Principal | undefined {
-    if (this.options.adminToken && sameSecret(token, this.options.adminToken)) return { kind: 'admin', id: 'admin' };
     const hash = hashToken(token);
+    if (this.adminHash && sameHash(hash, this.adminHash)) return { kind: 'admin', id: 'admin' };
     const user = this.options.users.byTokenHash(hash);
     if (user) return { kind: 'user', id: user.id, user: { id: user.id, email: user.email, created_at: user.created_at } };
     const key = this.options.keys.authenticate(hash);
