@@ -32,6 +32,8 @@ export interface SearchCoreBench {
   memoryMb: { rssAfterWarmStart: number; oursHeap: number; rawHeap: number };
   /** File written → found by search, through the watcher (10 edits). */
   editToSearchableMs: { median: number; max: number };
+  /** 1,000 files written at once (a git checkout) → all listed, measured from the end of the writes. */
+  burst1000Ms: { write: number; visibleAfterWrite: number };
 }
 
 const VERBS = ['review', 'plan', 'prepare', 'audit', 'draft', 'run', 'escalate', 'reconcile', 'launch', 'migrate', 'triage', 'onboard', 'forecast', 'negotiate', 'publish', 'analyse', 'schedule', 'approve', 'renew', 'investigate'];
@@ -196,6 +198,19 @@ export async function benchSearchCore(n: number): Promise<SearchCoreBench> {
       }
       latencies.push(performance.now() - t);
     }
+    // A git checkout: 1,000 new files at once → all listed.
+    const listedBefore = watching.count();
+    const burstWritten = performance.now();
+    await Promise.all(
+      Array.from({ length: 1000 }, (_, i) => {
+        const fm: SkillFrontmatter = { ...(generated[i % generated.length]?.frontmatter as SkillFrontmatter), name: `Burst ${i}` };
+        return writeFile(join(root, `bench-burst-${i}.md`), serializeSkill(fm, `Burst ${i}.\n`));
+      }),
+    );
+    const burstStart = performance.now();
+    while (watching.count() < listedBefore + 1000 && performance.now() - burstStart < 30_000) await new Promise((resolve) => setTimeout(resolve, 5));
+    const burstMs = performance.now() - burstStart;
+    const burstWriteMs = burstStart - burstWritten;
     await watching.close();
     latencies.sort((a, b) => a - b);
 
@@ -212,6 +227,7 @@ export async function benchSearchCore(n: number): Promise<SearchCoreBench> {
       },
       memoryMb: { rssAfterWarmStart: mb(rss), oursHeap: mb(oursHeap), rawHeap: mb(rawHeap) },
       editToSearchableMs: { median: round(latencies[5] ?? 0), max: round(latencies[latencies.length - 1] ?? 0) },
+      burst1000Ms: { write: round(burstWriteMs), visibleAfterWrite: round(burstMs) },
     };
   } finally {
     await rm(home, { recursive: true, force: true });
