@@ -13,8 +13,8 @@ import { createLocalRuntime } from '../src/core/runtimes/local.js';
 import { createScriptedRuntime } from '../src/core/runtimes/scripted.js';
 import { dispatchRuntime, expectProblem, startChat, type ChatFixture } from './helpers/chat.js';
 import { typesOf, type SseResponse } from './helpers/sse.js';
+import { UUID } from './helpers/shapes.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const FIXED = '2030-01-02T03:04:05.678Z';
 
 const SHORT: EventInput[] = [

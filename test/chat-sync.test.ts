@@ -8,8 +8,8 @@ import type { EventInput } from '../src/core/chat/types.js';
 import { createScriptedRuntime } from '../src/core/runtimes/scripted.js';
 import type { AgentRuntime } from '../src/core/runtimes/types.js';
 import { dispatchRuntime, startChat, withoutTimestamps, type ChatFixture } from './helpers/chat.js';
+import { UUID } from './helpers/shapes.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** Deterministic: the events depend only on the message; writes one artifact. */
 const deterministic: AgentRuntime = {

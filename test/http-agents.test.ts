@@ -8,23 +8,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInstance, type TestInstance } from './helpers/instance.js';
 import { expectProblem } from './helpers/problem.js';
+import { ISO, UUID, NODE_KEYS } from './helpers/shapes.js';
+import type { Node as NodeBody } from '../src/core/workspaces/types.js';
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const NODE_KEYS = ['container_url', 'created_at', 'id', 'label', 'parent_id', 'role_id', 'starting_context', 'state', 'x', 'y'];
-
-interface NodeBody {
-  id: string;
-  role_id: string;
-  label: string;
-  parent_id: string | null;
-  x: number;
-  y: number;
-  state: string;
-  starting_context: string;
-  container_url: string | null;
-  created_at: string;
-}
 
 describe('nodes', () => {
   let t: TestInstance;

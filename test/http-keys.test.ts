@@ -8,9 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startInstance, type TestInstance } from './helpers/instance.js';
 import { expectProblem } from './helpers/problem.js';
+import { ISO, UUID } from './helpers/shapes.js';
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const MCP_TOKEN = /^org_mcp_[0-9A-Za-z]{32,}$/;
 
 interface Created {

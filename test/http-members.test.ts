@@ -9,9 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Mailer, MailMessage } from '../src/core/mail/index.js';
 import { startInstance, type TestInstance } from './helpers/instance.js';
 import { expectProblem } from './helpers/problem.js';
+import { ISO, UUID } from './helpers/shapes.js';
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const DAY = 24 * 60 * 60 * 1000;
 
 /** A mailer that keeps messages in memory, so tests can read the token without parsing files. */

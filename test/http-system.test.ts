@@ -6,9 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startInstance, type TestInstance } from './helpers/instance.js';
 import { expectProblem } from './helpers/problem.js';
+import { ISO, UUID } from './helpers/shapes.js';
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** Asserts the RFC 9457 shape of API.md §2 and that nothing internal leaks. */
 /** `METHOD /path/{param}` entries of Fastify's route tree (HEAD routes left out). */
