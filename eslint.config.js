@@ -37,6 +37,24 @@ export default tseslint.config(
     rules: forbid(['**/mcp/**', '**/cli/**', '**/client/**', 'ink', 'react', 'commander'], 'server imports app and core only.'),
   },
   {
+    // Handlers act on the scope the access layer resolved (request.scope), never on ids
+    // read from the request again: that is how a second place could smuggle in another scope.
+    files: ['src/server/routes/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.type='MemberExpression'][object.property.name=/^(body|query|params)$/][property.name=/^(structure_id|role_id|run_id)$/]",
+          message: 'Use the resolved scope (scopeOf/nodeScopeOf/runScopeOf from server/scope.ts), not ids read from the request.',
+        },
+        {
+          selector: "VariableDeclarator[init.type='MemberExpression'][init.property.name=/^(body|query|params)$/] > ObjectPattern > Property[key.name=/^(structure_id|role_id|run_id)$/]",
+          message: 'Use the resolved scope (scopeOf/nodeScopeOf/runScopeOf from server/scope.ts), not ids read from the request.',
+        },
+      ],
+    },
+  },
+  {
     files: ['src/mcp/**/*.ts'],
     // The negation keeps the MCP SDK's own `server/` modules allowed: only org's src/server is off limits.
     rules: forbid(['**/server/**', '!@modelcontextprotocol/sdk/**', '**/cli/**', 'ink', 'react', 'commander', 'fastify'], 'mcp imports app and core only.'),

@@ -126,7 +126,44 @@ describe('nodes', () => {
   });
 
   describe('PATCH /agents/{role_id}', () => {
-    it('changes label, position, starting_context and container_url; role_id and parent_id stay', async () => {
+    it('refuses to change role_id (400) and changes nothing', async () => {
+      const s = await t.createStructure(owner.token, 'exec-team');
+      const target = s.agents[1]!;
+      const body = expectProblem(await patch(s.id, target.role_id, { label: 'Renamed', role_id: 'team-changed' }), 400, 'invalid_request');
+      expect(body.detail).toContain('role_id cannot be changed');
+      expect(body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'body.role_id' }), expect.objectContaining({ path: 'params.role_id' })]));
+      expect((await detail(s.id)).agents.find((n) => n.id === target.id)).toMatchObject({ label: target.label, role_id: target.role_id });
+      // The same role_id in the body is no change: accepted.
+      expect((await patch(s.id, target.role_id, { label: 'Renamed', role_id: target.role_id })).statusCode).toBe(200);
+    });
+
+    it('moves a node with its subtree under another parent (by role_id or id); cycles and moving the root are 400', async () => {
+      const s = await t.createStructure(owner.token, 'blank');
+      const root = (await add(s.id, { role_id: 'exec-ceo', label: 'CEO' })).json<NodeBody>();
+      const cfo = (await add(s.id, { role_id: 'exec-cfo', label: 'CFO', parent_id: root.id })).json<NodeBody>();
+      const coo = (await add(s.id, { role_id: 'exec-coo', label: 'COO', parent_id: root.id })).json<NodeBody>();
+      const analyst = (await add(s.id, { role_id: 'fin-analyst', label: 'Analyst', parent_id: cfo.id })).json<NodeBody>();
+
+      const moved = await patch(s.id, 'exec-cfo', { parent: 'exec-coo' });
+      expect(moved.statusCode).toBe(200);
+      expect(moved.json()).toMatchObject({ id: cfo.id, parent_id: coo.id });
+      const tree = (await detail(s.id)).agents;
+      expect(tree.find((n) => n.id === analyst.id)?.parent_id).toBe(cfo.id);
+      expect((await patch(s.id, 'exec-cfo', { parent_id: root.id })).json()).toMatchObject({ parent_id: root.id });
+
+      const cycle = expectProblem(await patch(s.id, 'exec-cfo', { parent: 'fin-analyst' }), 400, 'invalid_request');
+      expect(cycle.errors).toEqual([{ path: 'body.parent', message: 'would make a cycle' }]);
+      expectProblem(await patch(s.id, 'exec-cfo', { parent: 'exec-cfo' }), 400, 'invalid_request');
+      expectProblem(await patch(s.id, 'exec-ceo', { parent: 'exec-coo' }), 400, 'invalid_request');
+      expectProblem(await patch(s.id, 'exec-cfo', { parent: 'team-nobody' }), 400, 'invalid_request');
+      expectProblem(await patch(s.id, 'exec-cfo', { parent: 'exec-coo', parent_id: root.id }), 400, 'invalid_request');
+      expect((await detail(s.id)).agents.find((n) => n.id === cfo.id)?.parent_id).toBe(root.id);
+      // A move makes deleting the old parent possible.
+      await patch(s.id, 'fin-analyst', { parent: 'exec-coo' });
+      expect((await remove(s.id, "exec-cfo")).statusCode).toBe(204);
+    });
+
+    it('changes label, position, starting_context and container_url', async () => {
       const s = await t.createStructure(owner.token, 'exec-team');
       const target = s.agents[1]!;
       const response = await patch(s.id, target.role_id, {
@@ -135,8 +172,6 @@ describe('nodes', () => {
         y: 20,
         starting_context: 'New context',
         container_url: 'http://localhost:9000',
-        role_id: 'team-changed',
-        parent_id: null,
       });
       expect(response.statusCode).toBe(200);
       const node = response.json<NodeBody>();

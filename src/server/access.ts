@@ -1,11 +1,15 @@
 /**
  * Authentication and authorization hooks. Each route declares `config.access`; these
- * hooks resolve the bearer token and apply the role matrix of core/auth in one place,
- * so no route handler checks roles itself.
+ * hooks resolve the bearer token, resolve the route's scope from the one place it
+ * declares, apply the role matrix of core/auth in one place, and hand the authorized
+ * scope to the handler as `request.scope`. No route handler checks roles or reads
+ * scope ids itself.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { App } from '../app.js';
-import { invalid, notFound, unauthorized } from '../core/errors.js';
+import type { Principal } from '../core/auth/index.js';
+import { invalid, isOrgError, notFound, unauthorized } from '../core/errors.js';
+import { assertMatches, assertOneScope, declaredValue, placeName, type RunScope, type ScopePlace, type StructureScope } from './scope.js';
 import type { AccessRule } from './types.js';
 
 /** The bearer token of a request, if any. */
@@ -16,14 +20,6 @@ export function bearerOf(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-function pick(source: unknown, name: string): string | undefined {
-  if (source && typeof source === 'object' && name in source) {
-    const value = (source as Record<string, unknown>)[name];
-    if (typeof value === 'string') return value;
-  }
-  return undefined;
-}
-
 /** Registers the access hooks; every `/api/org` route must declare `config.access`. */
 export function registerAccess(server: FastifyInstance, app: App): void {
   server.addHook('onRoute', (route) => {
@@ -31,13 +27,19 @@ export function registerAccess(server: FastifyInstance, app: App): void {
     if (!access && route.url.startsWith('/api/org') && route.method !== 'HEAD') {
       throw new Error(`route ${String(route.method)} ${route.url} declares no access rule`);
     }
+    if (access?.kind === 'run' && !route.url.includes(':run_id')) {
+      throw new Error(`route ${String(route.method)} ${route.url} is a run route without a :run_id path parameter`);
+    }
+    if (access?.kind === 'structure' && access.from === 'params' && !route.url.includes(':structure_id')) {
+      throw new Error(`route ${String(route.method)} ${route.url} reads its structure from the path but has no :structure_id`);
+    }
   });
 
   // preParsing, not onRequest: the per-token rate limit (an onRequest hook) must count
   // requests with unknown tokens too, and authentication still happens before the body is read.
   server.addHook('preParsing', async (request) => {
     const rule = request.routeOptions.config.access;
-    if (!rule || rule.kind === 'public') return;
+    if (!rule || rule.kind === 'public' || rule.kind === 'signed') return;
     const token = bearerOf(request);
     if (!token) throw unauthorized('a bearer token is required (Authorization: Bearer <token>)');
     const principal = app.access.authenticate(token);
@@ -45,36 +47,95 @@ export function registerAccess(server: FastifyInstance, app: App): void {
     request.principal = principal;
   });
 
+  // Every API request, whatever its access rule: one value per scope id.
+  server.addHook('preValidation', async (request) => {
+    if (request.routeOptions.config.access) assertOneScope(request);
+  });
+
   server.addHook('preHandler', async (request) => {
     const rule = request.routeOptions.config.access;
     if (!rule || rule.kind === 'public' || rule.kind === 'authenticated') return;
-    const principal = request.principal;
-    if (!principal) throw unauthorized('a bearer token is required');
-    if (rule.kind === 'admin') return app.access.requireAdmin(principal);
-    if (rule.kind === 'person') return app.access.requirePerson(principal);
-    if (rule.kind === 'run') {
-      const runId = pick(request.params, 'run_id') ?? '';
-      const where = app.chat.locate(runId);
-      if (!where) throw notFound(`run ${runId} not found`);
-      request.grant = app.access.authorize(principal, rule.action, where.structureId, where.roleId);
-      request.structureId = where.structureId;
+    if (rule.kind === 'signed') {
+      const scope = resolveSigned(app, request, rule);
+      if (scope) request.scope = scope;
       return;
     }
-    const structureId =
-      pick(request.params, 'structure_id') ?? pick(request.query, 'structure_id') ?? pick(request.body, 'structure_id');
-    if (!structureId) {
-      if (rule.optional && principal.kind === 'mcp') {
-        request.structureId = principal.key.structure_id;
-        request.grant = app.access.authorize(principal, rule.action, principal.key.structure_id);
+    const principal = request.principal;
+    if (!principal) throw unauthorized('a bearer token is required');
+    switch (rule.kind) {
+      case 'admin':
+        return app.access.requireAdmin(principal);
+      case 'person':
+        return app.access.requirePerson(principal);
+      case 'run':
+        request.scope = resolveRun(app, request, principal, rule);
+        return;
+      case 'structure': {
+        const scope = resolveStructure(app, request, principal, rule);
+        if (scope) request.scope = scope;
         return;
       }
-      if (rule.optional && principal.kind === 'admin') return;
-      throw invalid('structure_id is required', [{ path: 'query.structure_id', message: 'is required' }]);
     }
-    const roleId = rule.node
-      ? (pick(request.params, 'role_id') ?? pick(request.query, 'role_id') ?? pick(request.body, 'role_id'))
-      : undefined;
-    request.grant = app.access.authorize(principal, rule.action, structureId, roleId);
-    request.structureId = structureId;
   });
+}
+
+function resolveRun(app: App, request: FastifyRequest, principal: Principal, rule: Extract<AccessRule, { kind: 'run' }>): RunScope {
+  const runId = declaredRunId(request);
+  const where = app.chat.locate(runId);
+  // A run of a structure the caller cannot see is answered exactly like an unknown run.
+  if (!where) throw notFound(`run ${runId} not found`);
+  let grant;
+  try {
+    grant = app.access.authorize(principal, rule.action, where.structureId, where.roleId);
+  } catch (error) {
+    if (isOrgError(error) && error.code === 'not_found') throw notFound(`run ${runId} not found`);
+    throw error;
+  }
+  assertMatches(request, 'structure_id', where.structureId);
+  assertMatches(request, 'role_id', where.roleId);
+  return { structureId: where.structureId, roleId: where.roleId, nodeId: where.nodeId, runId, grant };
+}
+
+/** The scope of a signed inbound request: the structure and node it names, which must exist. */
+function resolveSigned(app: App, request: FastifyRequest, rule: Extract<AccessRule, { kind: 'signed' }>): StructureScope | undefined {
+  if (!rule.from) return undefined;
+  const structureId = required(request, rule.from, 'structure_id');
+  if (!app.workspaces.has(structureId)) throw notFound(`structure ${structureId} not found`);
+  if (!rule.node) return { structureId, grant: { role: 'channel' } };
+  const roleId = required(request, rule.node, 'role_id');
+  return { structureId, roleId, grant: { role: 'channel' } };
+}
+
+function required(request: FastifyRequest, place: ScopePlace, name: 'structure_id' | 'role_id'): string {
+  const value = declaredValue(request, place, name);
+  if (value === undefined) {
+    const path = `${placeName(place)}.${name}`;
+    throw invalid(`${path} is required`, [{ path, message: 'is required' }]);
+  }
+  return value;
+}
+
+function declaredRunId(request: FastifyRequest): string {
+  const params = request.params as Record<string, unknown> | undefined;
+  const value = params?.run_id;
+  return typeof value === 'string' ? value : '';
+}
+
+function resolveStructure(
+  app: App,
+  request: FastifyRequest,
+  principal: Principal,
+  rule: Extract<AccessRule, { kind: 'structure' }>,
+): StructureScope | undefined {
+  let structureId = declaredValue(request, rule.from, 'structure_id');
+  if (structureId === undefined) {
+    if (rule.optional && principal.kind === 'mcp') structureId = principal.key.structure_id;
+    else if (rule.optional && principal.kind === 'admin') return undefined;
+    else structureId = required(request, rule.from, 'structure_id');
+  }
+  const roleId = rule.node ? required(request, rule.node, 'role_id') : undefined;
+  // A node key that names no structure acts on its own; any id it names elsewhere must agree.
+  assertMatches(request, 'structure_id', structureId);
+  const grant = app.access.authorize(principal, rule.action, structureId, roleId);
+  return roleId === undefined ? { structureId, grant } : { structureId, roleId, grant };
 }

@@ -1,5 +1,6 @@
-/** Fastify type augmentation: the principal on each request and the access rule on each route. */
-import type { Action, Grant, Principal } from '../core/auth/index.js';
+/** Fastify type augmentation: the principal and resolved scope on each request, the access rule on each route. */
+import type { Action, Principal } from '../core/auth/index.js';
+import type { ScopePlace, StructureScope } from './scope.js';
 
 /** How a route is guarded; declared in the route's `config.access`. */
 export type AccessRule =
@@ -12,22 +13,27 @@ export type AccessRule =
   /** The instance administrator only. */
   | { kind: 'admin' }
   /**
-   * An action of the role matrix on the structure named by `structure_id` (path, query
-   * or body). `optional`: a missing structure_id is allowed for node keys (their own
-   * structure) and the administrator. `node`: also check the node named by `role_id`.
+   * An action of the role matrix on the structure whose `structure_id` is read from
+   * `from` (and, with `node`, on the node whose `role_id` is read from that place).
+   * `optional`: a missing structure_id is allowed for node keys (their own structure)
+   * and the administrator (every structure).
    */
-  | { kind: 'structure'; action: Action; node?: boolean; optional?: boolean }
+  | { kind: 'structure'; action: Action; from: ScopePlace; node?: ScopePlace; optional?: boolean }
   /** An action on the node of the run named by the `run_id` path parameter. */
-  | { kind: 'run'; action: Action };
+  | { kind: 'run'; action: Action }
+  /**
+   * No bearer: the request is authenticated by the route's own signature check (the
+   * inbound channels). With `from`, the structure (and node) it targets are read from
+   * that place and must exist; without, the route derives them from the signed content.
+   */
+  | { kind: 'signed'; from?: ScopePlace; node?: ScopePlace };
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated caller (absent on public routes without a bearer). */
     principal?: Principal;
-    /** The grant of a structure-scoped route, after authorization. */
-    grant?: Grant;
-    /** The structure a structure-scoped route was authorized for. */
-    structureId?: string;
+    /** The authorized scope of a structure or run route, resolved once by the access layer. */
+    scope?: StructureScope;
   }
   interface FastifyContextConfig {
     access?: AccessRule;

@@ -18,8 +18,11 @@ export type Principal =
 
 /** What an authorized request may rely on. */
 export interface Grant {
-  /** The caller's effective role in the structure (`owner` for the administrator). */
-  role: Role | 'node';
+  /**
+   * The caller's effective role in the structure: `owner` for the administrator, `node`
+   * for an MCP node key, `channel` for a signed inbound channel (e-mail, messaging).
+   */
+  role: Role | 'node' | 'channel';
 }
 
 /** Options of access control. */

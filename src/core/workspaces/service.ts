@@ -211,12 +211,14 @@ export class WorkspaceService {
     return this.withState(node);
   }
 
-  /** Updates label, position, starting context or container URL of a node. */
+  /** Updates label, position, starting context or container URL of a node, or moves it under another parent. */
   async patchNode(structureId: string, roleId: string, patch: NodePatch, actor: Actor): Promise<Node> {
     this.node(structureId, roleId);
     const node = await this.docFor(structureId).update((draft) => {
       const found = draft.agents.find((candidate) => candidate.role_id === roleId);
       if (!found) throw notFound(`node ${roleId} not found in structure ${structureId}`);
+      const parentId = newParent(draft.agents, found, patch);
+      if (parentId !== undefined) found.parent_id = parentId;
       if (patch.label !== undefined) found.label = patch.label;
       if (patch.x !== undefined) found.x = patch.x;
       if (patch.y !== undefined) found.y = patch.y;
@@ -318,4 +320,38 @@ export class WorkspaceService {
     const entries = await readJsonl<LogEntry>(join(this.options.dir, structureId, 'log.jsonl'));
     return entries.reverse().slice(0, limit);
   }
+}
+
+/**
+ * The parent a patch moves `node` under (undefined when it does not move it). The new
+ * parent is named by role_id (`parent`) or id (`parent_id`); both must agree, it must
+ * be a live node of the structure, and it may not be the node or one of its descendants.
+ */
+function newParent(agents: NodeRecord[], node: NodeRecord, patch: NodePatch): string | undefined {
+  if (patch.parent === undefined && patch.parent_id === undefined) return undefined;
+  const byRole = patch.parent === undefined ? undefined : agents.find((candidate) => candidate.role_id === patch.parent);
+  const byId = patch.parent_id === undefined ? undefined : agents.find((candidate) => candidate.id === patch.parent_id);
+  if (patch.parent !== undefined && !byRole) {
+    throw invalid(`parent ${patch.parent} is not a node of this structure`, [{ path: 'body.parent', message: 'must be the role_id of a node of this structure' }]);
+  }
+  if (patch.parent_id !== undefined && !byId) {
+    throw invalid(`parent_id ${patch.parent_id} is not a node of this structure`, [{ path: 'body.parent_id', message: 'must be the id of a node of this structure' }]);
+  }
+  if (byRole && byId && byRole.id !== byId.id) {
+    throw invalid('parent and parent_id name different nodes', [{ path: 'body.parent', message: 'must name the same node as parent_id' }]);
+  }
+  const target = (byRole ?? byId)!;
+  if (target.id === node.parent_id) return undefined;
+  const path = patch.parent !== undefined ? 'body.parent' : 'body.parent_id';
+  if (node.parent_id === null) {
+    throw invalid(`${node.role_id} is the root node and cannot be moved`, [{ path, message: 'the root node has no parent' }]);
+  }
+  for (let cursor: NodeRecord | undefined = target; cursor; cursor = agents.find((candidate) => candidate.id === cursor!.parent_id)) {
+    if (cursor.id === node.id) {
+      throw invalid(`${node.role_id} cannot move under ${target.role_id}: that node is ${target.id === node.id ? 'itself' : 'one of its own reports'}`, [
+        { path, message: 'would make a cycle' },
+      ]);
+    }
+  }
+  return target.id;
 }

@@ -78,6 +78,10 @@ export interface NewNode {
 /** Input of a node update. */
 export interface NodePatch {
   label?: string;
+  /** role_id of the new parent (moves the node and its subtree). */
+  parent?: string;
+  /** id of the new parent (the same move, named by id). */
+  parent_id?: string;
   x?: number;
   y?: number;
   starting_context?: string;

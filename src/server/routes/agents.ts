@@ -3,12 +3,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { App } from '../../app.js';
 import { NoContent, NodeParams, StructureParams, problems } from '../schemas/common.js';
 import { CreateNodeBody, NodeSchema, PatchNodeBody } from '../schemas/workspaces.js';
+import { nodeScopeOf, scopeOf } from '../scope.js';
 
 /** Nodes of a structure. */
 export const agentRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
   const tags = ['nodes'];
   const security = [{ bearer: [] }];
-  const access = { kind: 'structure', action: 'manage_nodes' } as const;
+  const access = { kind: 'structure', action: 'manage_nodes', from: 'params' } as const;
+  const nodeAccess = { ...access, node: 'params' } as const;
   const actorOf = (request: { principal?: { id: string } }) => request.principal?.id ?? 'unknown';
 
   server.post(
@@ -25,7 +27,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
       },
     },
     async (request, reply) => {
-      const node = await app.workspaces.addNode(request.params.structure_id, request.body, actorOf(request));
+      const node = await app.workspaces.addNode(scopeOf(request).structureId, request.body, actorOf(request));
       return reply.code(201).send(node);
     },
   );
@@ -33,7 +35,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
   server.patch(
     '/api/org/structures/:structure_id/agents/:role_id',
     {
-      config: { access },
+      config: { access: nodeAccess },
       schema: {
         summary: 'Change a node’s label, position, starting context or container URL',
         tags,
@@ -43,13 +45,16 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
         response: { 200: NodeSchema, ...problems(400, 401, 403, 404, 415) },
       },
     },
-    async (request) => app.workspaces.patchNode(request.params.structure_id, request.params.role_id, request.body, actorOf(request)),
+    async (request) => {
+      const { structureId, roleId } = nodeScopeOf(request);
+      return app.workspaces.patchNode(structureId, roleId, request.body, actorOf(request));
+    },
   );
 
   server.delete(
     '/api/org/structures/:structure_id/agents/:role_id',
     {
-      config: { access },
+      config: { access: nodeAccess },
       schema: {
         summary: 'Delete a childless node; its record, history, artifacts and timeline are archived',
         tags,
@@ -59,7 +64,8 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
       },
     },
     async (request, reply) => {
-      await app.workspaces.removeNode(request.params.structure_id, request.params.role_id, actorOf(request));
+      const { structureId, roleId } = nodeScopeOf(request);
+      await app.workspaces.removeNode(structureId, roleId, actorOf(request));
       return reply.code(204).send(null);
     },
   );
@@ -67,7 +73,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
   server.post(
     '/api/org/structures/:structure_id/agents/:role_id/restore',
     {
-      config: { access },
+      config: { access: nodeAccess },
       schema: {
         summary: 'Restore an archived node',
         tags,
@@ -77,7 +83,8 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
       },
     },
     async (request, reply) => {
-      const node = await app.workspaces.restoreNode(request.params.structure_id, request.params.role_id, actorOf(request));
+      const { structureId, roleId } = nodeScopeOf(request);
+      const node = await app.workspaces.restoreNode(structureId, roleId, actorOf(request));
       return reply.code(201).send(node);
     },
   );

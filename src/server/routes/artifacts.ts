@@ -4,12 +4,13 @@ import { Type } from 'typebox';
 import type { App } from '../../app.js';
 import { NodeParams, problems } from '../schemas/common.js';
 import { ArtifactSchema } from '../schemas/chat.js';
+import { nodeScopeOf } from '../scope.js';
 
 /** The artifact shelf of a node. */
 export const artifactRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
   const tags = ['artifacts'];
   const security = [{ bearer: [] }];
-  const access = { kind: 'structure', action: 'read_history', node: true } as const;
+  const access = { kind: 'structure', action: 'read_history', from: 'params', node: 'params' } as const;
 
   server.get(
     '/api/org/structures/:structure_id/agents/:role_id/artifacts',
@@ -24,9 +25,9 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (se
       },
     },
     async (request) => {
-      const { structure_id, role_id } = request.params;
-      const node = app.workspaces.node(structure_id, role_id);
-      return { artifacts: await app.chat.shelfOf(structure_id, node.id).list() };
+      const { structureId, roleId } = nodeScopeOf(request);
+      const node = app.workspaces.node(structureId, roleId);
+      return { artifacts: await app.chat.shelfOf(structureId, node.id).list() };
     },
   );
 
@@ -43,9 +44,9 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (se
       },
     },
     async (request, reply) => {
-      const { structure_id, role_id, name } = request.params;
-      const node = app.workspaces.node(structure_id, role_id);
-      const { info, stream } = await app.chat.shelfOf(structure_id, node.id).open(name);
+      const { structureId, roleId } = nodeScopeOf(request);
+      const node = app.workspaces.node(structureId, roleId);
+      const { info, stream } = await app.chat.shelfOf(structureId, node.id).open(request.params.name);
       return reply
         .type(info.content_type)
         .header('content-length', info.size)

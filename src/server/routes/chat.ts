@@ -6,6 +6,7 @@ import type { App } from '../../app.js';
 import { decodeAttachments } from '../../core/chat/index.js';
 import { OrgError } from '../../core/errors.js';
 import { Uuid, problems } from '../schemas/common.js';
+import { nodeScopeOf, runScopeOf } from '../scope.js';
 import { ChatMessageBody, HistoryMessageSchema, HistoryQuery, SyncResponse } from '../schemas/chat.js';
 import { streamEvents, streamRun } from '../sse.js';
 
@@ -19,7 +20,7 @@ function originOf(request: FastifyRequest): { origin?: string } {
 export const chatRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
   const tags = ['chat'];
   const security = [{ bearer: [] }];
-  const chat = { kind: 'structure', action: 'chat', node: true } as const;
+  const chat = { kind: 'structure', action: 'chat', from: 'body', node: 'body' } as const;
   const sseDoc = { description: 'text/event-stream of chat events (`id: <n>` and `data: <event json>` per event)', content: { 'text/event-stream': { schema: Type.String() } } };
 
   server.post(
@@ -35,8 +36,9 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server
       },
     },
     async (request, reply) => {
-      const { structure_id, role_id, message, attachments } = request.body;
-      const run = await app.chat.send({ structureId: structure_id, roleId: role_id, message, attachments: decodeAttachments(attachments), ...originOf(request) });
+      const { structureId, roleId } = nodeScopeOf(request);
+      const { message, attachments } = request.body;
+      const run = await app.chat.send({ structureId, roleId, message, attachments: decodeAttachments(attachments), ...originOf(request) });
       await streamRun(app, request, reply, run);
     },
   );
@@ -54,8 +56,9 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server
       },
     },
     async (request) => {
-      const { structure_id, role_id, message, attachments } = request.body;
-      const run = await app.chat.send({ structureId: structure_id, roleId: role_id, message, attachments: decodeAttachments(attachments), ...originOf(request) });
+      const { structureId, roleId } = nodeScopeOf(request);
+      const { message, attachments } = request.body;
+      const run = await app.chat.send({ structureId, roleId, message, attachments: decodeAttachments(attachments), ...originOf(request) });
       let timer: NodeJS.Timeout | undefined;
       const timedOut = await Promise.race([
         run.done.then(() => false),
@@ -82,7 +85,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server
   server.get(
     '/api/org/chat/history',
     {
-      config: { access: { kind: 'structure', action: 'read_history', node: true } },
+      config: { access: { kind: 'structure', action: 'read_history', from: 'query', node: 'query' } },
       schema: {
         summary: 'A node’s chat history, newest first, both senders, running turns included',
         tags,
@@ -92,8 +95,9 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server
       },
     },
     async (request) => {
-      const { structure_id, role_id, limit, before } = request.query;
-      return app.chat.history(structure_id, role_id, { limit, ...(before ? { before } : {}) });
+      const { structureId, roleId } = nodeScopeOf(request);
+      const { limit, before } = request.query;
+      return app.chat.history(structureId, roleId, { limit, ...(before ? { before } : {}) });
     },
   );
 
@@ -112,9 +116,10 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server
     },
     async (request, reply) => {
       const after = Number(request.headers['last-event-id'] ?? 0);
-      const { run, events } = await app.chat.replay(request.params.run_id);
+      const { runId } = runScopeOf(request);
+      const { run, events } = await app.chat.replay(runId);
       if (run) await streamRun(app, request, reply, run, { after });
-      else streamEvents(reply, request.params.run_id, events, after);
+      else streamEvents(reply, runId, events, after);
     },
   );
 
@@ -131,8 +136,9 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server
       },
     },
     async (request, reply) => {
-      await app.chat.cancel(request.params.run_id);
-      return reply.code(202).send({ run_id: request.params.run_id });
+      const { runId } = runScopeOf(request);
+      await app.chat.cancel(runId);
+      return reply.code(202).send({ run_id: runId });
     },
   );
 };

@@ -11,6 +11,7 @@ import type { App } from '../../app.js';
 import { OrgError, unauthorized } from '../../core/errors.js';
 import { SIGNATURE_HEADER, verifySignature } from '../../core/inbound/index.js';
 import { problems } from '../schemas/common.js';
+import { nodeScopeOf } from '../scope.js';
 import { AcceptedRun, InboundMessageBody, SignatureHeaders } from '../schemas/inbound.js';
 
 /** The inbound e-mail and messaging-channel webhooks. */
@@ -48,7 +49,7 @@ export const inboundRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (ser
   server.post(
     '/api/org/inbound/email',
     {
-      config: { access: { kind: 'public' } },
+      config: { access: { kind: 'signed' } },
       schema: {
         summary: 'Inbound e-mail: a raw RFC 5322 message (message/rfc822) to <role_id>.<structure_id>@<ORG_INBOUND_DOMAIN>; the reply is mailed to the sender',
         description:
@@ -71,7 +72,7 @@ export const inboundRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (ser
   server.post(
     '/api/org/inbound/message',
     {
-      config: { access: { kind: 'public' } },
+      config: { access: { kind: 'signed', from: 'body', node: 'body' } },
       schema: {
         summary: 'Inbound messaging-channel message to a node; the turn shows in its history with origin message:<sender>',
         tags,
@@ -81,8 +82,9 @@ export const inboundRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (ser
       },
     },
     async (request, reply) => {
-      const { structure_id, role_id, text, sender } = request.body;
-      const accepted = await app.inbound.acceptMessage({ structureId: structure_id, roleId: role_id, text, sender });
+      const { structureId, roleId } = nodeScopeOf(request);
+      const { text, sender } = request.body;
+      const accepted = await app.inbound.acceptMessage({ structureId, roleId, text, sender });
       return reply.code(202).send({ run_id: accepted.runId });
     },
   );

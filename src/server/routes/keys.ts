@@ -4,12 +4,13 @@ import { Type } from 'typebox';
 import type { App } from '../../app.js';
 import { NoContent, NodeParams, Uuid, problems } from '../schemas/common.js';
 import { CreateKeyBody, CreatedKeySchema, KeyListingSchema } from '../schemas/workspaces.js';
+import { nodeScopeOf } from '../scope.js';
 
 /** MCP node keys. */
 export const keyRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
   const tags = ['mcp keys'];
   const security = [{ bearer: [] }];
-  const access = { kind: 'structure', action: 'admin_structure' } as const;
+  const access = { kind: 'structure', action: 'admin_structure', from: 'params', node: 'params' } as const;
 
   server.post(
     '/api/org/structures/:structure_id/agents/:role_id/mcp-key',
@@ -25,10 +26,10 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server,
       },
     },
     async (request, reply) => {
-      const { structure_id, role_id } = request.params;
-      const node = app.workspaces.node(structure_id, role_id);
+      const { structureId, roleId } = nodeScopeOf(request);
+      const node = app.workspaces.node(structureId, roleId);
       const label = request.body?.label;
-      const created = await app.keys.mint({ structureId: structure_id, nodeId: node.id, roleId: role_id, ...(label ? { label } : {}) });
+      const created = await app.keys.mint({ structureId, nodeId: node.id, roleId, ...(label ? { label } : {}) });
       return reply.code(201).header('cache-control', 'no-store').send(created);
     },
   );
@@ -46,9 +47,9 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server,
       },
     },
     async (request) => {
-      const { structure_id, role_id } = request.params;
-      const node = app.workspaces.node(structure_id, role_id);
-      return { keys: app.keys.list(structure_id, node.id) };
+      const { structureId, roleId } = nodeScopeOf(request);
+      const node = app.workspaces.node(structureId, roleId);
+      return { keys: app.keys.list(structureId, node.id) };
     },
   );
 
@@ -65,9 +66,9 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server,
       },
     },
     async (request, reply) => {
-      const { structure_id, role_id, key_id } = request.params;
-      const node = app.workspaces.node(structure_id, role_id);
-      await app.keys.revoke(structure_id, node.id, key_id);
+      const { structureId, roleId } = nodeScopeOf(request);
+      const node = app.workspaces.node(structureId, roleId);
+      await app.keys.revoke(structureId, node.id, request.params.key_id);
       return reply.code(204).send(null);
     },
   );

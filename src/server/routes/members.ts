@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type { App } from '../../app.js';
 import { StructureParams, problems } from '../schemas/common.js';
 import { AcceptBody, AcceptanceSchema, InviteSchema, MemberSchema, ShareBody } from '../schemas/workspaces.js';
+import { scopeOf } from '../scope.js';
 
 /** Members and invites. */
 export const memberRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
@@ -13,7 +14,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serv
   server.post(
     '/api/org/structures/:structure_id/share',
     {
-      config: { access: { kind: 'structure', action: 'admin_structure' } },
+      config: { access: { kind: 'structure', action: 'admin_structure', from: 'params' } },
       schema: {
         summary: 'Invite an e-mail address with a role; the invite e-mail is sent',
         tags,
@@ -27,7 +28,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serv
       const principal = request.principal!;
       const invitedBy = principal.kind === 'user' ? principal.user.email : 'the administrator';
       const invite = await app.invites.share({
-        structureId: request.params.structure_id,
+        structureId: scopeOf(request).structureId,
         email: request.body.email,
         role: request.body.role,
         invitedBy,
@@ -39,7 +40,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serv
   server.get(
     '/api/org/structures/:structure_id/members',
     {
-      config: { access: { kind: 'structure', action: 'admin_structure' } },
+      config: { access: { kind: 'structure', action: 'admin_structure', from: 'params' } },
       schema: {
         summary: 'Members and open invites',
         tags,
@@ -55,7 +56,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serv
       },
     },
     async (request) => {
-      const id = request.params.structure_id;
+      const id = scopeOf(request).structureId;
       const members = app.workspaces.members(id).map((member) => ({
         user_id: member.user_id,
         email: app.users.byId(member.user_id)?.email ?? '',

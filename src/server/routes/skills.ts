@@ -6,6 +6,7 @@ import type { App } from '../../app.js';
 import { isOrgError, notFound } from '../../core/errors.js';
 import { skillHistory, type Skill, type SkillStatus } from '../../core/skills/index.js';
 import { NoContent, Slug, problems } from '../schemas/common.js';
+import { scopeOf } from '../scope.js';
 import {
   DeletedSkillSchema,
   ListSkillsQuery,
@@ -47,7 +48,7 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
   server.get(
     '/api/org/knowledge/skills',
     {
-      config: { access: { kind: 'structure', action: 'read', optional: true } },
+      config: { access: { kind: 'structure', action: 'read', from: 'query', optional: true } },
       schema: {
         summary: 'Skills available to a structure’s nodes (deprecated only when asked for)',
         tags,
@@ -58,7 +59,7 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
     },
     async (request) => {
       const { status, category, tag } = request.query;
-      const structureId = request.structureId;
+      const structureId = request.scope?.structureId;
       return {
         skills: app.skills.list({
           ...(structureId ? { structureId } : {}),
@@ -106,7 +107,7 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
   server.post(
     '/api/org/knowledge/skills',
     {
-      config: { access: { kind: 'structure', action: 'write_skills' } },
+      config: { access: { kind: 'structure', action: 'write_skills', from: 'body' } },
       schema: {
         summary: 'Create (201) or update (200) a skill',
         tags,
@@ -116,8 +117,9 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
       },
     },
     async (request, reply) => {
-      const { structure_id, slug, frontmatter, body } = request.body;
-      const { skill, created } = await app.skills.upsert({ slug, frontmatter, body, structureId: structure_id, actor: actorOf(request) });
+      const { structureId } = scopeOf(request);
+      const { slug, frontmatter, body } = request.body;
+      const { skill, created } = await app.skills.upsert({ slug, frontmatter, body, structureId, actor: actorOf(request) });
       return reply.code(created ? 201 : 200).send(skill);
     },
   );
@@ -125,7 +127,7 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
   server.delete(
     '/api/org/knowledge/skills/:slug',
     {
-      config: { access: { kind: 'structure', action: 'write_skills' } },
+      config: { access: { kind: 'structure', action: 'write_skills', from: 'query' } },
       schema: {
         summary: 'Delete a skill; its file moves to skills/.deleted/ and can be restored',
         tags,
@@ -136,7 +138,7 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
       },
     },
     async (request, reply) => {
-      await app.skills.remove(request.params.slug, { structureId: request.query.structure_id, actor: actorOf(request) });
+      await app.skills.remove(request.params.slug, { structureId: scopeOf(request).structureId, actor: actorOf(request) });
       return reply.code(204).send(null);
     },
   );
@@ -144,7 +146,7 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
   server.post(
     '/api/org/knowledge/skills/:slug/restore',
     {
-      config: { access: { kind: 'structure', action: 'write_skills' } },
+      config: { access: { kind: 'structure', action: 'write_skills', from: 'query' } },
       schema: {
         summary: 'Restore the newest deleted version of a skill',
         tags,
@@ -154,13 +156,13 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
         response: { 200: SkillSchema, ...problems(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => app.skills.restore(request.params.slug, { structureId: request.query.structure_id, actor: actorOf(request) }),
+    async (request) => app.skills.restore(request.params.slug, { structureId: scopeOf(request).structureId, actor: actorOf(request) }),
   );
 
   server.get(
     '/api/org/knowledge/deleted',
     {
-      config: { access: { kind: 'structure', action: 'read', optional: true } },
+      config: { access: { kind: 'structure', action: 'read', from: 'query', optional: true } },
       schema: {
         summary: 'Deleted skills that can be restored, newest first',
         tags,
@@ -169,13 +171,13 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
         response: { 200: Type.Object({ skills: Type.Array(DeletedSkillSchema) }), ...problems(400, 401, 404) },
       },
     },
-    async (request) => ({ skills: await app.skills.listDeleted(request.structureId) }),
+    async (request) => ({ skills: await app.skills.listDeleted(request.scope?.structureId) }),
   );
 
   server.post(
     '/api/org/knowledge/search',
     {
-      config: { access: { kind: 'structure', action: 'read', optional: true } },
+      config: { access: { kind: 'structure', action: 'read', from: 'body', optional: true } },
       schema: {
         summary: 'What an agent of the structure would match: complete skills, ranked, with reasons',
         tags,
@@ -185,7 +187,7 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
       },
     },
     async (request) => {
-      const structureId = request.structureId;
+      const structureId = request.scope?.structureId;
       return { matches: app.skills.search(request.body.query, { limit: request.body.limit, ...(structureId ? { structureId } : {}) }) };
     },
   );

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { App } from '../../app.js';
 import { StructureParams, problems } from '../schemas/common.js';
+import { scopeOf } from '../scope.js';
 import {
   ArchivedNodeSchema,
   CreateStructureBody,
@@ -60,7 +61,7 @@ export const structureRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (s
   server.get(
     '/api/org/structures/:structure_id',
     {
-      config: { access: { kind: 'structure', action: 'read' } },
+      config: { access: { kind: 'structure', action: 'read', from: 'params' } },
       schema: {
         summary: 'Structure detail with every node',
         tags,
@@ -69,13 +70,13 @@ export const structureRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (s
         response: { 200: StructureDetailSchema, ...problems(400, 401, 404) },
       },
     },
-    async (request) => app.workspaces.detail(request.params.structure_id),
+    async (request) => app.workspaces.detail(scopeOf(request).structureId),
   );
 
   server.get(
     '/api/org/structures/:structure_id/archive',
     {
-      config: { access: { kind: 'structure', action: 'read' } },
+      config: { access: { kind: 'structure', action: 'read', from: 'params' } },
       schema: {
         summary: 'Archived nodes, newest first',
         tags,
@@ -84,13 +85,13 @@ export const structureRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (s
         response: { 200: Type.Object({ agents: Type.Array(ArchivedNodeSchema) }), ...problems(400, 401, 404) },
       },
     },
-    async (request) => ({ agents: app.workspaces.archive(request.params.structure_id) }),
+    async (request) => ({ agents: app.workspaces.archive(scopeOf(request).structureId) }),
   );
 
   server.get(
     '/api/org/structures/:structure_id/log',
     {
-      config: { access: { kind: 'structure', action: 'read' } },
+      config: { access: { kind: 'structure', action: 'read', from: 'params' } },
       schema: {
         summary: 'The workspace log of decisions and milestones, newest first',
         tags,
@@ -100,6 +101,6 @@ export const structureRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (s
         response: { 200: Type.Object({ entries: Type.Array(LogEntrySchema) }), ...problems(400, 401, 404) },
       },
     },
-    async (request) => ({ entries: await app.workspaces.readLog(request.params.structure_id, request.query.limit) }),
+    async (request) => ({ entries: await app.workspaces.readLog(scopeOf(request).structureId, request.query.limit) }),
   );
 };

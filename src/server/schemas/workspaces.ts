@@ -82,6 +82,8 @@ export const CreateNodeBody = Type.Object({
 /** Body of PATCH /agents/{role_id}. */
 export const PatchNodeBody = Type.Object({
   label: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  parent: Type.Optional({ ...RoleId, description: 'role_id of the new parent node (moves the node with its subtree)' }),
+  parent_id: Type.Optional({ ...Uuid, description: 'id of the new parent node (an alternative to parent)' }),
   x: Type.Optional(Coordinate),
   y: Type.Optional(Coordinate),
   starting_context: Type.Optional(StartingContext),
