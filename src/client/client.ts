@@ -8,9 +8,8 @@
  * const stream = await client.chat({ structure_id, role_id: 'exec-ceo', message: 'hello' });
  * for await (const { event } of stream) console.log(event.type);
  */
-import type { Dispatcher } from 'undici';
-import { isOrgError } from '../core/errors.js';
-import { call, send, type CallOptions, type Transport } from './http.js';
+import { networkError } from './problem.js';
+import { call, exchangeJson, send, type CallOptions, type FetchLike, type RequestOptions, type Transport } from './http.js';
 import { cancelRun, followRun, openChatStream, type ChatStream, type ChatStreamOptions } from './stream.js';
 import type {
   Acceptance,
@@ -21,11 +20,13 @@ import type {
   CreatedStructure,
   CreatedUser,
   DeletedSkill,
+  Identity,
   Health,
   HistoryMessage,
   Invite,
   KeyListing,
   LogEntry,
+  Member,
   Members,
   NewNode,
   Node,
@@ -46,12 +47,19 @@ import type {
 
 /** Options of a client. */
 export interface ClientOptions {
-  /** Base URL of the server, e.g. `http://127.0.0.1:4780` (a trailing slash is dropped). */
+  /**
+   * Base URL of the server, e.g. `http://127.0.0.1:4780` (a trailing slash is dropped);
+   * `''` in a browser page served by the org server itself (same origin).
+   */
   url: string;
   /** Bearer token: a user token (`org_u_…`), an MCP node key or the admin token. */
   token?: string;
-  /** An undici dispatcher (tests, proxies). */
-  dispatcher?: Dispatcher;
+  /** The fetch to use (default: the global one). Tests and proxies pass their own. */
+  fetch?: FetchLike;
+  /** How long a call may take, in ms (default 30 s; streams time only their headers). */
+  timeoutMs?: number;
+  /** Called on any 401 to a call that carried the token (the web goes back to sign-in). */
+  onUnauthorized?: () => void;
   /** Options of every chat stream (reconnection policy). */
   stream?: ChatStreamOptions;
 }
@@ -70,8 +78,11 @@ export class OrgClient {
     this.url = options.url.replace(/\/+$/, '');
     this.#transport = {
       url: this.url,
+      // Looked up at each call, so a test or a polyfill that replaces the global is seen.
+      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      timeoutMs: options.timeoutMs ?? 30_000,
       ...(options.token ? { token: options.token } : {}),
-      ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+      ...(options.onUnauthorized ? { onUnauthorized: options.onUnauthorized } : {}),
     };
     this.#stream = options.stream ?? {};
   }
@@ -81,180 +92,200 @@ export class OrgClient {
     return this.#transport.token !== undefined;
   }
 
-  #call<T>(path: string, options?: CallOptions): Promise<T> {
-    return call<T>(this.#transport, path, options);
+  #call<T>(path: string, options: CallOptions = {}, request: RequestOptions = {}): Promise<T> {
+    return call<T>(this.#transport, path, request.signal ? { ...options, signal: request.signal } : options);
   }
 
   // ── instance ────────────────────────────────────────────────────────────────
 
   /** `GET /api/org/health` (no token needed). */
-  health(): Promise<Health> {
-    return this.#call('/api/org/health', { auth: false });
+  health(request?: RequestOptions): Promise<Health> {
+    return this.#call('/api/org/health', { auth: false }, request);
+  }
+
+  /** `GET /api/org/whoami`: the administrator, a user, or an MCP node key with its structure and node. */
+  identify(request?: RequestOptions): Promise<Identity> {
+    return this.#call('/api/org/whoami', {}, request);
   }
 
   /**
-   * Who the token belongs to: `GET /api/org/whoami` when the server has it, else the
-   * structures the token can see (which also proves the token valid).
+   * Who the token belongs to and the structures it opens: `identify()` plus the
+   * structure list (which a node key may not read: then it has none).
    */
-  async whoami(): Promise<WhoAmI> {
-    try {
-      const me = await this.#call<Partial<WhoAmI> & { user?: { email?: string } }>('/api/org/whoami');
-      const structures = me.structures ?? (await this.listStructures()).structures;
-      const email = me.email ?? me.user?.email;
-      return { ...(me.kind ? { kind: me.kind } : {}), ...(email ? { email } : {}), structures };
-    } catch (error) {
-      // No such route on this server (404), or one a node key may not call (403): fall back.
-      if (!isOrgError(error) || (error.code !== 'not_found' && error.code !== 'forbidden')) throw error;
-    }
-    try {
-      return { structures: (await this.listStructures()).structures };
-    } catch (error) {
-      // An MCP node key is valid but may not list structures (people only).
-      if (isOrgError(error) && error.code === 'forbidden') return { kind: 'mcp', structures: [] };
-      throw error;
-    }
+  async whoami(request?: RequestOptions): Promise<WhoAmI> {
+    const me = await this.identify(request);
+    if (me.kind === 'mcp') return { kind: me.kind, structures: [] };
+    const { structures } = await this.listStructures(request);
+    return { kind: me.kind, ...(me.user ? { email: me.user.email } : {}), structures };
   }
 
   /** `POST /api/org/users` (administrator only): the new user's token is shown once. */
-  createUser(email: string): Promise<CreatedUser> {
-    return this.#call('/api/org/users', { method: 'POST', body: { email } });
+  createUser(email: string, request?: RequestOptions): Promise<CreatedUser> {
+    return this.#call('/api/org/users', { method: 'POST', body: { email } }, request);
   }
 
   // ── structures and nodes ─────────────────────────────────────────────────────
 
   /** Structures the caller can access, with the caller's role. */
-  listStructures(): Promise<{ structures: StructureSummary[] }> {
-    return this.#call('/api/org/structures');
+  listStructures(request?: RequestOptions): Promise<{ structures: StructureSummary[] }> {
+    return this.#call('/api/org/structures', {}, request);
   }
 
   /** A structure with every node. */
-  getStructure(id: string): Promise<StructureDetail> {
-    return this.#call(structurePath(id));
+  getStructure(id: string, request?: RequestOptions): Promise<StructureDetail> {
+    return this.#call(structurePath(id), {}, request);
   }
 
-  /** Creates a structure from a template; the caller becomes its owner. */
-  createStructure(name: string, template: string): Promise<CreatedStructure> {
-    return this.#call('/api/org/structures', { method: 'POST', body: { name, template } });
+  /** Creates a structure, from a template when one is named (the server's default is `blank`); the caller becomes its owner. */
+  createStructure(name: string, template?: string, request?: RequestOptions): Promise<CreatedStructure> {
+    return this.#call('/api/org/structures', { method: 'POST', body: { name, ...(template ? { template } : {}) } }, request);
   }
 
   /** Archived nodes of a structure. */
-  archive(id: string): Promise<{ agents: ArchivedNodeRecord[] }> {
-    return this.#call(`${structurePath(id)}/archive`);
+  archive(id: string, request?: RequestOptions): Promise<{ agents: ArchivedNodeRecord[] }> {
+    return this.#call(`${structurePath(id)}/archive`, {}, request);
   }
 
-  /** The workspace log, newest first. */
-  log(id: string, limit?: number): Promise<{ entries: LogEntry[] }> {
-    return this.#call(`${structurePath(id)}/log`, { query: { limit } });
+  /** The workspace log (decisions and milestones), newest first. */
+  log(id: string, limit?: number, request?: RequestOptions): Promise<{ entries: LogEntry[] }> {
+    return this.#call(`${structurePath(id)}/log`, { query: { limit } }, request);
   }
 
   /** Adds a node. */
-  addNode(structureId: string, node: NewNode): Promise<Node> {
-    return this.#call(`${structurePath(structureId)}/agents`, { method: 'POST', body: node });
+  addNode(structureId: string, node: NewNode, request?: RequestOptions): Promise<Node> {
+    return this.#call(`${structurePath(structureId)}/agents`, { method: 'POST', body: node }, request);
   }
 
-  /** Changes a node's label, position, starting context or container URL. */
-  patchNode(structureId: string, roleId: string, patch: NodePatch): Promise<Node> {
-    return this.#call(nodePath(structureId, roleId), { method: 'PATCH', body: patch });
+  /** Changes a node's label, position, starting context or container URL, or moves it under another parent. */
+  patchNode(structureId: string, roleId: string, patch: NodePatch, request?: RequestOptions): Promise<Node> {
+    return this.#call(nodePath(structureId, roleId), { method: 'PATCH', body: patch }, request);
   }
 
   /** Deletes (archives) a childless node. */
-  removeNode(structureId: string, roleId: string): Promise<void> {
-    return this.#call(nodePath(structureId, roleId), { method: 'DELETE' });
+  removeNode(structureId: string, roleId: string, request?: RequestOptions): Promise<void> {
+    return this.#call(nodePath(structureId, roleId), { method: 'DELETE' }, request);
   }
 
   /** Restores an archived node. */
-  restoreNode(structureId: string, roleId: string): Promise<Node> {
-    return this.#call(`${nodePath(structureId, roleId)}/restore`, { method: 'POST' });
+  restoreNode(structureId: string, roleId: string, request?: RequestOptions): Promise<Node> {
+    return this.#call(`${nodePath(structureId, roleId)}/restore`, { method: 'POST' }, request);
   }
 
-  // ── MCP keys, sharing ────────────────────────────────────────────────────────
+  // ── MCP keys, sharing, members ───────────────────────────────────────────────
 
   /** Mints an MCP key for a node: the token is in this answer only. */
-  createKey(structureId: string, roleId: string, label?: string): Promise<CreatedKey> {
-    return this.#call(`${nodePath(structureId, roleId)}/mcp-key`, { method: 'POST', body: label ? { label } : {} });
+  createKey(structureId: string, roleId: string, label?: string, request?: RequestOptions): Promise<CreatedKey> {
+    return this.#call(`${nodePath(structureId, roleId)}/mcp-key`, { method: 'POST', body: label ? { label } : {} }, request);
   }
 
   /** MCP keys of a node (never their tokens). */
-  listKeys(structureId: string, roleId: string): Promise<{ keys: KeyListing[] }> {
-    return this.#call(`${nodePath(structureId, roleId)}/mcp-keys`);
+  listKeys(structureId: string, roleId: string, request?: RequestOptions): Promise<{ keys: KeyListing[] }> {
+    return this.#call(`${nodePath(structureId, roleId)}/mcp-keys`, {}, request);
   }
 
   /** Revokes an MCP key at once. */
-  revokeKey(structureId: string, roleId: string, keyId: string): Promise<void> {
-    return this.#call(`${nodePath(structureId, roleId)}/mcp-key/${enc(keyId)}`, { method: 'DELETE' });
+  revokeKey(structureId: string, roleId: string, keyId: string, request?: RequestOptions): Promise<void> {
+    return this.#call(`${nodePath(structureId, roleId)}/mcp-key/${enc(keyId)}`, { method: 'DELETE' }, request);
   }
 
   /** Invites an e-mail address to a structure with a role. */
-  share(structureId: string, email: string, role: Role): Promise<{ invite: Invite }> {
-    return this.#call(`${structurePath(structureId)}/share`, { method: 'POST', body: { email, role } });
+  share(structureId: string, email: string, role: Role, request?: RequestOptions): Promise<{ invite: Invite }> {
+    return this.#call(`${structurePath(structureId)}/share`, { method: 'POST', body: { email, role } }, request);
   }
 
   /** Members and open invites of a structure. */
-  members(structureId: string): Promise<Members> {
-    return this.#call(`${structurePath(structureId)}/members`);
+  members(structureId: string, request?: RequestOptions): Promise<Members> {
+    return this.#call(`${structurePath(structureId)}/members`, {}, request);
+  }
+
+  /** Changes a member's role (the last owner cannot be demoted). */
+  setMemberRole(structureId: string, userId: string, role: Role, request?: RequestOptions): Promise<Member> {
+    return this.#call(`${structurePath(structureId)}/members/${enc(userId)}`, { method: 'PATCH', body: { role } }, request);
+  }
+
+  /** Removes a member from a structure (the last owner cannot be removed). */
+  removeMember(structureId: string, userId: string, request?: RequestOptions): Promise<void> {
+    return this.#call(`${structurePath(structureId)}/members/${enc(userId)}`, { method: 'DELETE' }, request);
+  }
+
+  /** Revokes a pending invite: its token stops working. */
+  revokeInvite(structureId: string, inviteId: string, request?: RequestOptions): Promise<void> {
+    return this.#call(`${structurePath(structureId)}/invites/${enc(inviteId)}`, { method: 'DELETE' }, request);
   }
 
   /** Accepts an invite with its one-time token (no bearer). */
-  acceptInvite(token: string): Promise<Acceptance> {
-    return this.#call('/api/org/invites/accept', { method: 'POST', body: { token }, auth: false });
+  acceptInvite(token: string, request?: RequestOptions): Promise<Acceptance> {
+    return this.#call('/api/org/invites/accept', { method: 'POST', body: { token }, auth: false }, request);
   }
 
   // ── skills ───────────────────────────────────────────────────────────────────
 
-  /** Skills visible to a structure. */
-  listSkills(query: SkillListQuery = {}): Promise<{ skills: SkillListEntry[] }> {
-    return this.#call('/api/org/knowledge/skills', {
-      query: {
-        structure_id: query.structure_id,
-        status: query.status?.length ? query.status.join(',') : undefined,
-        category: query.category,
-        tag: query.tag,
+  /** Skills visible to a structure (a node key: its own structure). */
+  listSkills(query: SkillListQuery = {}, request?: RequestOptions): Promise<{ skills: SkillListEntry[] }> {
+    return this.#call(
+      '/api/org/knowledge/skills',
+      {
+        query: {
+          structure_id: query.structure_id,
+          status: query.status?.length ? query.status.join(',') : undefined,
+          category: query.category,
+          tag: query.tag,
+        },
       },
-    });
+      request,
+    );
   }
 
   /** One skill of any status, with its steps. */
-  getSkill(slug: string): Promise<Skill> {
-    return this.#call(`/api/org/knowledge/skills/${enc(slug)}`);
+  getSkill(slug: string, request?: RequestOptions): Promise<Skill> {
+    return this.#call(`/api/org/knowledge/skills/${enc(slug)}`, {}, request);
   }
 
   /** Git commits of a skill's file. */
-  skillHistory(slug: string): Promise<{ commits: SkillCommit[] }> {
-    return this.#call(`/api/org/knowledge/skills/${enc(slug)}/history`);
+  skillHistory(slug: string, request?: RequestOptions): Promise<{ commits: SkillCommit[] }> {
+    return this.#call(`/api/org/knowledge/skills/${enc(slug)}/history`, {}, request);
   }
 
   /** Creates or updates a skill; `created` tells which. */
-  async saveSkill(write: SkillWrite): Promise<{ skill: Skill; created: boolean }> {
-    const response = await send(this.#transport, '/api/org/knowledge/skills', { method: 'POST', body: write });
-    return { skill: (await response.body.json()) as Skill, created: response.statusCode === 201 };
+  async saveSkill(write: SkillWrite, request?: RequestOptions): Promise<{ skill: Skill; created: boolean }> {
+    const { status, body } = await exchangeJson<Skill>(this.#transport, '/api/org/knowledge/skills', {
+      method: 'POST',
+      body: write,
+      ...(request?.signal ? { signal: request.signal } : {}),
+    });
+    return { skill: body, created: status === 201 };
   }
 
-  /** Deletes a skill (restorable). */
-  deleteSkill(slug: string, structureId: string): Promise<void> {
-    return this.#call(`/api/org/knowledge/skills/${enc(slug)}`, { method: 'DELETE', query: { structure_id: structureId } });
+  /** Deletes a skill (restorable); `structureId` is where the caller may write (a shared skill: any of the caller's structures). */
+  deleteSkill(slug: string, structureId: string, request?: RequestOptions): Promise<void> {
+    return this.#call(`/api/org/knowledge/skills/${enc(slug)}`, { method: 'DELETE', query: { structure_id: structureId } }, request);
   }
 
   /** Restores the newest deleted version of a skill. */
-  restoreSkill(slug: string, structureId: string): Promise<Skill> {
-    return this.#call(`/api/org/knowledge/skills/${enc(slug)}/restore`, { method: 'POST', query: { structure_id: structureId } });
+  restoreSkill(slug: string, structureId: string, request?: RequestOptions): Promise<Skill> {
+    return this.#call(`/api/org/knowledge/skills/${enc(slug)}/restore`, { method: 'POST', query: { structure_id: structureId } }, request);
   }
 
   /** Deleted skills that can be restored. */
-  deletedSkills(structureId?: string): Promise<{ skills: DeletedSkill[] }> {
-    return this.#call('/api/org/knowledge/deleted', { query: { structure_id: structureId } });
+  deletedSkills(structureId?: string, request?: RequestOptions): Promise<{ skills: DeletedSkill[] }> {
+    return this.#call('/api/org/knowledge/deleted', { query: { structure_id: structureId } }, request);
   }
 
   /** What an agent of the structure would match. */
-  searchSkills(query: string, options: { structure_id?: string; limit?: number } = {}): Promise<{ matches: SearchMatch[] }> {
-    return this.#call('/api/org/knowledge/search', {
-      method: 'POST',
-      body: { query, ...(options.structure_id ? { structure_id: options.structure_id } : {}), ...(options.limit ? { limit: options.limit } : {}) },
-    });
+  searchSkills(query: string, options: { structure_id?: string; limit?: number } = {}, request?: RequestOptions): Promise<{ matches: SearchMatch[] }> {
+    return this.#call(
+      '/api/org/knowledge/search',
+      {
+        method: 'POST',
+        body: { query, ...(options.structure_id ? { structure_id: options.structure_id } : {}), ...(options.limit ? { limit: options.limit } : {}) },
+      },
+      request,
+    );
   }
 
   /** Skill files the server could not load. */
-  skillProblems(): Promise<{ problems: SkillProblem[] }> {
-    return this.#call('/api/org/knowledge/problems');
+  skillProblems(request?: RequestOptions): Promise<{ problems: SkillProblem[] }> {
+    return this.#call('/api/org/knowledge/problems', {}, request);
   }
 
   // ── chat ─────────────────────────────────────────────────────────────────────
@@ -274,26 +305,34 @@ export class OrgClient {
     return cancelRun(this.#transport, runId);
   }
 
-  /** Sends a message and waits for the whole turn. */
-  chatSync(message: ChatMessage): Promise<SyncResult> {
-    return this.#call('/api/org/chat/message/sync', { method: 'POST', body: message, headersTimeoutMs: 600_000, bodyTimeoutMs: 600_000 });
+  /** Sends a message and waits for the whole turn (no time limit of its own: the server answers 504 past its sync timeout). */
+  chatSync(message: ChatMessage, request?: RequestOptions): Promise<SyncResult> {
+    return this.#call('/api/org/chat/message/sync', { method: 'POST', body: message, timeout: 0 }, request);
   }
 
   /** A node's history, newest first. */
-  history(structureId: string, roleId: string, options: { limit?: number; before?: string } = {}): Promise<HistoryMessage[]> {
-    return this.#call('/api/org/chat/history', { query: { structure_id: structureId, role_id: roleId, limit: options.limit, before: options.before } });
+  history(structureId: string, roleId: string, options: { limit?: number; before?: string } = {}, request?: RequestOptions): Promise<HistoryMessage[]> {
+    return this.#call('/api/org/chat/history', { query: { structure_id: structureId, role_id: roleId, limit: options.limit, before: options.before } }, request);
   }
 
   /** Artifacts on a node's shelf. */
-  artifacts(structureId: string, roleId: string): Promise<{ artifacts: ArtifactInfo[] }> {
-    return this.#call(`${nodePath(structureId, roleId)}/artifacts`);
+  artifacts(structureId: string, roleId: string, request?: RequestOptions): Promise<{ artifacts: ArtifactInfo[] }> {
+    return this.#call(`${nodePath(structureId, roleId)}/artifacts`, {}, request);
   }
 
-  /** Downloads one artifact. */
-  async downloadArtifact(structureId: string, roleId: string, name: string): Promise<{ contentType: string; data: Buffer }> {
-    const response = await send(this.#transport, `${nodePath(structureId, roleId)}/artifacts/${enc(name)}`, { headers: { accept: '*/*' } });
-    const data = Buffer.from(await response.body.arrayBuffer());
-    const type = response.headers['content-type'];
-    return { contentType: typeof type === 'string' ? type : 'application/octet-stream', data };
+  /** Downloads one artifact (as bytes, with its content type). */
+  async downloadArtifact(structureId: string, roleId: string, name: string, request?: RequestOptions): Promise<{ contentType: string; data: Uint8Array }> {
+    const response = await send(this.#transport, `${nodePath(structureId, roleId)}/artifacts/${enc(name)}`, {
+      headers: { accept: '*/*' },
+      ...(request?.signal ? { signal: request.signal } : {}),
+    });
+    let data: Uint8Array;
+    try {
+      data = new Uint8Array(await response.arrayBuffer());
+    } catch (error) {
+      if (request?.signal?.aborted) throw error;
+      throw networkError(this.url, error);
+    }
+    return { contentType: response.headers.get('content-type') ?? 'application/octet-stream', data };
   }
 }

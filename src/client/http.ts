@@ -1,127 +1,154 @@
 /**
- * The transport of the client: one undici request per call, JSON in and out, and every
- * failure turned into an `OrgError` — problem+json answers keep their code and detail,
- * a refused connection says how to start a server.
+ * The client's transport: one `fetch` per call, JSON in and out, every failure an
+ * `OrgError` (problem.ts). It uses only what both Node (20+) and browsers have — fetch,
+ * AbortController, URL — so the same code serves the CLI, the MCP bridge and the web UI.
  */
-import { request, type Dispatcher } from 'undici';
-import { ERROR_STATUS, OrgError, type ErrorCode, type FieldError } from '../core/errors.js';
+import { OrgError } from '../core/errors.js';
+import { networkError, problemError } from './problem.js';
+
+/** The fetch function the client calls (the global one unless a test or an app gives another). */
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 /** How to reach a server. */
 export interface Transport {
-  /** Base URL without a trailing slash, e.g. `http://127.0.0.1:4780`. */
+  /** Base URL without a trailing slash, e.g. `http://127.0.0.1:4780`; `''` in a browser on the same origin. */
   url: string;
-  /** Bearer token (omitted for public routes). */
+  /** Bearer token (left out of public routes). */
   token?: string;
-  /** An undici dispatcher (tests, proxies); default: the global one. */
-  dispatcher?: Dispatcher;
-  /** Time to wait for response headers, in ms (default 30 s; streams wait longer). */
-  headersTimeoutMs?: number;
+  fetch: FetchLike;
+  /** How long a call may take before it fails with `timeout`, in ms (streams: until the headers arrive). */
+  timeoutMs: number;
+  /** Called on every 401 answer to a call that carried a token (a revoked or unknown token). */
+  onUnauthorized?: () => void;
 }
 
-/** One call. */
+/** Options of one call. */
 export interface CallOptions {
-  method?: Dispatcher.HttpMethod;
-  query?: Record<string, string | number | undefined>;
+  method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  query?: Record<string, string | number | boolean | undefined>;
+  /** A JSON body. */
   body?: unknown;
   headers?: Record<string, string>;
   /** Send the bearer token (default true). */
   auth?: boolean;
   signal?: AbortSignal;
-  headersTimeoutMs?: number;
-  /** 0 disables the body timeout (streams). */
-  bodyTimeoutMs?: number;
+  /**
+   * `call`: the whole call must end within the transport's timeout (default); `headers`:
+   * only the headers (a stream or a download may then take as long as it takes);
+   * a number: the whole call, with this many ms.
+   */
+  timeout?: 'call' | 'headers' | number;
 }
 
-/** Builds the absolute URL of `path` with a query string. */
+/** Options every client method takes. */
+export interface RequestOptions {
+  /** Aborts the call (the server is not told; a chat turn goes on). */
+  signal?: AbortSignal;
+}
+
+/** Builds the URL of `path` under `base` with a query string (undefined members left out). */
 export function urlOf(base: string, path: string, query?: CallOptions['query']): string {
-  const url = new URL(path, `${base}/`);
-  for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
-  return url.toString();
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) params.set(name, String(value));
+  const search = params.toString();
+  return `${base}${path}${search ? `?${search}` : ''}`;
 }
 
-/** Turns a network failure into an `OrgError` (`unavailable`) with a one-line message. */
-export function networkError(base: string, error: unknown): OrgError {
-  const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-  const code = err.code ?? err.cause?.code;
-  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH') {
-    return new OrgError('unavailable', `no org server at ${base} — start one with: org serve`, { cause: error });
-  }
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return new OrgError('timeout', `the org server at ${base} did not answer in time`, { cause: error });
-  }
-  return new OrgError('unavailable', `lost the connection to ${base}: ${err.message ?? String(error)}`, { cause: error });
+/** An AbortController that follows `outer` and can also be aborted on its own (a timer). */
+function linkedController(outer: AbortSignal | undefined): { controller: AbortController; unlink: () => void } {
+  const controller = new AbortController();
+  if (!outer) return { controller, unlink: () => undefined };
+  const forward = () => controller.abort(outer.reason);
+  if (outer.aborted) forward();
+  else outer.addEventListener('abort', forward, { once: true });
+  return { controller, unlink: () => outer.removeEventListener('abort', forward) };
 }
 
-const CODE_OF_STATUS = new Map<number, ErrorCode>(Object.entries(ERROR_STATUS).map(([code, status]) => [status, code as ErrorCode]));
-
-/** Builds an `OrgError` from a non-2xx answer (problem+json or anything else). */
-export function problemError(status: number, text: string, headers: Record<string, string | string[] | undefined>): OrgError {
-  let problem: Record<string, unknown> = {};
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) problem = parsed as Record<string, unknown>;
-  } catch {
-    // Not JSON: a proxy or something that is not an org server answered.
-  }
-  const declared = typeof problem.code === 'string' && problem.code in ERROR_STATUS ? (problem.code as ErrorCode) : undefined;
-  const code = declared ?? CODE_OF_STATUS.get(status) ?? (status >= 500 ? 'internal' : 'invalid_request');
-  const detail = typeof problem.detail === 'string' && problem.detail ? problem.detail : typeof problem.title === 'string' ? problem.title : `HTTP ${status}`;
-  const errors = Array.isArray(problem.errors) ? (problem.errors as FieldError[]) : undefined;
-  const extra: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(problem)) {
-    if (!['type', 'title', 'status', 'detail', 'code', 'errors'].includes(name)) extra[name] = value;
-  }
-  const retry = Number(headers['retry-after']);
-  const message = errors?.length ? `${detail} (${errors.map((e) => `${e.path}: ${e.message}`).join('; ')})` : detail;
-  return new OrgError(code, message, {
-    ...(errors ? { errors } : {}),
-    ...(Object.keys(extra).length ? { extra } : {}),
-    ...(Number.isFinite(retry) ? { retryAfter: retry } : {}),
-  });
+/** The abort reason of a timeout, recognised by {@link networkError}. */
+function timeoutReason(): Error {
+  const error = new Error('timed out');
+  error.name = 'TimeoutError';
+  return error;
 }
 
-/** Sends one request and returns the raw undici response when its status is 2xx. */
-export async function send(transport: Transport, path: string, options: CallOptions = {}): Promise<Dispatcher.ResponseData> {
+/** An answer whose headers have arrived; `finish` ends its timer once the body is read. */
+export interface Exchange {
+  response: Response;
+  finish(): void;
+}
+
+/**
+ * Sends one request and returns the response when its status is 2xx; anything else
+ * throws the server's problem as an `OrgError`. An abort by the caller's signal is
+ * rethrown as it is (an `AbortError`), so callers can tell it from a failure. With the
+ * `call` timeout the timer keeps running until `finish` (a stalled body fails too).
+ */
+export async function open(transport: Transport, path: string, options: CallOptions = {}): Promise<Exchange> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
-  if (options.auth !== false && transport.token) headers.authorization = `Bearer ${transport.token}`;
+  const withToken = options.auth !== false && Boolean(transport.token);
+  if (withToken) headers.authorization = `Bearer ${transport.token}`;
   let body: string | undefined;
   if (options.body !== undefined) {
     headers['content-type'] = 'application/json';
     body = JSON.stringify(options.body);
   }
-  let response: Dispatcher.ResponseData;
+  const { controller, unlink } = linkedController(options.signal);
+  const limit = typeof options.timeout === 'number' ? options.timeout : transport.timeoutMs;
+  const timer = limit > 0 ? setTimeout(() => controller.abort(timeoutReason()), limit) : undefined;
+  const finish = () => {
+    clearTimeout(timer);
+    if (options.timeout === 'headers') return; // the caller's signal still ends the stream
+    unlink();
+  };
+  let response: Response;
   try {
-    response = await request(urlOf(transport.url, path, options.query), {
+    response = await transport.fetch(urlOf(transport.url, path, options.query), {
       method: options.method ?? (body === undefined ? 'GET' : 'POST'),
       headers,
-      body: body ?? null,
-      headersTimeout: options.headersTimeoutMs ?? transport.headersTimeoutMs ?? 30_000,
-      bodyTimeout: options.bodyTimeoutMs ?? 30_000,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(transport.dispatcher ? { dispatcher: transport.dispatcher } : {}),
+      ...(body !== undefined ? { body } : {}),
+      signal: controller.signal,
     });
+  } catch (error) {
+    clearTimeout(timer);
+    unlink();
+    if (options.signal?.aborted) throw error;
+    throw networkError(transport.url, controller.signal.aborted ? controller.signal.reason : error);
+  }
+  if (options.timeout === 'headers') clearTimeout(timer);
+  if (response.ok) return { response, finish };
+  const text = await response.text().catch(() => '');
+  clearTimeout(timer);
+  unlink();
+  if (response.status === 401 && withToken) transport.onUnauthorized?.();
+  throw problemError(response.status, text, response.headers.get('retry-after'));
+}
+
+/** Sends a request whose body the caller reads as it comes (streams, downloads): only the headers are timed. */
+export async function send(transport: Transport, path: string, options: Omit<CallOptions, 'timeout'> = {}): Promise<Response> {
+  return (await open(transport, path, { ...options, timeout: 'headers' })).response;
+}
+
+/** Sends a request and parses its JSON answer with its status (`body` undefined for 204 and an empty body). */
+export async function exchangeJson<T>(transport: Transport, path: string, options: CallOptions = {}): Promise<{ status: number; body: T }> {
+  const { response, finish } = await open(transport, path, options);
+  let text: string;
+  try {
+    text = await response.text();
   } catch (error) {
     if (options.signal?.aborted) throw error;
     throw networkError(transport.url, error);
+  } finally {
+    finish();
   }
-  if (response.statusCode >= 200 && response.statusCode < 300) return response;
-  const text = await response.body.text().catch(() => '');
-  throw problemError(response.statusCode, text, response.headers);
+  if (response.status === 204 || text === '') return { status: response.status, body: undefined as T };
+  try {
+    return { status: response.status, body: JSON.parse(text) as T };
+  } catch {
+    throw new OrgError('internal', `the server at ${transport.url || 'this address'} sent an answer that is not JSON`);
+  }
 }
 
-/** Sends a request and parses its JSON answer (undefined for 204). */
+/** Sends a request and parses its JSON answer (undefined for 204 and an empty body). */
 export async function call<T>(transport: Transport, path: string, options: CallOptions = {}): Promise<T> {
-  const response = await send(transport, path, options);
-  let text: string;
-  try {
-    text = await response.body.text();
-  } catch (error) {
-    throw networkError(transport.url, error);
-  }
-  if (response.statusCode === 204 || text === '') return undefined as T;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    throw new OrgError('internal', `the server at ${transport.url} sent an answer that is not JSON`);
-  }
+  return (await exchangeJson<T>(transport, path, options)).body;
 }

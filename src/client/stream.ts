@@ -1,16 +1,18 @@
 /**
- * Chat streams: the server-sent events of a run, parsed with eventsource-parser and
- * iterated as `{seq, event}`. A connection that drops before the terminal event is
- * picked up again with `GET /chat/runs/{id}/events` and `Last-Event-ID`, so no event is
- * lost or repeated; the turn itself never stops because a connection did.
+ * Chat streams: the events of a run, iterated as `{seq, event}`, with the one
+ * reconnect policy of every client. A connection that drops (or goes silent) before the
+ * terminal event is picked up again with `GET /chat/runs/{id}/events` and
+ * `Last-Event-ID`, after a pause that doubles each time (250 ms … 5 s) and for at most 8
+ * attempts in a row without a new event; so no event is lost or repeated, and the turn
+ * itself never stops because a connection did.
  */
-import { createParser } from 'eventsource-parser';
-import type { Dispatcher } from 'undici';
 import { isTerminal, type ChatEvent } from '../core/chat/types.js';
 import { OrgError, isOrgError } from '../core/errors.js';
 import { call, send, type Transport } from './http.js';
+import { isTransient } from './problem.js';
+import { readSse } from './sse.js';
 
-/** One event of a run with its sequence number (`id:` of the frame; undefined when the server sent none). */
+/** One event of a run with its sequence number (the frame's `id:`; undefined when the server sent none). */
 export interface StreamedEvent {
   seq: number | undefined;
   event: ChatEvent;
@@ -23,18 +25,24 @@ export interface ReconnectInfo {
   attempt: number;
   /** The last sequence number received (sent as Last-Event-ID). */
   lastEventId: number;
+  /** Why the connection is being made again. */
+  reason: string;
 }
 
 /** Options of a chat stream. */
 export interface ChatStreamOptions {
-  /** How many reconnections in a row without a new event before giving up (default 5). */
+  /** Reconnections in a row without a new event before giving up (default 8). */
   maxReconnects?: number;
-  /** Pause before the n-th retry is n times this, in ms (default 200). */
+  /** Pause before the first retry, in ms, doubled for each further one (default 250). */
   retryDelayMs?: number;
+  /** Longest pause between retries, in ms (default 5,000). */
+  maxRetryDelayMs?: number;
   /** A connection silent for this long is taken for dropped (ms; default 45 s: the server sends keepalives every 15 s). */
   idleTimeoutMs?: number;
   /** Called before each reconnection. */
   onReconnect?: (info: ReconnectInfo) => void;
+  /** Ends the iteration and drops the connection (the turn goes on on the server). */
+  signal?: AbortSignal;
 }
 
 /** The events of one run, in order, ending with its terminal event. */
@@ -49,7 +57,32 @@ export interface ChatStream extends AsyncIterable<StreamedEvent> {
   close(): void;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Defaults of {@link ChatStreamOptions}. */
+export const STREAM_DEFAULTS = { maxReconnects: 8, retryDelayMs: 250, maxRetryDelayMs: 5_000, idleTimeoutMs: 45_000 } as const;
+
+/** Waits `ms`, or less when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Parses the data of one frame into a chat event; undefined for anything else. */
+export function parseEventData(data: string): ChatEvent | undefined {
+  try {
+    const event = JSON.parse(data) as ChatEvent;
+    return event && typeof event === 'object' && typeof event.type === 'string' ? event : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Cancels a run; a run that already ended (409) is not an error. */
 export async function cancelRun(transport: Transport, runId: string): Promise<void> {
@@ -61,21 +94,27 @@ export async function cancelRun(transport: Transport, runId: string): Promise<vo
   }
 }
 
+const eventsPath = (runId: string) => `/api/org/chat/runs/${encodeURIComponent(runId)}/events`;
+
 class RunStream implements ChatStream {
   #lastEventId: number;
-  #closed = false;
+  #first: Response | undefined;
   readonly #controller = new AbortController();
-  #first: Dispatcher.ResponseData | undefined;
+  readonly #options: Required<Omit<ChatStreamOptions, 'onReconnect' | 'signal'>> & Pick<ChatStreamOptions, 'onReconnect'>;
 
   constructor(
     private readonly transport: Transport,
     readonly runId: string,
-    first: Dispatcher.ResponseData | undefined,
+    first: Response | undefined,
     after: number,
-    private readonly options: ChatStreamOptions,
+    options: ChatStreamOptions,
   ) {
     this.#first = first;
     this.#lastEventId = after;
+    const { signal, ...rest } = options;
+    this.#options = { ...STREAM_DEFAULTS, ...rest };
+    if (signal?.aborted) this.close();
+    else signal?.addEventListener('abort', () => this.close(), { once: true });
   }
 
   get lastEventId(): number {
@@ -87,83 +126,65 @@ class RunStream implements ChatStream {
   }
 
   close(): void {
-    this.#closed = true;
     this.#controller.abort();
-    this.#first?.body.destroy();
+    this.#first?.body?.cancel().catch(() => undefined);
+  }
+
+  /** Opens the resume connection; undefined when the run has ended with nothing more to send (204). */
+  async #resume(): Promise<Response | undefined> {
+    const headers: Record<string, string> = { accept: 'text/event-stream' };
+    if (this.#lastEventId > 0) headers['last-event-id'] = String(this.#lastEventId);
+    const response = await send(this.transport, eventsPath(this.runId), { headers, signal: this.#controller.signal });
+    if (response.status === 204) return undefined;
+    return response;
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<StreamedEvent> {
-    const maxReconnects = this.options.maxReconnects ?? 5;
-    const retryDelayMs = this.options.retryDelayMs ?? 200;
-    const idleTimeoutMs = this.options.idleTimeoutMs ?? 45_000;
+    const closed = this.#controller.signal;
     let response = this.#first;
     this.#first = undefined;
     let failures = 0;
     let failure: unknown;
-    while (!this.#closed) {
-      if (!response) {
-        try {
-          const headers: Record<string, string> = { accept: 'text/event-stream' };
-          if (this.#lastEventId > 0) headers['last-event-id'] = String(this.#lastEventId);
-          response = await send(this.transport, `/api/org/chat/runs/${encodeURIComponent(this.runId)}/events`, {
-            headers,
-            signal: this.#controller.signal,
-            bodyTimeoutMs: idleTimeoutMs,
-          });
-        } catch (error) {
-          if (this.#closed) return;
-          // Only a lost server is worth retrying; a 401 or a 404 will not get better.
-          if (isOrgError(error) && error.code !== 'unavailable' && error.code !== 'timeout') throw error;
-          failure = error;
-          if (++failures > maxReconnects) break;
-          this.options.onReconnect?.({ runId: this.runId, attempt: failures, lastEventId: this.#lastEventId });
-          await sleep(retryDelayMs * failures);
-          continue;
-        }
-      }
-      const queue: StreamedEvent[] = [];
-      const parser = createParser({
-        onEvent: (message) => {
-          let event: ChatEvent;
-          try {
-            event = JSON.parse(message.data) as ChatEvent;
-          } catch {
-            return; // not an event of ours; the server never sends such a frame
-          }
-          const seq = message.id !== undefined && /^\d+$/.test(message.id) ? Number(message.id) : undefined;
-          queue.push({ seq, event });
-        },
-      });
-      const decoder = new TextDecoder();
-      const body = response.body;
-      response = undefined;
+    while (!closed.aborted) {
       try {
-        for await (const chunk of body as AsyncIterable<Buffer>) {
-          parser.feed(decoder.decode(chunk, { stream: true }));
-          while (queue.length > 0) {
-            const item = queue.shift()!;
-            // A replay never repeats what was seen; guard anyway (ids only grow).
-            if (item.seq !== undefined) {
-              if (item.seq <= this.#lastEventId) continue;
-              this.#lastEventId = item.seq;
-            }
-            failures = 0;
-            yield item;
-            if (isTerminal(item.event)) {
-              body.destroy();
-              return;
-            }
-          }
+        if (!response) {
+          response = await this.#resume();
+          if (!response) return; // finished, and everything was seen
         }
+        const body = response.body;
+        response = undefined;
+        if (!body) throw new OrgError('unavailable', 'the server sent no stream body');
+        for await (const message of readSse(body, { idleTimeoutMs: this.#options.idleTimeoutMs, signal: closed })) {
+          const event = parseEventData(message.data);
+          if (!event) continue; // not an event of ours; the server never sends such a frame
+          const seq = message.id !== undefined && /^\d+$/.test(message.id) ? Number(message.id) : undefined;
+          if (seq !== undefined) {
+            // A replay never repeats what was seen; guard anyway (ids only grow).
+            if (seq <= this.#lastEventId) continue;
+            this.#lastEventId = seq;
+          }
+          failures = 0;
+          yield { seq, event };
+          // A terminal event ends the run; an error frame without an id ends this stream
+          // (a revoked key), which no reconnection can change.
+          if (isTerminal(event)) return;
+        }
+        failure = new OrgError('unavailable', 'the stream ended before the turn did');
       } catch (error) {
+        if (closed.aborted) return;
+        // A 401 or a 404 will not get better by trying again.
+        if (!isTransient(error)) throw error;
         failure = error;
       }
-      if (this.#closed) return;
-      if (++failures > maxReconnects) break;
-      this.options.onReconnect?.({ runId: this.runId, attempt: failures, lastEventId: this.#lastEventId });
-      await sleep(retryDelayMs * failures);
+      if (closed.aborted) return;
+      if (++failures > this.#options.maxReconnects) break;
+      const reason = failure instanceof Error ? failure.message : String(failure);
+      this.#options.onReconnect?.({ runId: this.runId, attempt: failures, lastEventId: this.#lastEventId, reason });
+      const retryAfter = isOrgError(failure) && failure.retryAfter !== undefined ? failure.retryAfter * 1000 : 0;
+      const backoff = Math.min(this.#options.retryDelayMs * 2 ** (failures - 1), this.#options.maxRetryDelayMs);
+      await pause(Math.max(backoff, retryAfter), closed);
     }
-    if (this.#closed) return;
+    if (closed.aborted) return;
     throw new OrgError('unavailable', `lost the stream of run ${this.runId} and could not resume it; follow it later with: org chat --run ${this.runId}`, {
       cause: failure,
       extra: { run_id: this.runId },
@@ -177,17 +198,17 @@ export async function openChatStream(transport: Transport, body: unknown, option
     method: 'POST',
     body,
     headers: { accept: 'text/event-stream' },
-    bodyTimeoutMs: options.idleTimeoutMs ?? 45_000,
+    ...(options.signal ? { signal: options.signal } : {}),
   });
-  const runId = response.headers['x-org-run-id'];
-  if (typeof runId !== 'string' || runId === '') {
-    response.body.destroy();
+  const runId = response.headers.get('x-org-run-id');
+  if (!runId) {
+    await response.body?.cancel().catch(() => undefined);
     throw new OrgError('internal', 'the server did not name the run (no X-Org-Run-Id header)');
   }
   return new RunStream(transport, runId, response, 0, options);
 }
 
-/** Follows an existing run from after `after` (0: from its first event). */
+/** Follows an existing run from after event `after` (0: from its first event). */
 export function followRun(transport: Transport, runId: string, after = 0, options: ChatStreamOptions = {}): ChatStream {
   return new RunStream(transport, runId, undefined, after, options);
 }

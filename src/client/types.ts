@@ -59,10 +59,17 @@ export interface Invite {
   expires_at: string;
 }
 
+/** A member of a structure. */
+export interface Member {
+  user_id: string;
+  email: string;
+  role: Role;
+}
+
 /** `GET .../members`. */
 export interface Members {
-  members: { user_id: string; email: string; role: Role }[];
-  invites: { id: string; email: string; role: string; status: string; expires_at: string }[];
+  members: Member[];
+  invites: { id: string; email: string; role: Role; status: string; expires_at: string }[];
 }
 
 /** `POST /api/org/invites/accept`. */
@@ -128,10 +135,18 @@ export interface ArtifactInfo {
   created_at: string;
 }
 
-/** Who the caller is, as far as the server tells. */
+/** `GET /api/org/whoami`: who the bearer is. */
+export interface Identity {
+  kind: 'admin' | 'user' | 'mcp';
+  /** The user of a user token. */
+  user?: { id: string; email: string; created_at: string };
+  /** The node of an MCP key. */
+  key?: { id: string; structure_id: string; role_id: string; label: string };
+}
+
+/** Who the caller is and the structures the token opens. */
 export interface WhoAmI {
-  /** `user`, `admin` or `mcp` when the server says; undefined when it only lists structures. */
-  kind?: string;
+  kind: Identity['kind'];
   email?: string;
   structures: StructureSummary[];
 }

@@ -72,6 +72,13 @@ export interface OrgErrorOptions {
 }
 
 /**
+ * Marks OrgErrors by a registry symbol, so that {@link isOrgError} recognises one made by
+ * another copy of this module (a second install of org, a bundled client) where
+ * `instanceof` would not.
+ */
+const ORG_ERROR = Symbol.for('org.OrgError');
+
+/**
  * An expected failure with a stable code. `message` is safe to show to a client:
  * it never carries a stack, a file path or a secret.
  */
@@ -80,6 +87,7 @@ export class OrgError extends Error {
   readonly errors?: FieldError[];
   readonly extra?: Record<string, unknown>;
   readonly retryAfter?: number;
+  readonly [ORG_ERROR] = true;
 
   constructor(code: ErrorCode, message: string, options: OrgErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -115,7 +123,7 @@ export const unauthorized = (message: string): OrgError => new OrgError('unautho
 /** 410 for something that existed and is no longer usable. */
 export const gone = (message: string): OrgError => new OrgError('gone', message);
 
-/** True when `value` is an OrgError (also across module copies). */
+/** True when `value` is an OrgError, also one made by another copy of this module (see `ORG_ERROR`). */
 export function isOrgError(value: unknown): value is OrgError {
-  return value instanceof OrgError;
+  return value instanceof OrgError || (typeof value === 'object' && value !== null && (value as { [ORG_ERROR]?: unknown })[ORG_ERROR] === true);
 }
