@@ -1,5 +1,5 @@
 // ESLint flat config: typescript-eslint with type information, plus the import
-// zones of DESIGN.md (core < app < server/mcp; client < cli) enforced per folder.
+// zones of DESIGN.md (core < app < server/mcp; core < client < cli and web) enforced per folder.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -60,8 +60,33 @@ export default tseslint.config(
     rules: forbid(['**/server/**', '!@modelcontextprotocol/sdk/**', '**/cli/**', 'ink', 'react', 'commander', 'fastify'], 'mcp imports app and core only.'),
   },
   {
+    // The client runs in Node and in the browser (the web UI bundles it): nothing Node-only.
     files: ['src/client/**/*.ts'],
-    rules: forbid(['**/app.js', '**/server/**', '**/mcp/**', '**/cli/**', 'fastify', 'ink', 'react'], 'client imports core types only.'),
+    rules: forbid(
+      ['**/app.js', '**/server/**', '**/mcp/**', '**/cli/**', 'fastify', 'ink', 'react', 'node:*', 'undici'],
+      'client imports core types and errors only, and nothing Node-only (it runs in browsers too).',
+    ),
+  },
+  {
+    // The CLI talks to servers through src/client; only `org serve` and `org mcp` start
+    // the server or the MCP layer in-process, and they load them on demand.
+    files: ['src/cli/**/*.ts', 'src/cli/**/*.tsx'],
+    ignores: ['src/cli/commands/serve.ts', 'src/cli/commands/mcp.ts'],
+    rules: forbid(['**/app.js', '**/server/**', '**/mcp/**', 'fastify', '@fastify/*', '@modelcontextprotocol/*'], 'cli talks to servers through src/client; only serve.ts and mcp.ts start them.'),
+  },
+  {
+    files: ['src/cli/commands/serve.ts', 'src/cli/commands/mcp.ts'],
+    rules: forbid(['**/web/**'], 'the CLI never imports the web UI.'),
+  },
+  {
+    // The web UI is a browser bundle: the API through src/client, domain types and pure
+    // helpers from core, never the server side or anything Node-only.
+    files: ['web/**/*.ts', 'web/**/*.tsx'],
+    ignores: ['web/vite.config.ts', 'web/test/**'],
+    rules: forbid(
+      ['**/src/app.js', '**/src/server/**', '**/src/mcp/**', '**/src/cli/**', 'node:*', 'undici', 'fastify', 'ink', 'commander', 'chokidar', 'nodemailer', 'gray-matter'],
+      'web imports src/client and core (types and pure helpers) only; it runs in the browser.',
+    ),
   },
   {
     files: ['src/app.ts'],
