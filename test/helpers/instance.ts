@@ -26,7 +26,7 @@ export interface TestInstance {
   /** Creates a user through the API and returns its token and id. */
   createUser(email: string): Promise<{ token: string; id: string }>;
   /** Creates a structure through the API as `token` and returns its detail. */
-  createStructure(token: string, template?: string, name?: string): Promise<{ id: string; agents: { id: string; role_id: string; parent_id: string | null }[] }>;
+  createStructure(token: string, template?: string, name?: string): Promise<{ id: string; agents: { id: string; role_id: string; label: string; parent_id: string | null }[] }>;
   close(): Promise<void>;
 }
 
