@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AccessControl, ConnectionRegistry, KeyService, UserService } from './core/auth/index.js';
 import { homePaths, type HomePaths, type OrgConfig } from './core/config.js';
-import { ChatEngine, createChatSkills } from './core/chat/index.js';
+import { ChatEngine, createChatSkills, createFsChatStore, type ChatDirectory } from './core/chat/index.js';
 import { createContainerRuntime, createLocalRuntime, createLlmRuntime, type AgentRuntime } from './core/runtimes/index.js';
 import { createSkillStore, type SkillStore } from './core/skills/index.js';
 import { cleanOutbox, createOutboxMailer, createSmtpMailer, type Mailer } from './core/mail/index.js';
@@ -109,11 +109,19 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
   });
   const local = createLocalRuntime();
   const llm = config.llm ? createLlmRuntime(config.llm) : undefined;
+  const directory: ChatDirectory = {
+    node: (structureId, roleId) => workspaces.node(structureId, roleId),
+    structure: (structureId) => workspaces.record(structureId),
+    nodeDir: (structureId, nodeId) => workspaces.nodeDir(structureId, nodeId),
+    appendLog: async (structureId, entries) => {
+      for (const entry of entries) await workspaces.appendLog(structureId, entry);
+    },
+  };
   const chat = new ChatEngine({
-    workspaces,
+    directory,
     activity,
     skills: createChatSkills(skills),
-    stateDir: paths.state,
+    store: createFsChatStore({ stateDir: paths.state, nodeDir: (structureId, nodeId) => workspaces.nodeDir(structureId, nodeId) }),
     clock,
     onError,
     router: (node) => deps.runtime?.(node) ?? (node.container_url ? createContainerRuntime(node.container_url) : (llm ?? local)),

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../src/app.js';
+import { decodeEvent } from '../src/core/chat/encoded.js';
 import type { EventInput } from '../src/core/chat/types.js';
 import { resolveConfig } from '../src/core/config.js';
 import { createScriptedRuntime } from '../src/core/runtimes/scripted.js';
@@ -180,7 +181,7 @@ describe('restart recovery', () => {
     const running = await first.chat.send({ structureId: structure.id, roleId: 'exec-cfo', message: 'never finishes' });
     const queued = await first.chat.send({ structureId: structure.id, roleId: 'exec-cfo', message: 'waits behind it' });
     const started = Date.now();
-    while (emitted < 2 || running.events.length < 2) {
+    while (emitted < 2 || running.lastSeq < 2) {
       if (Date.now() - started > 5000) throw new Error('the stuck run did not start');
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
@@ -206,7 +207,7 @@ describe('restart recovery', () => {
 
     // The recovered run replays with its terminal event and cannot be cancelled.
     const replay = await second.chat.replay(running.id);
-    expect(replay.events.at(-1)).toMatchObject({ type: 'error', content: { message: 'interrupted by restart' } });
+    expect(decodeEvent(replay.events.at(-1)!)).toMatchObject({ type: 'error', content: { message: 'interrupted by restart' } });
     await expect(second.chat.cancel(running.id)).rejects.toMatchObject({ code: 'conflict' });
     // Recovery is done once: nothing left to recover, in this process or the next.
     expect(await second.chat.recover()).toBe(0);

@@ -121,9 +121,13 @@ describe('auto-learned drafts', () => {
     await stream.ended;
     const second = await c.t.app.skills.get('gather-supplier-contacts-2');
     expect(second?.frontmatter).toMatchObject({ status: 'draft', learned_by: 'agent', structure_id: c.structure.id });
+    // The stream carries one skill_learned: the outcome, naming the slug actually stored, just before complete.
     const learned = stream.frames().filter((frame) => frame.event?.type === 'skill_learned').map((frame) => frame.event?.content);
-    expect(learned.at(-1)).toMatchObject({ slug: 'gather-supplier-contacts-2' });
-    expect(stream.frames().at(-1)?.event?.type).toBe('complete');
+    expect(learned).toEqual([{ slug: 'gather-supplier-contacts-2', name: 'Gather supplier contacts', stored: true }]);
+    expect(stream.frames().slice(-2).map((frame) => frame.event?.type)).toEqual(['skill_learned', 'complete']);
+    // The history says the same.
+    const agent = await c.settled(String(stream.headers['x-org-run-id']));
+    expect(agent.events.filter((event) => event.type === 'skill_learned').map((event) => event.content)).toEqual(learned);
     expect(drafts()).toEqual(expect.arrayContaining(['gather-supplier-contacts', 'gather-supplier-contacts-2']));
     // The first draft is unchanged.
     expect((await c.t.app.skills.get('gather-supplier-contacts'))?.frontmatter.name).toBe('Gather supplier contacts');
@@ -155,12 +159,16 @@ describe('auto-learned drafts', () => {
     const used = await c.send('distil prepare the quarterly tax filing');
     await used.ended;
     expect(learner.turns.at(-1)?.skills.map((skill) => skill.slug)).toEqual(['quarterly-tax-filing']);
-    expect(used.frames().some((frame) => frame.event?.type === 'skill_learned')).toBe(true);
+    const usedOutcome = used.frames().filter((frame) => frame.event?.type === 'skill_learned').map((frame) => frame.event?.content);
+    expect(usedOutcome).toEqual([
+      { slug: 'gather-supplier-contacts', name: 'Gather supplier contacts', stored: false, reason: expect.stringContaining('used the skill quarterly-tax-filing') },
+    ]);
     expect(used.frames().at(-1)?.event?.type).toBe('complete');
 
     const failed = await c.send('fail at learning');
     await failed.ended;
-    expect(failed.frames().at(-1)?.event?.type).toBe('error');
+    expect(failed.frames().slice(-2).map((frame) => frame.event?.type)).toEqual(['skill_learned', 'error']);
+    expect(failed.frames().at(-2)?.event?.content).toMatchObject({ slug: 'failed-lesson', stored: false, reason: expect.stringContaining('did not complete') });
 
     expect(c.t.app.skills.count()).toBe(before);
     expect(await c.t.app.skills.get('gather-supplier-contacts-3')).toBeUndefined();

@@ -174,10 +174,10 @@ describe('chat stream', () => {
     // Seen before + resumed = the whole run, no gap and no duplicate.
     expect([...seen, ...frames].map((frame) => frame.event)).toEqual(agent.events);
 
-    // After the last event: an empty replay that still ends.
+    // After the last event of a finished run: 204, which tells an EventSource to stop reconnecting.
     const none = await c.resume(runId, '8');
     await none.ended;
-    expect(none.status).toBe(200);
+    expect(none.status).toBe(204);
     expect(none.frames()).toEqual([]);
   });
 

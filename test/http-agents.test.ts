@@ -128,7 +128,7 @@ describe('nodes', () => {
   describe('PATCH /agents/{role_id}', () => {
     it('refuses to change role_id (400) and changes nothing', async () => {
       const s = await t.createStructure(owner.token, 'exec-team');
-      const target = s.agents[1]!;
+      const target = s.agents[1]! as unknown as NodeBody;
       const body = expectProblem(await patch(s.id, target.role_id, { label: 'Renamed', role_id: 'team-changed' }), 400, 'invalid_request');
       expect(body.detail).toContain('role_id cannot be changed');
       expect(body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'body.role_id' }), expect.objectContaining({ path: 'params.role_id' })]));

@@ -5,7 +5,7 @@
 import type { App } from '../app.js';
 import type { McpKeyRecord, Principal } from '../core/auth/index.js';
 import type { Action } from '../core/auth/index.js';
-import { decodeAttachments, isTerminal, type Run } from '../core/chat/index.js';
+import { decodeAttachments, decodeEvent, isTerminal, type Run } from '../core/chat/index.js';
 import { visibleTo } from '../core/skills/index.js';
 import { ToolError, type OrgToolBackend, type TurnOutcome, type TurnWatcher } from './backend.js';
 
@@ -28,9 +28,9 @@ export function followRun(run: Run, watcher: TurnWatcher = {}): Promise<void> {
     };
     if (watcher.signal?.aborted) return onAbort();
     watcher.signal?.addEventListener('abort', onAbort, { once: true });
-    unsubscribe = run.subscribe(0, (numbered) => {
-      watcher.onEvent?.(numbered.event, numbered.seq);
-      if (isTerminal(numbered.event)) {
+    unsubscribe = run.subscribe(0, (encoded) => {
+      watcher.onEvent?.(decodeEvent(encoded), encoded.seq);
+      if (isTerminal(encoded)) {
         watcher.signal?.removeEventListener('abort', onAbort);
         resolve();
       }

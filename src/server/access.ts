@@ -68,7 +68,7 @@ export function registerAccess(server: FastifyInstance, app: App): void {
       case 'person':
         return app.access.requirePerson(principal);
       case 'run':
-        request.scope = resolveRun(app, request, principal, rule);
+        request.scope = await resolveRun(app, request, principal, rule);
         return;
       case 'structure': {
         const scope = resolveStructure(app, request, principal, rule);
@@ -79,9 +79,9 @@ export function registerAccess(server: FastifyInstance, app: App): void {
   });
 }
 
-function resolveRun(app: App, request: FastifyRequest, principal: Principal, rule: Extract<AccessRule, { kind: 'run' }>): RunScope {
+async function resolveRun(app: App, request: FastifyRequest, principal: Principal, rule: Extract<AccessRule, { kind: 'run' }>): Promise<RunScope> {
   const runId = declaredRunId(request);
-  const where = app.chat.locate(runId);
+  const where = await app.chat.locate(runId);
   // A run of a structure the caller cannot see is answered exactly like an unknown run.
   if (!where) throw notFound(`run ${runId} not found`);
   let grant;

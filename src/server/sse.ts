@@ -1,24 +1,23 @@
 /**
- * The one SSE helper: streams a run's events as `id: <n>` / `data: <json>` frames,
- * sends a `: keepalive` comment every 15 s, ends after the terminal event, and lets a
- * revoked MCP key close the stream with an `error` event.
+ * The one SSE helper: streams a run's events as `id: <n>` / `data: <json>` frames (the
+ * JSON text each event was serialised to once), sends a `: keepalive` comment at an
+ * interval, ends after the terminal event, and ends early with an `error` event when the
+ * caller's credentials are revoked.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App } from '../app.js';
-import type { Run } from '../core/chat/index.js';
-import { isTerminal, type ChatEvent, type NumberedEvent } from '../core/chat/index.js';
+import type { FastifyReply } from 'fastify';
+import { isTerminal, sseFrame, type EncodedEvent, type Run } from '../core/chat/index.js';
 
 /** Options of a stream. */
 export interface StreamOptions {
   /** Replay events after this sequence number (from `Last-Event-ID`). */
   after?: number;
-  /** Keepalive interval in ms (default 15 s). */
-  keepaliveMs?: number;
-}
-
-/** Formats one SSE frame for an event. */
-export function sseFrame(numbered: NumberedEvent): string {
-  return `id: ${numbered.seq}\ndata: ${JSON.stringify(numbered.event)}\n\n`;
+  /** Keepalive comment interval in ms. */
+  keepaliveMs: number;
+  /**
+   * Registers a callback that ends the stream with an `error` event carrying the reason
+   * (a revoked MCP key); returns the function that unregisters it.
+   */
+  watchRevocation?: (end: (reason: string) => void) => () => void;
 }
 
 /** Response headers of every chat stream. */
@@ -34,36 +33,35 @@ export function sseHeaders(runId: string): Record<string, string> {
 
 /**
  * Streams `run` to the client until its terminal event (replaying from `after`), or
- * until the client goes away — which never stops the run. Resolves when the response ends.
+ * until the client goes away, which never stops the run. Resolves when the response ends.
  */
-export function streamRun(app: App, request: FastifyRequest, reply: FastifyReply, run: Run, options: StreamOptions = {}): Promise<void> {
+export function streamRun(reply: FastifyReply, run: Run, options: StreamOptions): Promise<void> {
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, sseHeaders(run.id));
   raw.flushHeaders();
   return new Promise<void>((resolve) => {
     let ended = false;
-    const keepalive = setInterval(() => raw.write(': keepalive\n\n'), options.keepaliveMs ?? app.config.keepaliveMs);
+    let unsubscribe: () => void = () => undefined;
+    let unwatch: () => void = () => undefined;
+    const keepalive = setInterval(() => raw.write(': keepalive\n\n'), options.keepaliveMs);
     const finish = () => {
       if (ended) return;
       ended = true;
       clearInterval(keepalive);
       unsubscribe();
-      unregister();
+      unwatch();
       if (!raw.writableEnded) raw.end();
       resolve();
     };
-    const principal = request.principal;
-    const unregister =
-      principal?.kind === 'mcp'
-        ? app.connections.register(principal.key.id, (reason) => {
-            const event: ChatEvent = { type: 'error', content: { message: reason }, timestamp: new Date().toISOString() };
-            raw.write(`data: ${JSON.stringify(event)}\n\n`);
-            finish();
-          })
-        : () => undefined;
-    let unsubscribe: () => void = () => undefined;
     raw.on('close', finish);
+    if (options.watchRevocation) {
+      unwatch = options.watchRevocation((reason) => {
+        if (ended) return;
+        raw.write(`data: ${JSON.stringify({ type: 'error', content: { message: reason }, timestamp: new Date().toISOString() })}\n\n`);
+        finish();
+      });
+    }
     // Events that arrive in one burst leave in one socket write: cork on the first frame
     // and uncork once the burst is over (setImmediate runs after pending I/O callbacks).
     let corked = false;
@@ -71,27 +69,24 @@ export function streamRun(app: App, request: FastifyRequest, reply: FastifyReply
       corked = false;
       raw.uncork();
     };
-    unsubscribe = run.subscribe(options.after ?? 0, (numbered) => {
+    unsubscribe = run.subscribe(options.after ?? 0, (event) => {
       if (ended) return;
       if (!corked) {
         corked = true;
         raw.cork();
         setImmediate(uncork);
       }
-      raw.write(sseFrame(numbered));
-      if (isTerminal(numbered.event)) finish();
+      raw.write(sseFrame(event));
+      if (isTerminal(event)) finish();
     });
     if (run.finished && !ended) finish();
   });
 }
 
-/** Streams already-finished events (a run of an earlier process) and ends. */
-export function streamEvents(reply: FastifyReply, runId: string, events: ChatEvent[], after: number): void {
+/** Streams the stored events of a finished run (of this or an earlier process) and ends. */
+export function streamEvents(reply: FastifyReply, runId: string, events: readonly EncodedEvent[]): void {
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, sseHeaders(runId));
-  events.forEach((event, index) => {
-    if (index + 1 > after) raw.write(sseFrame({ seq: index + 1, event }));
-  });
-  raw.end();
+  raw.end(events.map(sseFrame).join(''));
 }

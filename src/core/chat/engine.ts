@@ -1,40 +1,46 @@
 /**
- * The turn engine: one turn at a time per node (later messages wait in order), every
- * event persisted to the node's history as it happens and fanned out to live
- * subscribers, exactly one terminal event per run, cancellation that really stops the
- * runtime, auto-learned drafts, and recovery of runs interrupted by a restart.
+ * The chat function every surface ends in. One turn at a time per node (later messages
+ * wait in order); each run's events go through its one ordered appender (numbered,
+ * persisted, then published); exactly one terminal event per run; cancellation that
+ * really stops the runtime; the learning outcome in the stream; recovery of runs a
+ * stopped process left open. Storage is a `ChatStore`; the structures are a narrow
+ * `ChatDirectory`.
  */
 import { join } from 'node:path';
 import { OrgError, conflict, notFound } from '../errors.js';
 import type { AgentRuntime, Turn, TurnTools } from '../runtimes/types.js';
-import { KeyedMutex, appendJsonl, readJsonl } from '../storage/index.js';
+import { KeyedMutex } from '../storage/index.js';
 import { isoNow, uuid, type Clock, type IdGenerator, systemClock } from '../util/index.js';
-import type { NodeActivity } from '../workspaces/activity.js';
-import type { WorkspaceService } from '../workspaces/service.js';
 import type { NodeRecord } from '../workspaces/types.js';
+import { RunAppender } from './appender.js';
 import { ArtifactShelf, type DecodedAttachment } from './artifacts.js';
+import { decodeEvent, type EncodedEvent } from './encoded.js';
 import { enrich } from './enrich.js';
-import { NodeHistory, type HistoryPage, type HistoryRecord } from './history.js';
-import { draftFromTurn } from './learn.js';
-import type { ChatSkills } from './ports.js';
+import type { ChatActivity, ChatDirectory, ChatSkills } from './ports.js';
+import { RecentRuns } from './recent-runs.js';
 import { Run } from './run.js';
-import { type ChatEvent, type EventInput, type HistoryMessage, isTerminal } from './types.js';
+import type { ChatStore, MessagePage, RunLocation } from './store.js';
+import { TurnEvents } from './turn.js';
+import { isTerminal, type ChatEvent, type EventInput, type HistoryMessage } from './types.js';
 
 /** Picks the runtime for a node (container, LLM or local). */
 export type RuntimeRouter = (node: NodeRecord) => AgentRuntime;
 
 /** Options of the engine. */
 export interface ChatEngineOptions {
-  workspaces: WorkspaceService;
-  activity: NodeActivity;
+  directory: ChatDirectory;
+  activity: ChatActivity;
   skills: ChatSkills;
+  store: ChatStore;
   router: RuntimeRouter;
-  /** `.org` folder (for the run index `runs.jsonl`). */
-  stateDir: string;
   clock?: Clock;
   ids?: IdGenerator;
   /** Reports unexpected failures (never shown to clients). */
   onError?: (error: unknown) => void;
+  /** Bytes of finished runs' events kept in memory for replay (default 16 MiB). */
+  recentRunBytes?: number;
+  /** How many artifact shelves are kept open (default 256). */
+  shelves?: number;
 }
 
 /** A chat message to a node. */
@@ -47,90 +53,73 @@ export interface SendInput {
   origin?: string;
 }
 
-interface RunIndexRecord {
-  run_id: string;
-  structure_id?: string;
-  node_id?: string;
-  role_id?: string;
-  end?: boolean;
+/** A run of this process while it is queued or running. */
+interface LiveRun {
+  run: Run;
+  appender: RunAppender;
+  /** Set once the turn runs (its event handling, with learning). */
+  turn?: TurnEvents;
 }
 
-const RECENT_RUNS = 2000;
+/** How many recent messages a runtime receives. */
+const TURN_HISTORY = 20;
 
-interface TurnState {
-  emitted: EventInput[];
-  usedSkill: boolean;
-  message: string;
-  /** Settles when the latest recorded event is on disk. */
-  durable: Promise<void>;
-}
-
-/** The chat function every surface ends in. */
+/** The chat engine. */
 export class ChatEngine {
-  private readonly runs = new Map<string, Run>();
-  private readonly histories = new Map<string, NodeHistory>();
+  private readonly live = new Map<string, LiveRun>();
+  private readonly recent: RecentRuns;
   private readonly shelves = new Map<string, ArtifactShelf>();
   private readonly queue = new KeyedMutex();
-  private readonly index = new Map<string, { structureId: string; nodeId: string; roleId: string }>();
   private readonly clock: Clock;
   private readonly ids: IdGenerator;
+  private readonly onError: (error: unknown) => void;
   private closing = false;
-  private readonly runIndexFile: string;
 
   constructor(private readonly options: ChatEngineOptions) {
     this.clock = options.clock ?? systemClock;
     this.ids = options.ids ?? uuid;
-    this.runIndexFile = join(options.stateDir, 'runs.jsonl');
+    this.onError = options.onError ?? (() => undefined);
+    this.recent = new RecentRuns(options.recentRunBytes ?? 16 * 1024 * 1024);
   }
 
-  /** Loads the run index and closes runs left running by a previous process with an error. */
+  /** Closes runs a stopped process left open: each ends with `error` "interrupted by restart". */
   async recover(): Promise<number> {
-    const open = new Map<string, RunIndexRecord>();
-    for (const record of await readJsonl<RunIndexRecord>(this.runIndexFile)) {
-      if (record.end) {
-        open.delete(record.run_id);
+    let recovered = 0;
+    for (const where of await this.options.store.openRuns()) {
+      const events = await this.options.store.events(where.runId, 0);
+      const last = events.at(-1);
+      const text = events.filter((event) => event.type === 'text').reduce((all, event) => all + (decodeEvent(event).content as string), '');
+      if (last && isTerminal(last)) {
+        await this.options.store.endRun(where, this.endRecord(where.runId, last, text));
         continue;
       }
-      if (record.structure_id && record.node_id && record.role_id) {
-        this.index.set(record.run_id, { structureId: record.structure_id, nodeId: record.node_id, roleId: record.role_id });
-        open.set(record.run_id, record);
-      }
-    }
-    let recovered = 0;
-    for (const record of open.values()) {
-      const history = this.historyOf(record.structure_id!, record.node_id!);
-      const message = await history.agentMessage(record.run_id);
-      if (message && message.status === 'running') {
-        const event: ChatEvent = { type: 'error', content: { message: 'interrupted by restart' }, timestamp: isoNow(this.clock) };
-        await history.append(
-          { kind: 'event', run_id: record.run_id, seq: message.events.length + 1, event },
-          { kind: 'end', run_id: record.run_id, status: 'error', summary: null, artifacts: [], completed_at: event.timestamp },
-        );
-        recovered++;
-      }
-      await appendJsonl(this.runIndexFile, { run_id: record.run_id, end: true });
+      const interrupted: EncodedEvent = {
+        seq: (last?.seq ?? 0) + 1,
+        type: 'error',
+        json: JSON.stringify({ type: 'error', content: { message: 'interrupted by restart' }, timestamp: isoNow(this.clock) }),
+      };
+      const writer = this.options.store.eventWriter(where);
+      await writer.write([interrupted]);
+      await this.options.store.endRun(where, this.endRecord(where.runId, interrupted, text));
+      recovered++;
     }
     return recovered;
-  }
-
-  /** The history of a node (by ids). */
-  historyOf(structureId: string, nodeId: string): NodeHistory {
-    const key = `${structureId}/${nodeId}`;
-    let history = this.histories.get(key);
-    if (!history) {
-      history = new NodeHistory(this.options.workspaces.nodeDir(structureId, nodeId));
-      this.histories.set(key, history);
-    }
-    return history;
   }
 
   /** The artifact shelf of a node (by ids). */
   shelfOf(structureId: string, nodeId: string): ArtifactShelf {
     const key = `${structureId}/${nodeId}`;
     let shelf = this.shelves.get(key);
-    if (!shelf) {
-      shelf = new ArtifactShelf(this.options.workspaces.nodeDir(structureId, nodeId), this.clock);
-      this.shelves.set(key, shelf);
+    if (shelf) {
+      this.shelves.delete(key);
+    } else {
+      shelf = new ArtifactShelf(this.options.directory.nodeDir(structureId, nodeId), this.clock);
+    }
+    this.shelves.set(key, shelf);
+    const limit = this.options.shelves ?? 256;
+    for (const oldest of this.shelves.keys()) {
+      if (this.shelves.size <= limit) break;
+      this.shelves.delete(oldest);
     }
     return shelf;
   }
@@ -142,8 +131,8 @@ export class ChatEngine {
    */
   async send(input: SendInput): Promise<Run> {
     if (this.closing) throw new OrgError('unavailable', 'the server is shutting down');
-    const node = this.options.workspaces.node(input.structureId, input.roleId);
-    const runId = this.ids();
+    const node = this.options.directory.node(input.structureId, input.roleId);
+    const where: RunLocation = { runId: this.ids(), structureId: input.structureId, nodeId: node.id, roleId: node.role_id };
     const shelf = this.shelfOf(input.structureId, node.id);
     const staged: Turn['attachments'] = [];
     for (const attachment of input.attachments ?? []) {
@@ -151,145 +140,94 @@ export class ChatEngine {
       staged.push({ name: info.name, content_type: info.content_type, size: info.size, path: join(shelf.dir, info.name) });
     }
     const now = isoNow(this.clock);
-    const run = new Run(runId, input.structureId, node.id, node.role_id);
-    this.runs.set(runId, run);
-    this.index.set(runId, { structureId: input.structureId, nodeId: node.id, roleId: node.role_id });
-    this.trimRecent();
-    await appendJsonl(this.runIndexFile, { run_id: runId, structure_id: input.structureId, node_id: node.id, role_id: node.role_id });
-    const history = this.historyOf(input.structureId, node.id);
-    const recent = await history.page({ limit: 20 });
-    await history.append(
+    const run = new Run(where);
+    const appender = new RunAppender(run, this.options.store.eventWriter(where), () => isoNow(this.clock), {
+      sideEffects: (batch) => this.logDecisions(run, batch),
+      end: (terminal, text) => this.options.store.endRun(where, this.endRecord(where.runId, terminal, text)),
+      onError: this.onError,
+    });
+    const recent = await this.options.store.messages(where, { limit: TURN_HISTORY });
+    await this.options.store.startRun(
+      where,
       {
-        kind: 'user',
         id: this.ids(),
-        run_id: runId,
+        run_id: where.runId,
         text: input.message,
         attachments: staged.map(({ name, content_type, size }) => ({ name, content_type, size })),
         created_at: now,
         ...(input.origin ? { origin: input.origin } : {}),
       },
-      { kind: 'start', id: this.ids(), run_id: runId, created_at: now },
+      { id: this.ids(), run_id: where.runId, created_at: now },
     );
-    void this.queue.run(node.id, () => this.execute(run, input, staged, recent)).catch((error: unknown) => this.options.onError?.(error));
+    const entry: LiveRun = { run, appender };
+    this.live.set(where.runId, entry);
+    void run.done.then(() => this.retire(entry));
+    this.queue.run(node.id, () => this.execute(entry, input.message, staged, recent)).catch(this.onError);
     return run;
   }
 
-  private trimRecent(): void {
-    if (this.runs.size <= RECENT_RUNS) return;
-    for (const [id, run] of this.runs) {
-      if (this.runs.size <= RECENT_RUNS) break;
-      if (run.finished) this.runs.delete(id);
-    }
+  private retire(entry: LiveRun): void {
+    this.live.delete(entry.run.id);
+    this.recent.add(entry.run);
   }
 
-  private async execute(run: Run, input: SendInput, staged: Turn['attachments'], recent: HistoryMessage[]): Promise<void> {
-    if (run.sealed) return; // cancelled while queued
-    const turnState: TurnState = { emitted: [], usedSkill: false, message: input.message, durable: Promise.resolve() };
-    // Events are sequenced through `chain` (side effects in order) but do not wait for
-    // each other's fsync: the history group-commits them.
-    let chain: Promise<unknown> = Promise.resolve();
-    const record = (event: EventInput): Promise<void> => {
-      const step = chain.then(() => this.record(run, event, turnState));
-      chain = step.catch(() => undefined);
-      return step.then((written) => written.durable);
+  private endRecord(runId: string, terminal: EncodedEvent, text: string) {
+    const event = decodeEvent(terminal);
+    const complete = event.type === 'complete' ? event.content : undefined;
+    return {
+      run_id: runId,
+      status: event.type === 'complete' ? ('complete' as const) : ('error' as const),
+      text,
+      summary: complete?.summary ?? null,
+      artifacts: complete?.artifacts ?? [],
+      completed_at: event.timestamp,
     };
-    this.options.activity.begin(run.nodeId);
-    try {
-      const structure = this.options.workspaces.record(run.structureId);
-      const node = structure.agents.find((candidate) => candidate.id === run.nodeId);
-      if (!node) throw new OrgError('not_found', `node ${run.roleId} was deleted before its turn started`);
-      const turn = await enrich({
-        runId: run.id,
-        structure,
-        nodeId: run.nodeId,
-        message: input.message,
-        attachments: staged,
-        history: recent,
-        skills: this.options.skills,
-      });
-      turnState.usedSkill = turn.skills.length > 0;
-      const runtime = this.options.router(node);
-      await runtime.run(turn, record, this.tools(run), run.controller.signal);
-      await chain;
-      if (!run.sealed) await record({ type: 'error', content: { message: `the ${runtime.name} runtime ended without a complete or error event` } });
-    } catch (error) {
-      await chain;
-      if (!run.sealed) {
-        const message = error instanceof Error ? error.message : 'the turn failed';
-        await record({ type: 'error', content: { message } }).catch((failure: unknown) => this.options.onError?.(failure));
-      }
-    } finally {
-      await turnState.durable.catch(() => undefined);
-      await run.done.catch(() => undefined);
-      this.options.activity.end(run.nodeId);
-    }
   }
 
-  /** Applies one event's side effects and queues it for persistence; `durable` settles when it is on disk. */
-  private async record(run: Run, event: EventInput, state: TurnState): Promise<{ durable: Promise<void> }> {
-    if (run.sealed) return { durable: Promise.resolve() };
-    if (event.type === 'complete') {
-      const draft = draftFromTurn({ structureId: run.structureId, message: state.message, usedSkill: state.usedSkill, events: state.emitted });
-      if (draft) {
-        const slug = await this.options.skills.learnDraft(draft);
-        // Tell the client the slug the draft was stored under when a suffix was needed.
-        const learned = state.emitted.find((candidate) => candidate.type === 'skill_learned');
-        if (learned?.type === 'skill_learned' && learned.content.slug !== slug) {
-          void this.persist(run, { type: 'skill_learned', content: { slug, name: learned.content.name } });
-        }
-      }
-    }
-    state.emitted.push(event);
-    if (event.type === 'decision' || event.type === 'milestone') {
-      await this.options.workspaces.appendLog(run.structureId, {
-        type: event.type,
-        title: event.content.title,
-        ...(event.type === 'decision' ? { body: event.content.body } : {}),
+  /** Decisions and milestones of a batch go to the workspace log, beside the events. */
+  private logDecisions(run: Run, batch: readonly { input: EventInput }[]): Promise<void> | undefined {
+    const entries = [];
+    for (const { input } of batch) {
+      if (input.type !== 'decision' && input.type !== 'milestone') continue;
+      entries.push({
+        type: input.type,
+        title: input.content.title,
+        ...(input.type === 'decision' ? { body: input.content.body } : {}),
         role_id: run.roleId,
         node_id: run.nodeId,
         run_id: run.id,
       });
     }
-    const durable = this.persist(run, event);
-    state.durable = durable;
-    return { durable };
+    return entries.length > 0 ? this.options.directory.appendLog(run.structureId, entries) : undefined;
   }
 
-  /**
-   * Numbers an event, appends it to the history (group-committed) and publishes it once
-   * durable. Events are published in number order because history appends resolve in
-   * the order they were made.
-   */
-  private persist(run: Run, input: EventInput): Promise<void> {
-    const terminal = isTerminal(input);
-    const seq = run.reserve(terminal);
-    if (seq === undefined) return Promise.resolve();
-    const event = { ...input, timestamp: isoNow(this.clock) } as ChatEvent;
-    const history = this.historyOf(run.structureId, run.nodeId);
-    const records: HistoryRecord[] = [{ kind: 'event', run_id: run.id, seq, event }];
-    if (terminal) {
-      const complete = event.type === 'complete' ? event.content : undefined;
-      records.push({
-        kind: 'end',
-        run_id: run.id,
-        status: event.type === 'complete' ? 'complete' : 'error',
-        summary: complete?.summary ?? null,
-        artifacts: complete?.artifacts ?? [],
-        completed_at: event.timestamp,
+  private async execute(entry: LiveRun, message: string, staged: Turn['attachments'], recent: Turn['history']): Promise<void> {
+    const { run, appender } = entry;
+    if (appender.sealed) return; // cancelled while queued
+    this.options.activity.begin(run.nodeId);
+    try {
+      const structure = this.options.directory.structure(run.structureId);
+      const node = structure.agents.find((candidate) => candidate.id === run.nodeId);
+      if (!node) throw new OrgError('not_found', `node ${run.roleId} was deleted before its turn started`);
+      const turn = await enrich({ runId: run.id, structure, nodeId: run.nodeId, message, attachments: staged, history: recent, skills: this.options.skills });
+      const events = new TurnEvents(appender, this.options.skills, {
+        structureId: run.structureId,
+        message,
+        usedSkills: turn.skills.map((skill) => skill.slug),
       });
+      entry.turn = events;
+      const runtime = this.options.router(node);
+      await runtime.run(turn, (event, raw, parsed) => events.handle(event, raw, parsed), this.tools(run), run.controller.signal);
+      if (!appender.sealed) await events.handle({ type: 'error', content: { message: `the ${runtime.name} runtime ended without a complete or error event` } });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : 'the turn failed';
+      const event: EventInput = { type: 'error', content: { message } };
+      await (entry.turn ? entry.turn.handle(event) : appender.append(event)).catch(this.onError);
+    } finally {
+      await appender.idle();
+      await run.done;
+      this.options.activity.end(run.nodeId);
     }
-    return history.append(...records).then(
-      async () => {
-        if (terminal) await appendJsonl(this.runIndexFile, { run_id: run.id, end: true }).catch((error: unknown) => this.options.onError?.(error));
-        run.push(seq, event);
-      },
-      (error: unknown) => {
-        // The disk refused the write: still publish, so no client or queue waits forever.
-        this.options.onError?.(error);
-        run.push(seq, event);
-        throw error;
-      },
-    );
   }
 
   private tools(run: Run): TurnTools {
@@ -300,70 +238,91 @@ export class ChatEngine {
     };
   }
 
-  /** A run of this process, if known. */
+  /** A run of this process that has not finished (or finished recently), if known. */
   run(runId: string): Run | undefined {
-    return this.runs.get(runId);
+    return this.live.get(runId)?.run ?? this.recent.get(runId);
   }
 
-  /** Where a run belongs (also for runs of earlier processes). */
-  locate(runId: string): { structureId: string; nodeId: string; roleId: string } | undefined {
-    return this.index.get(runId);
+  /** Where a run belongs (also for runs of earlier processes); undefined when unknown. */
+  async locate(runId: string): Promise<RunLocation | undefined> {
+    return this.run(runId)?.where ?? this.options.store.locate(runId);
   }
 
   /**
-   * The events of a run, for replay: the live run when this process ran it, else the
-   * events persisted in its node's history. 404 when unknown.
+   * The events of a run after `afterSeq`, for replay: the run itself when this process
+   * knows it (follow it live with `run.subscribe`), else the stored events. 404 when unknown.
    */
-  async replay(runId: string): Promise<{ run?: Run; events: ChatEvent[] }> {
-    const live = this.runs.get(runId);
-    if (live) return { run: live, events: live.events.map((numbered) => numbered.event) };
-    const where = this.index.get(runId);
-    if (!where) throw notFound(`run ${runId} not found`);
-    const message = await this.historyOf(where.structureId, where.nodeId).agentMessage(runId);
-    if (!message) throw notFound(`run ${runId} not found`);
-    return { events: message.events };
+  async replay(runId: string, afterSeq = 0): Promise<{ run?: Run; events: EncodedEvent[] }> {
+    const known = this.run(runId);
+    if (known) return { run: known, events: known.eventsAfter(afterSeq) };
+    if (!(await this.options.store.locate(runId))) throw notFound(`run ${runId} not found`);
+    return { events: await this.options.store.events(runId, afterSeq) };
   }
 
   /** Cancels a running or queued run: it ends with `error` "cancelled" and its runtime is aborted. */
   async cancel(runId: string, reason = 'cancelled'): Promise<void> {
-    const run = this.runs.get(runId);
-    if (!run) {
-      if (this.index.has(runId)) throw conflict(`run ${runId} has already finished`);
+    const entry = this.live.get(runId);
+    if (!entry) {
+      if (await this.locate(runId)) throw conflict(`run ${runId} has already finished`);
       throw notFound(`run ${runId} not found`);
     }
-    if (run.sealed) throw conflict(`run ${runId} has already finished`);
-    const ended = this.persist(run, { type: 'error', content: { message: reason } });
-    run.controller.abort(new Error(reason));
+    if (entry.appender.sealed) throw conflict(`run ${runId} has already finished`);
+    const event: EventInput = { type: 'error', content: { message: reason } };
+    const ended = entry.turn ? entry.turn.handle(event) : entry.appender.append(event);
+    entry.run.controller.abort(new Error(reason));
     await ended;
   }
 
-  /** A page of a node's history, newest first. */
-  async history(structureId: string, roleId: string, page: HistoryPage): Promise<HistoryMessage[]> {
-    const node = this.options.workspaces.node(structureId, roleId);
-    const history = this.historyOf(structureId, node.id);
-    if (page.before !== undefined && !(await history.has(page.before))) throw notFound(`history message ${page.before} not found`);
-    return history.page(page);
+  /** A page of a node's history, newest first, with every event of each agent message. */
+  async history(structureId: string, roleId: string, page: MessagePage): Promise<HistoryMessage[]> {
+    const node = this.options.directory.node(structureId, roleId);
+    const where = { structureId, nodeId: node.id };
+    if (page.before !== undefined && !(await this.options.store.hasMessage(where, page.before))) {
+      throw notFound(`history message ${page.before} not found`);
+    }
+    const messages = await this.options.store.messages(where, page);
+    return Promise.all(
+      messages.map(async (message): Promise<HistoryMessage> => {
+        if (message.sender === 'user') return { ...message, events: [] };
+        const live = this.live.get(message.run_id);
+        const known = live?.run ?? this.recent.get(message.run_id);
+        // The end is stored just before the terminal event is published: wait for it.
+        if (known && message.status !== 'running' && !known.finished) await known.done;
+        const encoded = known ? known.eventsAfter(0) : await this.options.store.events(message.run_id, 0);
+        const events = encoded.map(decodeEvent);
+        if (live && message.status === 'running') return { ...message, events, text: textOf(events) };
+        return { ...message, events };
+      }),
+    );
   }
 
   /** Runs that have not finished. */
   active(): Run[] {
-    return [...this.runs.values()].filter((run) => !run.finished);
+    return [...this.live.values()].map((entry) => entry.run);
   }
 
   /**
    * Stops accepting messages, lets running turns end for up to `graceMs`, then cancels
-   * what is left ("interrupted by shutdown").
+   * what is left ("interrupted by shutdown"), and closes the store.
    */
   async close(graceMs: number): Promise<void> {
     this.closing = true;
     const pending = this.active();
-    if (pending.length === 0) return;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, graceMs);
-    });
-    await Promise.race([Promise.all(pending.map((run) => run.done)), timeout]);
-    clearTimeout(timer);
-    for (const run of this.active()) await this.cancel(run.id, 'interrupted by shutdown').catch(() => undefined);
+    if (pending.length > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      });
+      await Promise.race([Promise.all(pending.map((run) => run.done)), timeout]);
+      clearTimeout(timer);
+      for (const run of this.active()) await this.cancel(run.id, 'interrupted by shutdown').catch(() => undefined);
+    }
+    await this.options.store.close();
   }
+}
+
+function textOf(events: ChatEvent[]): string {
+  let text = '';
+  for (const event of events) if (event.type === 'text') text += event.content;
+  return text;
 }

@@ -5,9 +5,8 @@
  * history.
  */
 import type { Turn, TurnNode } from '../runtimes/types.js';
-import type { StructureRecord } from '../workspaces/types.js';
-import type { ChatSkills } from './ports.js';
-import type { HistoryMessage } from './types.js';
+import type { ChatSkills, ChatStructure } from './ports.js';
+import type { StoredMessage } from './store.js';
 
 /** How many skills the lookup hands to the runtime. */
 export const ENRICH_SKILLS = 3;
@@ -22,7 +21,7 @@ export function explicitSlug(message: string): string | undefined {
 }
 
 /** Describes a node and its neighbourhood. */
-export function describeNode(structure: StructureRecord, nodeId: string): TurnNode {
+export function describeNode(structure: ChatStructure, nodeId: string): TurnNode {
   const node = structure.agents.find((candidate) => candidate.id === nodeId);
   if (!node) throw new Error(`node ${nodeId} is not in structure ${structure.id}`);
   const brief = (n: { role_id: string; label: string }) => ({ role_id: n.role_id, label: n.label });
@@ -41,11 +40,11 @@ export function describeNode(structure: StructureRecord, nodeId: string): TurnNo
 /** Input of enrichment. */
 export interface EnrichInput {
   runId: string;
-  structure: StructureRecord;
+  structure: ChatStructure;
   nodeId: string;
   message: string;
   attachments: Turn['attachments'];
-  history: HistoryMessage[];
+  history: StoredMessage[];
   skills: ChatSkills;
 }
 

@@ -64,22 +64,21 @@ export function withStepIds(body: string): string {
     .join('\n');
 }
 
-/** Builds the draft to store for a turn, or undefined when nothing should be learned. */
-export function draftFromTurn(input: {
-  structureId: string;
-  message: string;
-  usedSkill: boolean;
-  events: EventInput[];
-}): LearnedDraft | undefined {
-  if (input.usedSkill) return undefined;
-  const learned = input.events.find((event) => event.type === 'skill_learned');
-  if (!learned || learned.type !== 'skill_learned') return undefined;
-  const content = learned.content;
+/** What a runtime said it learned. */
+export type LearnedContent = Extract<EventInput, { type: 'skill_learned' }>['content'];
+
+/**
+ * The draft to store for a completed turn that did not use a skill: its body taken
+ * from the runtime's `skill_learned` event, or distilled from the turn's steps (its
+ * tool calls and milestones).
+ */
+export function draftFromTurn(input: { structureId: string; message: string; learned: LearnedContent; steps: EventInput[] }): LearnedDraft {
+  const content = input.learned;
   return {
     structureId: input.structureId,
     slug: content.slug,
     name: content.name,
-    body: content.body && content.body.trim().length > 0 ? withStepIds(content.body) : distillBody(input.message, input.events),
+    body: content.body && content.body.trim().length > 0 ? withStepIds(content.body) : distillBody(input.message, input.steps),
     summary: content.summary ?? `Learned from: ${input.message.slice(0, 160)}`,
     tags: content.tags ?? [],
     category: content.category ?? 'general',

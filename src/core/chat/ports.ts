@@ -1,8 +1,9 @@
 /**
  * What the chat engine needs from the rest of the system, as narrow interfaces wired
- * in app.ts: the skill library and the workspace log.
+ * in app.ts: the skill library, the structures its nodes live in and the workspace log.
  */
 import type { TurnSkill } from '../runtimes/types.js';
+import type { LogEntry, NodeRecord } from '../workspaces/types.js';
 
 /** A search match. */
 export interface SkillMatch {
@@ -32,4 +33,29 @@ export interface ChatSkills {
   readRaw(slug: string, structureId: string): Promise<{ slug: string; frontmatter: Record<string, unknown>; body: string } | undefined>;
   /** Stores a learned draft; a taken slug gets a -2, -3 … suffix. Returns the stored slug. */
   learnDraft(draft: LearnedDraft): Promise<string>;
+}
+
+/** A structure as the chat engine sees it: its name and its live nodes. */
+export interface ChatStructure {
+  id: string;
+  name: string;
+  agents: readonly NodeRecord[];
+}
+
+/** The structures and nodes the chat engine works in. */
+export interface ChatDirectory {
+  /** The live node with `roleId`; throws 404 when there is none. */
+  node(structureId: string, roleId: string): NodeRecord;
+  /** The structure with its live nodes; throws 404 when unknown. */
+  structure(structureId: string): ChatStructure;
+  /** Folder of a node's own files (its artifact shelf). */
+  nodeDir(structureId: string, nodeId: string): string;
+  /** Appends decisions and milestones to the structure's workspace log. */
+  appendLog(structureId: string, entries: Omit<LogEntry, 'id' | 'created_at'>[]): Promise<void>;
+}
+
+/** Which nodes are working (node `state`). */
+export interface ChatActivity {
+  begin(nodeId: string): void;
+  end(nodeId: string): void;
 }

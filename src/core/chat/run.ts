@@ -1,59 +1,71 @@
 /**
- * A run: one turn of one node. It numbers its events, keeps them for replay, and
- * fans them out to live subscribers; it ends with exactly one terminal event.
+ * A run: one turn of one node, as live subscribers see it. It holds the events
+ * published so far (each once, as encoded JSON) and fans them out in order; it ends with
+ * exactly one terminal event. Numbering and persistence happen before an event gets here
+ * (see `RunAppender`): a published event is already durable.
  */
-import type { ChatEvent, NumberedEvent, RunStatus } from './types.js';
-import { isTerminal } from './types.js';
+import { decodeEvent, encodedBytes, type EncodedEvent } from './encoded.js';
+import type { RunLocation } from './store.js';
+import { isTerminal, type ChatEvent, type RunStatus } from './types.js';
 
 /** A subscriber to a run's events. */
-export type RunListener = (event: NumberedEvent) => void;
+export type RunListener = (event: EncodedEvent) => void;
 
-/** The state of one run. */
+/** The live state of one run. */
 export class Run {
-  readonly events: NumberedEvent[] = [];
   status: RunStatus = 'running';
   readonly controller = new AbortController();
+  private readonly published: EncodedEvent[] = [];
   private readonly listeners = new Set<RunListener>();
+  private heldBytes = 0;
   private resolveDone!: () => void;
-  /** Resolves when the terminal event has been recorded. */
+  /** Resolves once the terminal event is published (and the run's end is durable). */
   readonly done: Promise<void> = new Promise((resolve) => {
     this.resolveDone = resolve;
   });
 
-  constructor(
-    readonly id: string,
-    readonly structureId: string,
-    readonly nodeId: string,
-    readonly roleId: string,
-  ) {}
+  constructor(readonly where: RunLocation) {}
 
-  private assigned = 0;
-  /** True once a terminal event has been assigned a number: nothing may follow it. */
-  sealed = false;
-
-  /** Reserves the next sequence number; sealing the run when the event is terminal. */
-  reserve(terminal: boolean): number | undefined {
-    if (this.sealed) return undefined;
-    if (terminal) this.sealed = true;
-    return ++this.assigned;
+  get id(): string {
+    return this.where.runId;
+  }
+  get structureId(): string {
+    return this.where.structureId;
+  }
+  get nodeId(): string {
+    return this.where.nodeId;
+  }
+  get roleId(): string {
+    return this.where.roleId;
   }
 
-  /** True once a terminal event was recorded. */
+  /** True once the terminal event was published. */
   get finished(): boolean {
     return this.status !== 'running';
   }
 
-  /** Records an event (already persisted, in sequence order) and notifies subscribers. */
-  push(seq: number, event: ChatEvent): NumberedEvent {
-    const numbered = { seq, event };
-    this.events.push(numbered);
-    if (isTerminal(event)) this.status = event.type === 'complete' ? 'complete' : 'error';
-    for (const listener of [...this.listeners]) listener(numbered);
+  /** Sequence number of the last published event (0 before the first). */
+  get lastSeq(): number {
+    return this.published.at(-1)?.seq ?? 0;
+  }
+
+  /** Approximate memory held by the published events. */
+  get bytes(): number {
+    return this.heldBytes;
+  }
+
+  /** Publishes durable events, in sequence order, to every subscriber. */
+  publish(batch: readonly EncodedEvent[]): void {
+    for (const event of batch) {
+      this.published.push(event);
+      this.heldBytes += encodedBytes(event);
+      if (isTerminal(event)) this.status = event.type === 'complete' ? 'complete' : 'error';
+      for (const listener of this.listeners) listener(event);
+    }
     if (this.finished) {
       this.listeners.clear();
       this.resolveDone();
     }
-    return numbered;
   }
 
   /**
@@ -61,15 +73,25 @@ export class Run {
    * Returns the unsubscribe function.
    */
   subscribe(afterSeq: number, listener: RunListener): () => void {
-    for (const numbered of this.events) if (numbered.seq > afterSeq) listener(numbered);
+    for (const event of this.published) if (event.seq > afterSeq) listener(event);
     if (this.finished) return () => undefined;
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
+  /** The published events after `afterSeq`. */
+  eventsAfter(afterSeq: number): EncodedEvent[] {
+    return afterSeq <= 0 ? [...this.published] : this.published.filter((event) => event.seq > afterSeq);
+  }
+
+  /** Every published event, decoded (for JSON answers such as the sync endpoint). */
+  decoded(): ChatEvent[] {
+    return this.published.map(decodeEvent);
+  }
+
   /** The terminal event, once there is one. */
   get terminal(): ChatEvent | undefined {
-    const last = this.events.at(-1)?.event;
-    return last && isTerminal(last) ? last : undefined;
+    const last = this.published.at(-1);
+    return last && isTerminal(last) ? decodeEvent(last) : undefined;
   }
 }

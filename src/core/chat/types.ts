@@ -8,7 +8,12 @@ export interface EventPayloads {
   tool_result: { tool: string; result: unknown };
   decision: { title: string; body: string };
   milestone: { title: string };
-  skill_learned: { slug: string; name: string; body?: string; summary?: string; tags?: string[]; category?: string };
+  /**
+   * From a runtime: what it learned (slug, name, optional body, summary, tags, category).
+   * In the stream and history: the outcome, `stored: true` with the slug the draft was
+   * stored under, or `stored: false` with the `reason` nothing was stored.
+   */
+  skill_learned: { slug: string; name: string; body?: string; summary?: string; tags?: string[]; category?: string; stored?: boolean; reason?: string };
   complete: { summary: string; artifacts: string[] };
   error: { message: string };
 }

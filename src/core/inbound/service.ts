@@ -6,7 +6,8 @@
  */
 import { ATTACHMENT_LIMITS, safeName, type DecodedAttachment } from '../chat/artifacts.js';
 import type { ChatEngine } from '../chat/engine.js';
-import type { ChatEvent } from '../chat/types.js';
+import { decodeEvent, type EncodedEvent } from '../chat/encoded.js';
+import { isTerminal, type ChatEvent } from '../chat/types.js';
 import { invalid, notFound } from '../errors.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
 import { appendJsonl, readJsonl } from '../storage/index.js';
@@ -172,9 +173,9 @@ export class InboundService {
         this.track(live.done.then(() => this.reply(reply, live.terminal)));
         continue;
       }
-      const { events } = await this.options.chat.replay(reply.run_id).catch(() => ({ events: [] as ChatEvent[] }));
+      const { events } = await this.options.chat.replay(reply.run_id).catch(() => ({ events: [] as EncodedEvent[] }));
       const last = events.at(-1);
-      const terminal = last && (last.type === 'complete' || last.type === 'error') ? last : undefined;
+      const terminal = last && isTerminal(last) ? decodeEvent(last) : undefined;
       this.track(this.reply(reply, terminal));
       sent++;
     }

@@ -134,7 +134,7 @@ export function createContainerRuntime(containerUrl: string, options: ContainerR
               invalid = parsed.message;
               return true;
             }
-            pending.push(parsed.event);
+            pending.push(parsed.event, message.data, value);
             if (isTerminal(parsed.event)) {
               terminal = true;
               return true;

@@ -3,7 +3,7 @@
  * and where it sits in its structure, the skills that match the request (with their
  * steps), the staged attachments, the recent conversation, and how to use the tools.
  */
-import type { HistoryMessage } from '../chat/types.js';
+import type { StoredMessage } from '../chat/store.js';
 import type { Turn, TurnSkill } from './types.js';
 import { excerpt } from './util.js';
 
@@ -31,7 +31,7 @@ function skillSection(skill: TurnSkill): string {
   return lines.join('\n');
 }
 
-function historyLine(message: HistoryMessage): string | undefined {
+function historyLine(message: StoredMessage): string | undefined {
   const text = message.sender === 'user' ? message.text : message.text || message.summary || '';
   if (!text.trim()) return undefined;
   return `${message.sender === 'user' ? 'User' : 'You'}: ${clip(text, LIMITS.historyText)}`;

@@ -3,7 +3,8 @@
  * runner, the container relay and the LLM runtime implement it, and one shared
  * contract suite tests each of them.
  */
-import type { EventInput, HistoryMessage } from '../chat/types.js';
+import type { StoredMessage } from '../chat/store.js';
+import type { EventInput } from '../chat/types.js';
 
 /** A skill as handed to a runtime: its match and its steps with their text. */
 export interface TurnSkill {
@@ -37,7 +38,11 @@ export interface Turn {
   skills: TurnSkill[];
   /** The skill named by `/<slug>`, when the message starts with one. */
   explicit_skill: string | null;
-  history: HistoryMessage[];
+  /**
+   * Recent messages of the node, newest first: their text, summary and status, without
+   * the events of agent messages (those stay in the history; a turn does not carry them).
+   */
+  history: StoredMessage[];
 }
 
 /** Services a runtime may use while running a turn. */
@@ -50,8 +55,12 @@ export interface TurnTools {
   writeArtifact(name: string, content: string | Buffer, contentType: string): Promise<string>;
 }
 
-/** Emits one event of the turn; returns once it is recorded. */
-export type Emit = (event: EventInput) => Promise<void>;
+/**
+ * Emits one event of the turn; returns once it is recorded. A relay may pass the JSON
+ * text the event was parsed from (`raw`) and that parse (`parsed`): when it holds
+ * exactly the validated members, the engine reuses the text instead of serialising again.
+ */
+export type Emit = (event: EventInput, raw?: string, parsed?: unknown) => Promise<void>;
 
 /**
  * Runs turns. `run` emits events and ends by emitting `complete` or `error` (the engine

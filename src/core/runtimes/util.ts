@@ -47,11 +47,11 @@ export class PendingEmits {
 
   constructor(private readonly emit: Emit) {}
 
-  /** Emits `event` now; its completion is awaited by the next `flush`. */
-  push(event: EventInput): void {
+  /** Emits `event` now (with the JSON it was parsed from, when relayed); its completion is awaited by the next `flush`. */
+  push(event: EventInput, raw?: string, parsed?: unknown): void {
     let promise: Promise<void>;
     try {
-      promise = this.emit(event);
+      promise = this.emit(event, raw, parsed);
     } catch (error) {
       promise = Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }

@@ -1,5 +1,7 @@
 /** Durable state on disk: atomic JSON documents, append-only JSON Lines, per-file locks. */
 export * from './atomic.js';
+export * from './dir-sync.js';
+export * from './group-file.js';
 export * from './json-file.js';
 export * from './jsonl.js';
 export * from './mutex.js';

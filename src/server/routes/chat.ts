@@ -5,15 +5,25 @@ import { Type } from 'typebox';
 import type { App } from '../../app.js';
 import { decodeAttachments } from '../../core/chat/index.js';
 import { OrgError } from '../../core/errors.js';
-import { Uuid, problems } from '../schemas/common.js';
+import { NoContent, Uuid, problems } from '../schemas/common.js';
 import { nodeScopeOf, runScopeOf } from '../scope.js';
 import { ChatMessageBody, HistoryMessageSchema, HistoryQuery, SyncResponse } from '../schemas/chat.js';
-import { streamEvents, streamRun } from '../sse.js';
+import { streamEvents, streamRun, type StreamOptions } from '../sse.js';
 
 /** Where a message came from, for the history: MCP node keys are noted by label (or id). */
 function originOf(request: FastifyRequest): { origin?: string } {
   const principal = request.principal;
   return principal?.kind === 'mcp' ? { origin: `mcp:${principal.key.label || principal.key.id}` } : {};
+}
+
+/** Stream options of a request: the keepalive interval, and revocation of an MCP key ends the stream. */
+function streamOptions(app: App, request: FastifyRequest, after = 0): StreamOptions {
+  const principal = request.principal;
+  return {
+    after,
+    keepaliveMs: app.config.keepaliveMs,
+    ...(principal?.kind === 'mcp' ? { watchRevocation: (end: (reason: string) => void) => app.connections.register(principal.key.id, end) } : {}),
+  };
 }
 
 /** Chat with nodes. */
@@ -39,7 +49,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server
       const { structureId, roleId } = nodeScopeOf(request);
       const { message, attachments } = request.body;
       const run = await app.chat.send({ structureId, roleId, message, attachments: decodeAttachments(attachments), ...originOf(request) });
-      await streamRun(app, request, reply, run);
+      await streamRun(reply, run, streamOptions(app, request));
     },
   );
 
@@ -75,7 +85,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server
       const terminal = run.terminal;
       return {
         run_id: run.id,
-        events: run.events.map((numbered) => numbered.event),
+        events: run.decoded(),
         summary: terminal?.type === 'complete' ? terminal.content.summary : '',
         artifacts: terminal?.type === 'complete' ? terminal.content.artifacts : [],
       };
@@ -106,20 +116,22 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server
     {
       config: { access: { kind: 'run', action: 'chat' } },
       schema: {
-        summary: 'Replay a run’s events after Last-Event-ID, then follow it live',
+        summary: 'Replay a run’s events after Last-Event-ID, then follow it live (204 when it has finished and nothing follows)',
         tags,
         security,
         params: Type.Object({ run_id: Uuid }),
         headers: Type.Object({ 'last-event-id': Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$' })) }),
-        response: { 200: sseDoc, ...problems(400, 401, 403, 404) },
+        response: { 200: sseDoc, 204: NoContent, ...problems(400, 401, 403, 404) },
       },
     },
     async (request, reply) => {
       const after = Number(request.headers['last-event-id'] ?? 0);
       const { runId } = runScopeOf(request);
-      const { run, events } = await app.chat.replay(runId);
-      if (run) await streamRun(app, request, reply, run, { after });
-      else streamEvents(reply, runId, events, after);
+      const { run, events } = await app.chat.replay(runId, after);
+      // 204 tells an EventSource to stop reconnecting: the run is over and nothing follows.
+      if ((!run || run.finished) && events.length === 0) return reply.code(204).send(null);
+      if (run && !run.finished) await streamRun(reply, run, streamOptions(app, request, after));
+      else streamEvents(reply, runId, events);
     },
   );
 

@@ -1,0 +1,216 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { notFound } from '../errors.js';
+import type { AgentRuntime, Emit, Turn } from '../runtimes/types.js';
+import type { LogEntry, NodeRecord } from '../workspaces/types.js';
+import { decodeEvent } from './encoded.js';
+import { ChatEngine, type RuntimeRouter } from './engine.js';
+import { createFsChatStore } from './fs-store/index.js';
+import type { ChatDirectory, ChatSkills, LearnedDraft } from './ports.js';
+import type { EventInput } from './types.js';
+
+const STRUCTURE = '11111111-1111-4111-8111-111111111111';
+const node = (id: string, roleId: string, parent: string | null): NodeRecord => ({
+  id,
+  role_id: roleId,
+  label: roleId,
+  parent_id: parent,
+  x: 0,
+  y: 0,
+  starting_context: '',
+  container_url: null,
+  created_at: '2030-01-01T00:00:00.000Z',
+});
+const AGENTS = [node('aaaaaaaa-0000-4000-8000-000000000001', 'team-lead', null), node('aaaaaaaa-0000-4000-8000-000000000002', 'team-a', 'aaaaaaaa-0000-4000-8000-000000000001'), node('aaaaaaaa-0000-4000-8000-000000000003', 'team-b', 'aaaaaaaa-0000-4000-8000-000000000001')];
+
+/** A runtime driven by the test: each turn waits for `release(message)` before emitting its script. */
+function gatedRuntime() {
+  const started: string[] = [];
+  const gates = new Map<string, () => void>();
+  const waiters = new Map<string, () => void>();
+  const aborted: string[] = [];
+  const runtime = (script: (turn: Turn) => EventInput[]): AgentRuntime => ({
+    name: 'gated',
+    async run(turn: Turn, emit: Emit, _tools, signal) {
+      started.push(turn.message);
+      waiters.get(turn.message)?.();
+      await new Promise<void>((resolve) => {
+        gates.set(turn.message, resolve);
+        signal.addEventListener('abort', () => {
+          aborted.push(turn.message);
+          resolve();
+        });
+      });
+      if (signal.aborted) return;
+      for (const event of script(turn)) await emit(event);
+    },
+  });
+  return {
+    runtime,
+    started,
+    aborted,
+    release: (message: string) => gates.get(message)?.(),
+    /** Resolves once the turn of `message` has started. */
+    startedTurn: (message: string) => (started.includes(message) ? Promise.resolve() : new Promise<void>((resolve) => waiters.set(message, resolve))),
+  };
+}
+
+const COMPLETE: EventInput = { type: 'complete', content: { summary: 'done', artifacts: [] } };
+
+describe('ChatEngine', () => {
+  let dir: string;
+  let logged: Omit<LogEntry, 'id' | 'created_at'>[];
+  let drafts: LearnedDraft[];
+  let engines: ChatEngine[];
+
+  const directory: ChatDirectory = {
+    node: (structureId, roleId) => {
+      const found = AGENTS.find((candidate) => candidate.role_id === roleId);
+      if (structureId !== STRUCTURE || !found) throw notFound(`node ${roleId} not found`);
+      return found;
+    },
+    structure: () => ({ id: STRUCTURE, name: 'Test', agents: AGENTS }),
+    nodeDir: (structureId, nodeId) => join(dir, 'structures', structureId, 'nodes', nodeId),
+    appendLog: async (_structureId, entries) => {
+      logged.push(...entries);
+    },
+  };
+  const skills: ChatSkills = {
+    search: async () => [],
+    read: async () => undefined,
+    readRaw: async () => undefined,
+    learnDraft: async (draft) => {
+      drafts.push(draft);
+      return `${draft.slug}-stored`;
+    },
+  };
+  const makeEngine = (router: RuntimeRouter) => {
+    const engine = new ChatEngine({
+      directory,
+      activity: { begin: () => undefined, end: () => undefined },
+      skills,
+      store: createFsChatStore({ stateDir: dir, nodeDir: directory.nodeDir }),
+      router,
+    });
+    engines.push(engine);
+    return engine;
+  };
+  const send = (engine: ChatEngine, message: string, roleId = 'team-a') => engine.send({ structureId: STRUCTURE, roleId, message });
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'org-engine-'));
+    logged = [];
+    drafts = [];
+    engines = [];
+  });
+  afterEach(async () => {
+    for (const engine of engines) await engine.close(0);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('runs one turn at a time per node, in arrival order; other nodes run meanwhile', async () => {
+    const gated = gatedRuntime();
+    const engine = makeEngine(() => gated.runtime(() => [COMPLETE]));
+    const first = await send(engine, 'first');
+    const second = await send(engine, 'second');
+    const other = await send(engine, 'other', 'team-b');
+    await Promise.all([gated.startedTurn('first'), gated.startedTurn('other')]);
+    expect(gated.started).not.toContain('second');
+    gated.release('other');
+    await other.done;
+    expect(gated.started).not.toContain('second');
+    gated.release('first');
+    await first.done;
+    await gated.startedTurn('second');
+    gated.release('second');
+    await second.done;
+    expect(gated.started).toEqual(['first', 'other', 'second']);
+  });
+
+  it('cancels a queued run before it reaches the runtime, and a running one by aborting the runtime', async () => {
+    const gated = gatedRuntime();
+    const engine = makeEngine(() => gated.runtime(() => [{ type: 'text', content: 'too late' }, COMPLETE]));
+    const running = await send(engine, 'running');
+    const queued = await send(engine, 'queued');
+    await gated.startedTurn('running');
+    await engine.cancel(queued.id);
+    await engine.cancel(running.id);
+    await Promise.all([running.done, queued.done]);
+    for (const run of [running, queued]) expect(run.decoded().map((event) => [event.type, event.content])).toEqual([['error', { message: 'cancelled' }]]);
+    expect(gated.aborted).toEqual(['running']);
+    expect(gated.started).toEqual(['running']);
+    await expect(engine.cancel(running.id)).rejects.toMatchObject({ code: 'conflict' });
+  });
+
+  it('ends a turn whose runtime stops without a terminal event, or throws, with an error', async () => {
+    const engine = makeEngine((target) => ({
+      name: 'faulty',
+      async run(_turn, emit) {
+        await emit({ type: 'thought', content: 'hm' });
+        if (target.role_id === 'team-b') throw new Error('tool crashed');
+      },
+    }));
+    const silent = await send(engine, 'silent');
+    const crashing = await send(engine, 'crash', 'team-b');
+    await Promise.all([silent.done, crashing.done]);
+    expect(silent.terminal).toMatchObject({ type: 'error', content: { message: 'the faulty runtime ended without a complete or error event' } });
+    expect(crashing.terminal).toMatchObject({ type: 'error', content: { message: 'tool crashed' } });
+  });
+
+  it('records decisions and milestones in the workspace log, and the outcome of learning before complete', async () => {
+    const engine = makeEngine(() => ({
+      name: 'learner',
+      async run(_turn, emit) {
+        await emit({ type: 'milestone', content: { title: 'Found it' } });
+        await emit({ type: 'skill_learned', content: { slug: 'find-it', name: 'Find it' } });
+        await emit({ type: 'decision', content: { title: 'Go', body: 'because' } });
+        await emit(COMPLETE);
+      },
+    }));
+    const run = await send(engine, 'find the thing');
+    await run.done;
+    expect(run.decoded().map((event) => event.type)).toEqual(['milestone', 'decision', 'skill_learned', 'complete']);
+    expect(run.decoded()[2]).toMatchObject({ content: { slug: 'find-it-stored', name: 'Find it', stored: true } });
+    expect(drafts.map((draft) => draft.slug)).toEqual(['find-it']);
+    expect(logged.map((entry) => [entry.type, entry.title, entry.run_id])).toEqual([
+      ['milestone', 'Found it', run.id],
+      ['decision', 'Go', run.id],
+    ]);
+  });
+
+  it('serves history with every event of each agent message, also while a turn runs', async () => {
+    const gated = gatedRuntime();
+    const engine = makeEngine(() => gated.runtime(() => [{ type: 'text', content: 'Hello' }, COMPLETE]));
+    const run = await send(engine, 'say hello');
+    await gated.startedTurn('say hello');
+    const during = await engine.history(STRUCTURE, 'team-a', { limit: 10 });
+    expect(during.map((message) => [message.sender, message.status])).toEqual([
+      ['agent', 'running'],
+      ['user', 'complete'],
+    ]);
+    gated.release('say hello');
+    await run.done;
+    const after = await engine.history(STRUCTURE, 'team-a', { limit: 10 });
+    expect(after[0]).toMatchObject({ sender: 'agent', status: 'complete', text: 'Hello', summary: 'done' });
+    expect(after[0]!.events.map((event) => event.type)).toEqual(['text', 'complete']);
+    const replay = await engine.replay(run.id, 1);
+    expect(replay.events.map(decodeEvent).map((event) => event.type)).toEqual(['complete']);
+  });
+
+  it('after a process stops mid-turn, the next one closes the run once with "interrupted by restart"', async () => {
+    const gated = gatedRuntime();
+    const first = makeEngine(() => gated.runtime(() => [COMPLETE]));
+    const run = await send(first, 'never finishes');
+    await gated.startedTurn('never finishes');
+    // A second engine on the same home, as after a crash (the first is never closed before it starts).
+    const second = makeEngine(() => gated.runtime(() => [COMPLETE]));
+    expect(await second.recover()).toBe(1);
+    const [agent] = await second.history(STRUCTURE, 'team-a', { limit: 1 });
+    expect(agent).toMatchObject({ run_id: run.id, status: 'error' });
+    expect(agent!.events.map((event) => [event.type, event.content])).toEqual([['error', { message: 'interrupted by restart' }]]);
+    expect(await second.locate(run.id)).toMatchObject({ runId: run.id, roleId: 'team-a' });
+    gated.release('never finishes');
+  });
+});

@@ -1,0 +1,73 @@
+import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { describeChatStore } from '../../../../test/support/chat-store-contract.js';
+import { createFsChatStore } from './index.js';
+
+const nodeDir = (root: string) => (structureId: string, nodeId: string) => join(root, 'structures', structureId, 'nodes', nodeId);
+
+describeChatStore('filesystem', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'org-chat-store-'));
+  const make = () => createFsChatStore({ stateDir: root, nodeDir: nodeDir(root) });
+  const store = make();
+  return {
+    store,
+    reopen: async () => make(),
+    cleanup: async () => {
+      await store.close();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+});
+
+describe('filesystem chat store', () => {
+  it('moves the events of an earlier version’s history file to run files on first use, keeping every message', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'org-chat-legacy-'));
+    const structureId = '11111111-1111-4111-8111-111111111111';
+    const nodeId = '22222222-2222-4222-8222-222222222222';
+    const runId = '33333333-3333-4333-8333-333333333333';
+    const dir = nodeDir(root)(structureId, nodeId);
+    await mkdir(dir, { recursive: true });
+    const legacy = [
+      { kind: 'user', id: 'u1', run_id: runId, text: 'hi', attachments: [], created_at: '2030-01-01T00:00:00.000Z' },
+      { kind: 'start', id: 'a1', run_id: runId, created_at: '2030-01-01T00:00:00.000Z' },
+      { kind: 'event', run_id: runId, seq: 1, event: { type: 'text', content: 'Hello', timestamp: '2030-01-01T00:00:01.000Z' } },
+      { kind: 'event', run_id: runId, seq: 2, event: { type: 'complete', content: { summary: 'done', artifacts: [] }, timestamp: '2030-01-01T00:00:02.000Z' } },
+      { kind: 'end', run_id: runId, status: 'complete', summary: 'done', artifacts: [], completed_at: '2030-01-01T00:00:02.000Z' },
+    ];
+    await writeFile(join(dir, 'history.jsonl'), legacy.map((record) => `${JSON.stringify(record)}\n`).join(''));
+    await writeFile(join(root, 'runs.jsonl'), `${JSON.stringify({ run_id: runId, structure_id: structureId, node_id: nodeId, role_id: 'team-a' })}\n${JSON.stringify({ run_id: runId, end: true })}\n`);
+
+    const store = createFsChatStore({ stateDir: root, nodeDir: nodeDir(root) });
+    expect(await store.openRuns()).toEqual([]);
+    expect(await store.locate(runId)).toEqual({ runId, structureId, nodeId, roleId: 'team-a' });
+    expect((await store.events(runId, 0)).map((event) => JSON.parse(event.json))).toEqual([legacy[2]!.event, legacy[3]!.event]);
+    const messages = await store.messages({ structureId, nodeId }, { limit: 5 });
+    expect(messages.map((message) => [message.sender, message.text, message.status])).toEqual([
+      ['agent', 'Hello', 'complete'],
+      ['user', 'hi', 'complete'],
+    ]);
+    expect(await readFile(join(dir, 'history.jsonl'), 'utf8')).not.toContain('"kind":"event"');
+    await store.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('drops node messages from memory beyond its byte budget and reads them again from disk', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'org-chat-cache-'));
+    const store = createFsChatStore({ stateDir: root, nodeDir: nodeDir(root), cacheBytes: 1 });
+    const nodes = ['a', 'b'].map((name, index) => ({ structureId: `4444444${index}-4444-4444-8444-444444444444`, nodeId: `5555555${index}-5555-4555-8555-555555555555`, roleId: `team-${name}` }));
+    for (const node of nodes) {
+      const runId = `6666666${nodes.indexOf(node)}-6666-4666-8666-666666666666`;
+      await store.startRun({ runId, ...node }, { id: `u-${runId}`, run_id: runId, text: `to ${node.roleId}`, attachments: [], created_at: '2030-01-01T00:00:00.000Z' }, { id: `a-${runId}`, run_id: runId, created_at: '2030-01-01T00:00:00.000Z' });
+    }
+    for (const node of nodes) expect((await store.messages(node, { limit: 5 })).at(-1)?.text).toBe(`to ${node.roleId}`);
+    // Node a was dropped from memory when b was read: a record added to its file behind the
+    // store's back shows, which it would not if a were still cached.
+    const extra = { kind: 'user', id: 'outside', run_id: 'x', text: 'added on disk', attachments: [], created_at: '2030-01-01T00:00:01.000Z' };
+    await writeFile(join(nodeDir(root)(nodes[0]!.structureId, nodes[0]!.nodeId), 'history.jsonl'), `${JSON.stringify(extra)}\n`, { flag: 'a' });
+    expect((await store.messages(nodes[0]!, { limit: 5 }))[0]?.text).toBe('added on disk');
+    await store.close();
+    await rm(root, { recursive: true, force: true });
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * What the chat engine keeps, behind one interface with one implementation per
+ * backend (the filesystem home, PostgreSQL). The engine never knows which it has.
+ *
+ * - Messages: per node, the user messages and the agent messages (one per run: its
+ *   start, then its end with status, text, summary and artifacts).
+ * - Run events: per run, its numbered events, appended in batches and durable when the
+ *   returned promise settles (backends group-commit them).
+ * - Open runs: which runs were started and not ended, so a restart (or another
+ *   instance) can close them.
+ */
+import type { EncodedEvent } from './encoded.js';
+import type { AttachmentInfo, RunStatus } from './types.js';
+
+/** Where a run belongs. */
+export interface RunLocation {
+  runId: string;
+  structureId: string;
+  nodeId: string;
+  roleId: string;
+}
+
+/** A user message as stored. */
+export interface UserMessageRecord {
+  id: string;
+  run_id: string;
+  text: string;
+  attachments: AttachmentInfo[];
+  created_at: string;
+  /** Where the message came from when not the API itself (e.g. `email:alice@example.com`). */
+  origin?: string;
+}
+
+/** The start of an agent message (its run). */
+export interface AgentStartRecord {
+  id: string;
+  run_id: string;
+  created_at: string;
+}
+
+/** The end of an agent message. */
+export interface AgentEndRecord {
+  run_id: string;
+  status: Exclude<RunStatus, 'running'>;
+  /** The agent's text: every `text` event of the run, joined. */
+  text: string;
+  summary: string | null;
+  artifacts: string[];
+  completed_at: string;
+}
+
+/** A history message without its events (they are read from the run's events). */
+export interface StoredMessage {
+  id: string;
+  run_id: string;
+  sender: 'user' | 'agent';
+  text: string;
+  attachments: AttachmentInfo[];
+  summary: string | null;
+  artifacts: string[];
+  status: RunStatus;
+  created_at: string;
+  completed_at: string | null;
+  origin?: string;
+}
+
+/** A page of a node's history. */
+export interface MessagePage {
+  limit: number;
+  /** Only messages older than the message with this id. */
+  before?: string;
+}
+
+/** Appends the events of one run, in order. */
+export interface RunEventWriter {
+  /** Appends a batch durably; resolves once it is on disk (or committed). */
+  write(batch: readonly EncodedEvent[]): Promise<void>;
+  /** Releases what the writer holds (an open file). */
+  close(): Promise<void>;
+}
+
+/** Storage of chat messages and run events. */
+export interface ChatStore {
+  /** Records a new run: its location, the user message and the agent message's start, durably. */
+  startRun(where: RunLocation, user: UserMessageRecord, start: AgentStartRecord): Promise<void>;
+  /** The writer of a started run's events. */
+  eventWriter(where: RunLocation): RunEventWriter;
+  /** Records the end of a run (its agent message's end) and that it is no longer open. */
+  endRun(where: RunLocation, end: AgentEndRecord): Promise<void>;
+  /** Where a run belongs, for runs of any process; undefined when unknown. */
+  locate(runId: string): Promise<RunLocation | undefined>;
+  /** The events of a run after `afterSeq`, in order. */
+  events(runId: string, afterSeq: number): Promise<EncodedEvent[]>;
+  /** A page of a node's messages, newest first (agent messages without their events). */
+  messages(where: { structureId: string; nodeId: string }, page: MessagePage): Promise<StoredMessage[]>;
+  /** True when the node has a message with this id. */
+  hasMessage(where: { structureId: string; nodeId: string }, messageId: string): Promise<boolean>;
+  /** Runs started and never ended (by a process that stopped). */
+  openRuns(): Promise<RunLocation[]>;
+  /** Flushes and releases everything. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,49 @@
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GroupFile } from './group-file.js';
+
+describe('GroupFile', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'org-group-file-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('appends in call order; appends made while a write is in flight share the next write', async () => {
+    const file = new GroupFile(join(dir, 'sub', 'log.jsonl'));
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => file.append(`${i}\n`)));
+    expect(results).toHaveLength(50);
+    await file.close();
+    expect(await readFile(join(dir, 'sub', 'log.jsonl'), 'utf8')).toBe(Array.from({ length: 50 }, (_, i) => `${i}\n`).join(''));
+  });
+
+  it('cuts a line torn by a crash before appending after it', async () => {
+    const path = join(dir, 'log.jsonl');
+    await writeFile(path, 'whole\ntorn li');
+    const file = new GroupFile(path);
+    await file.append('next\n');
+    await file.close();
+    expect(await readFile(path, 'utf8')).toBe('whole\nnext\n');
+  });
+
+  it('refuses to write through a symbolic link', async () => {
+    const target = join(dir, 'elsewhere.txt');
+    await writeFile(target, 'outside\n');
+    await symlink(target, join(dir, 'log.jsonl'));
+    const file = new GroupFile(join(dir, 'log.jsonl'));
+    await expect(file.append('x\n')).rejects.toMatchObject({ code: 'ELOOP' });
+    expect(await readFile(target, 'utf8')).toBe('outside\n');
+    await file.close();
+  });
+
+  it('refuses appends after close', async () => {
+    const file = new GroupFile(join(dir, 'log.jsonl'));
+    await file.append('a\n');
+    await file.close();
+    await expect(file.append('b\n')).rejects.toThrow('closed');
+  });
+});

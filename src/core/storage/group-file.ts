@@ -1,0 +1,104 @@
+/**
+ * An append-only file kept open, with group commit: appends that arrive while a write is
+ * in flight are written together in the next write, followed by one `fdatasync`. Each
+ * append's promise settles once its bytes are on disk, in the order appends were made.
+ * A line torn by a crash is cut off when the file is opened, so readers always see
+ * whole lines.
+ */
+import { type FileHandle, mkdir, open } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { dirname } from 'node:path';
+import { syncDirectory } from './dir-sync.js';
+
+interface Pending {
+  text: string;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** Options of a group-committed file. */
+export interface GroupFileOptions {
+  /** Also make the file's directory entry durable when the file is created (default true). */
+  syncDirectory?: boolean;
+  /** File mode of a new file (default 0o600). */
+  mode?: number;
+}
+
+/** One append-only file with group-committed, durable appends. */
+export class GroupFile {
+  private handle: Promise<FileHandle> | undefined;
+  private pending: Pending[] = [];
+  private flushing: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(
+    readonly path: string,
+    private readonly options: GroupFileOptions = {},
+  ) {}
+
+  /** Appends `text` (whole lines); resolves once it is durable. */
+  append(text: string): Promise<void> {
+    if (this.closed) return Promise.reject(new Error(`file ${this.path} is closed`));
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ text, resolve, reject });
+      this.flushing ??= this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    try {
+      while (this.pending.length > 0) {
+        const batch = this.pending;
+        this.pending = [];
+        try {
+          const handle = await this.open();
+          await handle.write(batch.length === 1 ? batch[0]!.text : batch.map((entry) => entry.text).join(''));
+          await handle.datasync();
+          for (const entry of batch) entry.resolve();
+        } catch (error) {
+          for (const entry of batch) entry.reject(error);
+        }
+      }
+    } finally {
+      this.flushing = undefined;
+    }
+  }
+
+  private open(): Promise<FileHandle> {
+    this.handle ??= (async () => {
+      await mkdir(dirname(this.path), { recursive: true });
+      // O_NOFOLLOW: state files are never reached through a symbolic link.
+      const handle = await open(this.path, constants.O_RDWR | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW, this.options.mode ?? 0o600);
+      const { size } = await handle.stat();
+      if (size === 0) {
+        if (this.options.syncDirectory !== false) await syncDirectory(dirname(this.path));
+      } else {
+        await cutTornTail(handle, size);
+      }
+      return handle;
+    })();
+    this.handle.catch(() => {
+      this.handle = undefined;
+    });
+    return this.handle;
+  }
+
+  /** Waits for pending appends, then closes the file. */
+  async close(): Promise<void> {
+    this.closed = true;
+    while (this.flushing) await this.flushing;
+    const handle = this.handle;
+    this.handle = undefined;
+    if (handle) await (await handle.catch(() => undefined))?.close();
+  }
+}
+
+/** Truncates an unterminated last line (a write torn by a crash). */
+async function cutTornTail(handle: FileHandle, size: number): Promise<void> {
+  const last = Buffer.alloc(1);
+  await handle.read(last, 0, 1, size - 1);
+  if (last[0] === 0x0a) return;
+  const content = await handle.readFile();
+  await handle.truncate(content.lastIndexOf(0x0a) + 1);
+  await handle.datasync();
+}

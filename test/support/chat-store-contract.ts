@@ -1,0 +1,102 @@
+/**
+ * The contract of a `ChatStore`, run against every backend (the filesystem home,
+ * PostgreSQL): messages, run events, locating runs and the open-run journal behave the
+ * same whichever store the engine has.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EncodedEvent } from '../../src/core/chat/encoded.js';
+import type { ChatStore, RunLocation } from '../../src/core/chat/store.js';
+
+/** A store under test, and the same backend opened again (a restart). */
+export interface StoreFixture {
+  store: ChatStore;
+  reopen(): Promise<ChatStore>;
+  cleanup(): Promise<void>;
+}
+
+const event = (seq: number, type: EncodedEvent['type'], content: unknown): EncodedEvent => ({
+  seq,
+  type,
+  json: JSON.stringify({ type, content, timestamp: `2030-01-01T00:00:0${seq % 10}.000Z` }),
+});
+
+/** Registers the contract suite for one backend. */
+export function describeChatStore(name: string, make: () => Promise<StoreFixture>): void {
+  describe(`ChatStore contract: ${name}`, () => {
+    const fixtures: StoreFixture[] = [];
+    afterEach(async () => {
+      for (const fixture of fixtures.splice(0)) await fixture.cleanup();
+    });
+    const open = async () => {
+      const fixture = await make();
+      fixtures.push(fixture);
+      return fixture;
+    };
+    const node = { structureId: randomUUID(), nodeId: randomUUID(), roleId: 'team-node' };
+    const start = async (store: ChatStore, text: string, at: string): Promise<RunLocation> => {
+      const where = { runId: randomUUID(), ...node };
+      await store.startRun(where, { id: randomUUID(), run_id: where.runId, text, attachments: [], created_at: at }, { id: randomUUID(), run_id: where.runId, created_at: at });
+      return where;
+    };
+
+    it('records a run: the user message and a running agent message, newest first; the run can be located', async () => {
+      const { store } = await open();
+      const where = await start(store, 'hello', '2030-01-01T00:00:00.000Z');
+      const messages = await store.messages(node, { limit: 10 });
+      expect(messages.map((message) => [message.sender, message.status, message.text])).toEqual([
+        ['agent', 'running', ''],
+        ['user', 'complete', 'hello'],
+      ]);
+      expect(await store.locate(where.runId)).toEqual(where);
+      expect(await store.locate(randomUUID())).toBeUndefined();
+      expect(await store.events(randomUUID(), 0)).toEqual([]);
+    });
+
+    it('appends events in batches and gives back the same JSON text after any sequence number', async () => {
+      const { store } = await open();
+      const where = await start(store, 'hello', '2030-01-01T00:00:00.000Z');
+      const writer = store.eventWriter(where);
+      const batch1 = [event(1, 'thought', 'hm'), event(2, 'text', 'Hello "there"')];
+      const batch2 = [event(3, 'complete', { summary: 'done', artifacts: ['a.md'] })];
+      await Promise.all([writer.write(batch1), writer.write(batch2)]);
+      expect(await store.events(where.runId, 0)).toEqual([...batch1, ...batch2]);
+      expect(await store.events(where.runId, 2)).toEqual(batch2);
+      await store.endRun(where, { run_id: where.runId, status: 'complete', text: 'Hello "there"', summary: 'done', artifacts: ['a.md'], completed_at: '2030-01-01T00:00:03.000Z' });
+      const [agent] = await store.messages(node, { limit: 1 });
+      expect(agent).toMatchObject({ sender: 'agent', status: 'complete', text: 'Hello "there"', summary: 'done', artifacts: ['a.md'], completed_at: '2030-01-01T00:00:03.000Z' });
+    });
+
+    it('pages messages with limit and before, and knows which message ids exist', async () => {
+      const { store } = await open();
+      for (let i = 0; i < 3; i++) await start(store, `m${i}`, `2030-01-01T00:00:0${i}.000Z`);
+      const all = await store.messages(node, { limit: 100 });
+      expect(all.filter((message) => message.sender === 'user').map((message) => message.text)).toEqual(['m2', 'm1', 'm0']);
+      const page = await store.messages(node, { limit: 2, before: all[2]!.id });
+      expect(page.map((message) => message.id)).toEqual([all[3]!.id, all[4]!.id]);
+      expect(await store.hasMessage(node, all[0]!.id)).toBe(true);
+      expect(await store.hasMessage(node, randomUUID())).toBe(false);
+    });
+
+    it('after a restart: events and messages are kept, runs left open are reported once, ended ones never', async () => {
+      const fixture = await open();
+      const ended = await start(fixture.store, 'ended', '2030-01-01T00:00:00.000Z');
+      await fixture.store.eventWriter(ended).write([event(1, 'complete', { summary: 's', artifacts: [] })]);
+      await fixture.store.endRun(ended, { run_id: ended.runId, status: 'complete', text: '', summary: 's', artifacts: [], completed_at: '2030-01-01T00:00:01.000Z' });
+      const open1 = await start(fixture.store, 'left open', '2030-01-01T00:00:02.000Z');
+      await fixture.store.eventWriter(open1).write([event(1, 'text', 'partial')]);
+
+      const again = await fixture.reopen();
+      expect(await again.openRuns()).toEqual([open1]);
+      expect(await again.events(open1.runId, 0)).toEqual([event(1, 'text', 'partial')]);
+      expect(await again.locate(ended.runId)).toEqual(ended);
+      const messages = await again.messages(node, { limit: 10 });
+      expect(messages.map((message) => message.status)).toEqual(['running', 'complete', 'complete', 'complete']);
+      await again.endRun(open1, { run_id: open1.runId, status: 'error', text: 'partial', summary: null, artifacts: [], completed_at: '2030-01-01T00:00:03.000Z' });
+      await again.close();
+      const third = await fixture.reopen();
+      expect(await third.openRuns()).toEqual([]);
+      await third.close();
+    });
+  });
+}
