@@ -75,6 +75,8 @@ describe('web UI end to end', () => {
     user = await t.createUser('ada@example.com');
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    // Every wait of the page fails with what it waited for, well before the test's own timeout.
+    context.setDefaultTimeout(WAIT);
     page = await context.newPage();
     problems = watchConsole(page);
   }, 60_000);
@@ -281,7 +283,8 @@ describe('web UI end to end', () => {
 
   it('mints a key (token shown once), lists it, and revokes it with confirmation', async () => {
     await page.getByRole('link', { name: 'Keys & members' }).click();
-    await page.getByLabel('Node').selectOption('exec-ceo');
+    await visible(page.getByRole('heading', { name: 'MCP keys' }));
+    await page.getByLabel('Node', { exact: true }).selectOption('exec-ceo');
     await page.getByLabel('Label').fill('laptop agent');
     await page.getByRole('button', { name: 'Mint key' }).click();
     const token = await page.getByLabel('New MCP key token').inputValue();

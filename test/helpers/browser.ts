@@ -1,28 +1,145 @@
 /**
- * A real browser for the web UI's end-to-end tests: Debian's chromium driven by
- * playwright-core (no bundled browser download), console errors collected, and
+ * A real browser for the web UI's end-to-end tests, driven by playwright-core.
+ *
+ * Which browser: `ORG_CHROMIUM` when set, else a chromium installed on the system, else
+ * the headless chromium shipped inside the `@sparticuz/chromium` npm package, unpacked
+ * once into `node_modules/.cache/` (with the NSS libraries and fonts it ships, so a
+ * machine with Node and nothing else can run it). Console errors are collected, and
  * screenshots written under test-results/ (ignored by git).
+ *
+ * @example
+ * const browser = await launchBrowser();
+ * const page = await (await browser.newContext()).newPage();
+ * const problems = watchConsole(page);
+ * await page.goto(url);
+ * await screenshot(page, '01-home');
+ * await browser.close();
  */
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
-
-/** Where Debian's chromium package installs the browser. */
-export const CHROMIUM = process.env.ORG_CHROMIUM ?? '/usr/bin/chromium';
+import { execFileSync } from 'node:child_process';
+import { createReadStream, createWriteStream, existsSync, readFileSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createBrotliDecompress } from 'node:zlib';
+import { chromium, type Browser, type ConsoleMessage, type LaunchOptions, type Page } from 'playwright-core';
+import { extract } from 'tar-fs';
+import { REPO_ROOT } from './child.js';
 
 /** Where the screenshots go. */
 export const SCREENSHOTS = join(process.cwd(), 'test-results', 'web');
 
-/** Launches headless chromium, or fails saying how to install it. */
-export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`chromium is missing at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (.ci/run does), or set ORG_CHROMIUM`);
+/** Where chromium packages of Linux distributions install it, looked up in this order. */
+const SYSTEM_NAMES = ['chromium', 'chromium-browser', 'google-chrome-stable', 'google-chrome'];
+
+/** A browser to launch: its executable and what it needs in its environment. */
+export interface BrowserBinary {
+  executablePath: string;
+  /** Where it came from, for messages. */
+  source: 'ORG_CHROMIUM' | 'system' | '@sparticuz/chromium';
+  /** Variables added to the browser's environment (libraries and fonts of the npm build). */
+  env: Record<string, string>;
+}
+
+/** A chromium on the PATH, if any. */
+function systemChromium(): string | undefined {
+  for (const name of SYSTEM_NAMES) {
+    try {
+      const path = execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim();
+      if (path) return path;
+    } catch {
+      // Not this one.
+    }
   }
+  return undefined;
+}
+
+/** Decompresses a brotli file to `target`. */
+async function unbrotli(source: string, target: string): Promise<void> {
+  await pipeline(createReadStream(source), createBrotliDecompress(), createWriteStream(target, { mode: 0o700 }));
+}
+
+/** Decompresses and unpacks a brotli tarball into `folder`. */
+async function untarBrotli(source: string, folder: string): Promise<void> {
+  await pipeline(createReadStream(source), createBrotliDecompress(), extract(folder));
+}
+
+/** The folder of an installed package (its `exports` hide `package.json` from resolution). */
+function packageRoot(name: string): string {
+  let folder = dirname(createRequire(join(REPO_ROOT, 'package.json')).resolve(name));
+  while (!existsSync(join(folder, 'package.json')) || (JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { name?: string }).name !== name) {
+    const parent = dirname(folder);
+    if (parent === folder) throw new Error(`cannot find the folder of ${name}`);
+    folder = parent;
+  }
+  return folder;
+}
+
+/**
+ * Unpacks the `@sparticuz/chromium` build into `node_modules/.cache/org-chromium/<version>`
+ * (once: later calls, and other test processes, reuse it). The folder is filled under a
+ * temporary name and renamed into place, so a test process never sees half of it.
+ */
+async function packagedChromium(): Promise<BrowserBinary> {
+  const root = packageRoot('@sparticuz/chromium');
+  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+  const bin = join(root, 'bin');
+  const cache = join(REPO_ROOT, 'node_modules', '.cache', 'org-chromium');
+  const folder = join(cache, version);
+  if (!existsSync(join(folder, 'chromium'))) {
+    await mkdir(cache, { recursive: true });
+    const staging = await mkdtemp(join(cache, `.${version}-`));
+    try {
+      await Promise.all([
+        unbrotli(join(bin, 'chromium.br'), join(staging, 'chromium')),
+        untarBrotli(join(bin, 'al2023.tar.br'), staging), // lib/: NSS and expat
+        untarBrotli(join(bin, 'fonts.tar.br'), staging), // fonts/
+        untarBrotli(join(bin, 'swiftshader.tar.br'), join(staging, 'swiftshader')),
+      ]);
+      await chmod(join(staging, 'chromium'), 0o755);
+      await writeFile(
+        join(staging, 'fonts.conf'),
+        `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n  <dir>${join(folder, 'fonts')}</dir>\n  <dir>/usr/share/fonts</dir>\n  <cachedir>${join(folder, 'fonts-cache')}</cachedir>\n</fontconfig>\n`,
+      );
+      await rename(staging, folder).catch(async (error: NodeJS.ErrnoException) => {
+        // Another test process unpacked it first: use theirs.
+        if (!existsSync(join(folder, 'chromium'))) throw error;
+      });
+    } finally {
+      await rm(staging, { recursive: true, force: true });
+    }
+  }
+  const libraries = [join(folder, 'lib'), join(folder, 'swiftshader'), process.env.LD_LIBRARY_PATH].filter(Boolean).join(':');
+  return {
+    executablePath: join(folder, 'chromium'),
+    source: '@sparticuz/chromium',
+    env: { LD_LIBRARY_PATH: libraries, FONTCONFIG_PATH: folder, FONTCONFIG_FILE: join(folder, 'fonts.conf') },
+  };
+}
+
+/** The browser the tests use: `ORG_CHROMIUM`, a system chromium, or the npm-packaged one. */
+export async function findBrowser(): Promise<BrowserBinary> {
+  const chosen = process.env.ORG_CHROMIUM;
+  if (chosen) {
+    if (!existsSync(chosen)) throw new Error(`ORG_CHROMIUM names ${chosen}, which does not exist`);
+    return { executablePath: chosen, source: 'ORG_CHROMIUM', env: {} };
+  }
+  const system = systemChromium();
+  if (system) return { executablePath: system, source: 'system', env: {} };
+  return packagedChromium();
+}
+
+/** Launches headless chromium (see {@link findBrowser} for which one). */
+export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
+  const binary = await findBrowser();
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: binary.executablePath,
     headless: true,
+    env: { ...env, ...binary.env },
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+    ...options,
   });
 }
 
@@ -43,7 +160,7 @@ export function watchConsole(page: Page): BrowserProblem[] {
   return problems;
 }
 
-/** Writes a full-page screenshot to test-results/web/<name>.png and returns its path. */
+/** Writes a screenshot of the viewport to test-results/web/<name>.png and returns its path. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   await mkdir(SCREENSHOTS, { recursive: true });
   const path = join(SCREENSHOTS, `${name}.png`);

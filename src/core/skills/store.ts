@@ -66,7 +66,12 @@ export interface SkillStore {
   count(): number;
   /** Adds a change listener; returns its remover. */
   subscribe(listener: SkillChangeListener): () => void;
-  /** Applies pending watcher events now and waits for queued writes (tests, shutdown). */
+  /**
+   * Applies the file changes the watcher has reported but not yet handed over (skipping
+   * the rest of its debounce), and waits for them and for queued writes to finish. Changes
+   * chokidar has not reported yet are not known here: to wait for one edit, wait for its
+   * change event ({@link subscribe}).
+   */
   settle(): Promise<void>;
   /** Stops watching, saves the index, releases files. */
   close(): Promise<void>;
@@ -163,6 +168,7 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
     count: () => catalog.records.size,
     subscribe: (listener) => events.subscribe(listener),
     async settle() {
+      watcher?.flush();
       await batches;
       await ctx.mutex.idle();
     },

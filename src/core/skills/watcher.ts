@@ -15,10 +15,14 @@ export interface SkillWatcherOptions {
   /** Receives the names (`<slug>.md`) changed in one burst. */
   onBatch: (names: string[]) => void;
   onError: (error: unknown) => void;
+  /** Hears each skill file name as chokidar reports it, before the debounce (lets a caller know a change is pending). */
+  onReport?: (name: string) => void;
 }
 
 /** A running watcher. */
 export interface SkillWatcher {
+  /** Hands over the names collected so far now, without waiting out the debounce. */
+  flush(): void;
   close(): Promise<void>;
 }
 
@@ -29,6 +33,7 @@ export async function watchSkills(options: SkillWatcherOptions): Promise<SkillWa
   let firstAt = 0;
 
   const flush = (): void => {
+    if (timer) clearTimeout(timer);
     timer = undefined;
     const names = [...pending];
     pending.clear();
@@ -39,6 +44,7 @@ export async function watchSkills(options: SkillWatcherOptions): Promise<SkillWa
     if (!isSkillFileName(name)) return;
     if (pending.size === 0) firstAt = Date.now();
     pending.add(name);
+    options.onReport?.(name);
     if (timer) clearTimeout(timer);
     const waited = Date.now() - firstAt;
     timer = setTimeout(flush, waited >= options.debounceMs * 4 ? 0 : options.debounceMs);
@@ -60,6 +66,7 @@ export async function watchSkills(options: SkillWatcherOptions): Promise<SkillWa
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
 
   return {
+    flush,
     async close() {
       if (timer) clearTimeout(timer);
       pending.clear();

@@ -1,0 +1,75 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { watchSkills, type SkillWatcher } from './watcher.js';
+
+/** A debounce no test outlives: a batch arrives only when something flushes it. */
+const FOREVER = 3_600_000;
+
+describe('watchSkills', () => {
+  let root: string;
+  let watcher: SkillWatcher | undefined;
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'org-watcher-'));
+    await mkdir(root, { recursive: true });
+  });
+  afterEach(async () => {
+    await watcher?.close();
+    watcher = undefined;
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('flush() hands over what chokidar reported at once, without waiting out the debounce', async () => {
+    const batches: string[][] = [];
+    let reported!: () => void;
+    const heard = new Promise<void>((resolve) => (reported = resolve));
+    watcher = await watchSkills({
+      root,
+      debounceMs: FOREVER,
+      onBatch: (names) => batches.push(names),
+      onError: (error) => {
+        throw error;
+      },
+      onReport: (name) => {
+        if (name === 'invoices.md') reported();
+      },
+    });
+    await writeFile(join(root, 'invoices.md'), '---\ntype: skill\nname: Invoices\n---\nBody.\n');
+    await heard;
+    expect(batches).toEqual([]); // pending behind the debounce
+    watcher.flush();
+    expect(batches).toEqual([['invoices.md']]);
+    watcher.flush(); // nothing left: no empty batch
+    expect(batches).toEqual([['invoices.md']]);
+  });
+
+  it('reports skill files only: hidden files, temp files and other names never reach a batch', async () => {
+    const batches: string[][] = [];
+    const reports: string[] = [];
+    let reported!: () => void;
+    const heard = new Promise<void>((resolve) => (reported = resolve));
+    watcher = await watchSkills({
+      root,
+      debounceMs: FOREVER,
+      onBatch: (names) => batches.push(names),
+      onError: (error) => {
+        throw error;
+      },
+      onReport: (name) => {
+        reports.push(name);
+        if (name === 'last.md') reported();
+      },
+    });
+    await writeFile(join(root, '.hidden.md'), 'x');
+    await writeFile(join(root, 'notes.txt'), 'x');
+    await writeFile(join(root, 'draft.md.12345'), 'x');
+    await writeFile(join(root, 'draft.md~'), 'x');
+    // A later, positive event: once it is reported, the earlier writes have been seen too.
+    await writeFile(join(root, 'last.md'), 'x');
+    await heard;
+    watcher.flush();
+    expect(reports.filter((name) => name !== 'last.md')).toEqual([]);
+    expect(batches).toEqual([['last.md']]);
+  });
+});
