@@ -284,7 +284,8 @@ describe('web UI end to end', () => {
   it('mints a key (token shown once), lists it, and revokes it with confirmation', async () => {
     await page.getByRole('link', { name: 'Keys & members' }).click();
     await visible(page.getByRole('heading', { name: 'MCP keys' }));
-    await page.getByLabel('Node', { exact: true }).selectOption('exec-ceo');
+    // The select's label text grows with the chosen option once the nodes load: find it by name.
+    await page.locator('.mint-form select[name="node"]').selectOption('exec-ceo');
     await page.getByLabel('Label').fill('laptop agent');
     await page.getByRole('button', { name: 'Mint key' }).click();
     const token = await page.getByLabel('New MCP key token').inputValue();
