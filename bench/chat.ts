@@ -27,7 +27,7 @@ import { Agent, request } from 'undici';
 import type { FastifyInstance } from 'fastify';
 import { createApp, type App, type AppDeps } from '../src/app.js';
 import { resolveConfig, type OrgConfig } from '../src/core/config.js';
-import { createScriptedRuntime } from '../src/core/runtimes/scripted.js';
+import { createScriptedRuntime } from '../test/helpers/scripted-runtime.js';
 import { buildServer } from '../src/server/index.js';
 
 const ADMIN = 'bench-admin-token-0123456789abcdef';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startContainerAgent, type ContainerAgent } from '../examples/container-agent/server.mjs';
 import type { EventInput } from '../src/core/chat/types.js';
 import { createLocalRuntime } from '../src/core/runtimes/local.js';
-import { createScriptedRuntime } from '../src/core/runtimes/scripted.js';
+import { createScriptedRuntime } from './helpers/scripted-runtime.js';
 import type { AgentRuntime } from '../src/core/runtimes/types.js';
 import { dispatchRuntime, probe, startChat, type ChatFixture, type Probe } from './helpers/chat.js';
 import { eventually, type SseResponse } from './helpers/sse.js';

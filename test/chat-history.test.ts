@@ -12,7 +12,7 @@ import { createApp, type App } from '../src/app.js';
 import { decodeEvent } from '../src/core/chat/encoded.js';
 import type { EventInput } from '../src/core/chat/types.js';
 import { resolveConfig } from '../src/core/config.js';
-import { createScriptedRuntime } from '../src/core/runtimes/scripted.js';
+import { createScriptedRuntime } from './helpers/scripted-runtime.js';
 import type { AgentRuntime } from '../src/core/runtimes/types.js';
 import { dispatchRuntime, startChat, type ChatFixture } from './helpers/chat.js';
 import { ADMIN_TOKEN } from './helpers/instance.js';

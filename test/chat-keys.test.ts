@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventInput } from '../src/core/chat/types.js';
-import { createScriptedRuntime } from '../src/core/runtimes/scripted.js';
+import { createScriptedRuntime } from './helpers/scripted-runtime.js';
 import { expectProblem, startChat, type ChatFixture } from './helpers/chat.js';
 
 const SLOW: EventInput[] = [

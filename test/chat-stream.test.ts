@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventInput } from '../src/core/chat/types.js';
 import { createLocalRuntime } from '../src/core/runtimes/local.js';
-import { createScriptedRuntime } from '../src/core/runtimes/scripted.js';
+import { createScriptedRuntime } from './helpers/scripted-runtime.js';
 import { dispatchRuntime, expectProblem, startChat, type ChatFixture } from './helpers/chat.js';
 import { typesOf, type SseResponse } from './helpers/sse.js';
 import { UUID } from './helpers/shapes.js';

@@ -15,7 +15,7 @@ import { EntryView } from '../src/cli/ui/chat/EntryView.js';
 import { chatReducer, initialChatState, type ChatAction } from '../src/cli/ui/chat/state.js';
 import type { ChatEvent } from '../src/core/chat/types.js';
 import type { EventInput } from '../src/core/chat/types.js';
-import { createScriptedRuntime } from '../src/core/runtimes/scripted.js';
+import { createScriptedRuntime } from './helpers/scripted-runtime.js';
 import { EVERY_EVENT, waitFor } from './cli-helpers.js';
 import { ADMIN_TOKEN, startInstance, type TestInstance } from './helpers/instance.js';
 

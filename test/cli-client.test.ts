@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrgClient, type StreamedEvent } from '../src/client/index.js';
 import type { EventInput } from '../src/core/chat/types.js';
 import { OrgError } from '../src/core/errors.js';
-import { createScriptedRuntime } from '../src/core/runtimes/scripted.js';
+import { createScriptedRuntime } from './helpers/scripted-runtime.js';
 import { EVERY_EVENT, startDropProxy } from './cli-helpers.js';
 import { ADMIN_TOKEN, startInstance, type TestInstance } from './helpers/instance.js';
 

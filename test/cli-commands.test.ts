@@ -24,7 +24,7 @@ import { resolveConnection } from '../src/cli/connection.js';
 import { main } from '../src/cli/main.js';
 import type { EventInput } from '../src/core/chat/types.js';
 import { saveLogin } from '../src/core/credentials.js';
-import { createScriptedRuntime } from '../src/core/runtimes/scripted.js';
+import { createScriptedRuntime } from './helpers/scripted-runtime.js';
 import { capture, depsFor, EVERY_EVENT } from './cli-helpers.js';
 import { ADMIN_TOKEN, startInstance, type TestInstance } from './helpers/instance.js';
 

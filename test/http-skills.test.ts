@@ -3,16 +3,14 @@
  * upsert codes and validation, delete into .deleted/ and restore, search, problems,
  * git history, path traversal, and a property test that any valid skill round-trips.
  */
-import { execFile } from 'node:child_process';
 import { readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { initRepo, requireGit } from './helpers/git.js';
 import { expectProblem } from './helpers/problem.js';
 import { startInstance, type TestInstance } from './helpers/instance.js';
-
-const run = promisify(execFile);
+import { nextChange } from './helpers/skills.js';
 
 const BODY = [
   'Use this when an invoice is overdue.',
@@ -200,10 +198,9 @@ describe('skills over HTTP', () => {
   });
 
   it('lists files that do not parse at /problems', async () => {
+    const reported = nextChange(t.app.skills, (event) => event.type === 'problem' && event.file === 'broken.md', 'the problem of broken.md');
     await writeFile(join(t.home, 'skills', 'broken.md'), '---\ntype: skill\nname: [unclosed\n---\nbody');
-    await t.app.skills.settle();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    await t.app.skills.settle();
+    await reported;
     const problems = (await get('/api/org/knowledge/problems')).json().problems as { file: string; message: string }[];
     expect(problems.find((p) => p.file === 'broken.md')?.message).toBeTruthy();
     expect(JSON.stringify(problems)).not.toContain(t.home);
@@ -241,12 +238,11 @@ describe('skills over HTTP', () => {
 });
 
 describe('skill git history', () => {
-  it('commits API writes with --commit and lists the commits of a file', async () => {
+  it('commits API writes with --commit and lists the commits of a file', async (context) => {
+    requireGit(context);
     const t = await startInstance({ config: { commit: true } });
     try {
-      await run('git', ['init', '-q'], { cwd: t.home });
-      await run('git', ['config', 'user.email', 'test@example.com'], { cwd: t.home });
-      await run('git', ['config', 'user.name', 'Test'], { cwd: t.home });
+      await initRepo(t.home);
       const owner = await t.createUser('git@example.com');
       const sid = (await t.createStructure(owner.token, 'blank')).id;
       const payload = { structure_id: sid, slug: 'tracked', frontmatter: frontmatter(), body: BODY };
@@ -265,7 +261,9 @@ describe('skill git history', () => {
 });
 
 describe('editor edits through a listening server', () => {
-  it('shows a file added, changed, renamed and removed on disk in list, get and search within 1 s', async () => {
+  // Each step waits for the store's change event of the edit, then reads over HTTP; the
+  // latency from an edit to search is measured by `npm run bench -- search-core`.
+  it('shows a file added, changed, renamed and removed on disk in list, get and search', async () => {
     const t = await startInstance({ listen: true });
     try {
       const owner = await t.createUser('editor@example.com');
@@ -274,41 +272,55 @@ describe('editor edits through a listening server', () => {
       const file = join(t.home, 'skills', 'reconcile-payroll.md');
       const text = (summary: string) =>
         `---\ntype: skill\nname: Reconcile payroll\ncategory: finance\ndifficulty: medium\ntags: [payroll, reconciliation]\nstatus: complete\nsummary: ${summary}\n---\n\n## [compare] Step 1: Compare payroll to the ledger\nCompare.\n`;
-      const within = async (check: () => Promise<boolean>) => {
-        const started = Date.now();
-        while (Date.now() - started < 1000) {
-          if (await check()) return Date.now() - started;
-          await new Promise((resolve) => setTimeout(resolve, 25));
-        }
-        throw new Error('not visible within 1 s');
-      };
-      const getSkill = () => fetch(`${t.url}/api/org/knowledge/skills/reconcile-payroll`, { headers });
+      const summaryOf = (slug: string) => t.app.skills.list().find((entry) => entry.slug === slug)?.summary ?? '';
+      /** The watcher's upsert of `slug` once its summary contains `words`. */
+      const upserted = (slug: string, words: string) =>
+        nextChange(t.app.skills, (event) => event.type === 'upsert' && event.slug === slug && summaryOf(slug).includes(words), `${slug} with "${words}"`);
+      const removed = (slug: string) => nextChange(t.app.skills, (event) => event.type === 'remove' && event.slug === slug, `the removal of ${slug}`);
+      const getSkill = (slug = 'reconcile-payroll') => fetch(`${t.url}/api/org/knowledge/skills/${slug}`, { headers });
+      const summary = async () => ((await (await getSkill()).json()) as { frontmatter: { summary: string } }).frontmatter.summary;
       const search = async (query: string) =>
         ((await (await fetch(`${t.url}/api/org/knowledge/search`, { method: 'POST', headers, body: JSON.stringify({ structure_id: sid, query }) })).json()) as {
           matches: { slug: string }[];
         }).matches.map((m) => m.slug);
+      const listed = async () =>
+        ((await (await fetch(`${t.url}/api/org/knowledge/skills?structure_id=${sid}`, { headers })).json()) as { skills: { slug: string }[] }).skills.map((s) => s.slug);
 
+      let applied = upserted('reconcile-payroll', 'general ledger');
       await writeFile(file, text('Match payroll runs against the general ledger.'));
-      await within(async () => (await getSkill()).status === 200);
-      await within(async () => (await search('payroll reconciliation')).includes('reconcile-payroll'));
+      await applied;
+      expect((await getSkill()).status).toBe(200);
+      expect(await search('payroll reconciliation')).toContain('reconcile-payroll');
+      expect(await listed()).toContain('reconcile-payroll');
 
+      applied = upserted('reconcile-payroll', 'gratuities');
       await writeFile(file, text('Now mentions gratuities explicitly.'));
-      await within(async () => ((await (await getSkill()).json()) as { frontmatter: { summary: string } }).frontmatter.summary.includes('gratuities'));
+      await applied;
+      expect(await summary()).toContain('gratuities');
+      expect(await search('gratuities')).toEqual(['reconcile-payroll']);
 
       // An editor's save: write a temp file, then rename it over the original.
+      applied = upserted('reconcile-payroll', 'temp file');
       await writeFile(`${file}.tmp~`, text('Saved through a temp file.'));
       await rename(`${file}.tmp~`, file);
-      await within(async () => ((await (await getSkill()).json()) as { frontmatter: { summary: string } }).frontmatter.summary.includes('temp file'));
+      await applied;
+      expect(await summary()).toContain('temp file');
 
       const renamed = join(t.home, 'skills', 'payroll-reconciliation.md');
+      const gone = removed('reconcile-payroll');
+      applied = upserted('payroll-reconciliation', 'temp file');
       await rename(file, renamed);
-      await within(async () => (await getSkill()).status === 404);
-      await within(async () => (await fetch(`${t.url}/api/org/knowledge/skills/payroll-reconciliation`, { headers })).status === 200);
+      await Promise.all([gone, applied]);
+      expect((await getSkill()).status).toBe(404);
+      expect((await getSkill('payroll-reconciliation')).status).toBe(200);
+      expect(await listed()).toEqual(expect.arrayContaining(['payroll-reconciliation']));
+      expect(await listed()).not.toContain('reconcile-payroll');
 
+      const unlinked = removed('payroll-reconciliation');
       await unlink(renamed);
-      await within(async () => !(await search('payroll reconciliation')).includes('payroll-reconciliation'));
-      const list = (await (await fetch(`${t.url}/api/org/knowledge/skills?structure_id=${sid}`, { headers })).json()) as { skills: { slug: string }[] };
-      expect(list.skills.map((s) => s.slug)).not.toContain('payroll-reconciliation');
+      await unlinked;
+      expect(await search('payroll reconciliation')).not.toContain('payroll-reconciliation');
+      expect(await listed()).not.toContain('payroll-reconciliation');
     } finally {
       await t.close();
     }

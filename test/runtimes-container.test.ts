@@ -10,7 +10,7 @@ import { startContainerAgent, type ContainerAgent } from '../examples/container-
 import type { EventInput } from '../src/core/chat/types.js';
 import { OrgError } from '../src/core/errors.js';
 import { createContainerRuntime, type ContainerRuntimeOptions } from '../src/core/runtimes/container.js';
-import { fakeTools, recordingEmit, sampleSkill, sampleTurn } from '../src/core/runtimes/contract.js';
+import { fakeTools, recordingEmit, sampleSkill, sampleTurn } from './helpers/runtime-contract.js';
 import type { Turn } from '../src/core/runtimes/types.js';
 
 let agent: ContainerAgent;

@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { startContainerAgent, type ContainerAgent } from '../examples/container-agent/server.mjs';
 import { createContainerRuntime } from '../src/core/runtimes/container.js';
-import { runtimeContract, sampleSkill, sampleTurn } from '../src/core/runtimes/contract.js';
+import { runtimeContract, sampleSkill, sampleTurn } from './helpers/runtime-contract.js';
 import { createLlmRuntime } from '../src/core/runtimes/llm.js';
 import { createLocalRuntime } from '../src/core/runtimes/local.js';
-import { createScriptedRuntime } from '../src/core/runtimes/scripted.js';
+import { createScriptedRuntime } from './helpers/scripted-runtime.js';
 import type { EventInput } from '../src/core/chat/types.js';
 import { startScriptedLlm, type ScriptedLlm, type ScriptedReply } from './helpers/scripted-llm.js';
 

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventInput } from '../src/core/chat/types.js';
 import { OrgError } from '../src/core/errors.js';
-import { fakeTools, recordingEmit, sampleSkill, sampleTurn, type FakeTools } from '../src/core/runtimes/contract.js';
+import { fakeTools, recordingEmit, sampleSkill, sampleTurn, type FakeTools } from './helpers/runtime-contract.js';
 import { createLlmRuntime, type LlmRuntimeOptions } from '../src/core/runtimes/llm.js';
 import type { Turn } from '../src/core/runtimes/types.js';
 import { startScriptedLlm, type Script, type ScriptedLlm } from './helpers/scripted-llm.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSkillStore, search, type SkillStore } from '../src/core/skills/index.js';
-import { tempHome, type TempHome } from '../src/core/skills/test-helpers.js';
+import { tempHome, type TempHome } from './helpers/skills.js';
 
 /**
  * Relevance of skill search on test/fixtures/search-eval (52 skills, 102 queries:

@@ -1,8 +1,7 @@
-/** Agent runtimes: the interface and the local, container, LLM and scripted implementations. */
+/** Agent runtimes: the interface and the local, container and LLM implementations. */
 export * from './container.js';
 export * from './llm.js';
 export { LLM_TOOLS, guessContentType, type FunctionTool } from './llm-tools.js';
 export { systemPrompt, userPrompt } from './llm-prompt.js';
 export * from './local.js';
-export * from './scripted.js';
 export * from './types.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HistoryMessage } from '../chat/types.js';
-import { sampleSkill, sampleTurn } from './contract.js';
+import { sampleSkill, sampleTurn } from '../../../test/helpers/runtime-contract.js';
 import { systemPrompt, userPrompt } from './llm-prompt.js';
 
 function message(sender: 'user' | 'agent', text: string, summary: string | null = null): HistoryMessage {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventInput } from '../chat/types.js';
-import { fakeTools } from './contract.js';
+import { fakeTools } from '../../../test/helpers/runtime-contract.js';
 import { LLM_TOOLS, executeTool, guessContentType } from './llm-tools.js';
 
 function context() {

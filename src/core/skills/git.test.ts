@@ -1,17 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { git, initRepo, requireGit } from '../../../test/helpers/git.js';
 import { commitSkillChange, skillHistory } from './git.js';
 import { createSkillStore } from './store.js';
-import { frontmatter, tempHome, type TempHome } from './test-helpers.js';
-
-const run = promisify(execFile);
-const hasGit = await run('git', ['--version']).then(
-  () => true,
-  () => false,
-);
+import { frontmatter, tempHome, type TempHome } from '../../../test/helpers/skills.js';
 
 let home: TempHome;
 beforeEach(async () => {
@@ -20,21 +13,15 @@ beforeEach(async () => {
 });
 afterEach(() => home.cleanup());
 
-async function initRepo(dir: string): Promise<void> {
-  await run('git', ['init', '-q', dir]);
-  await run('git', ['-C', dir, 'config', 'user.email', 'test@example.com']);
-  await run('git', ['-C', dir, 'config', 'user.name', 'Test']);
-  await writeFile(join(dir, '.gitignore'), '.org/\n');
-}
-
-describe.skipIf(!hasGit)('git', () => {
-  it('is a no-op outside a work tree', async () => {
+describe('git', () => {
+  it('is a no-op outside a work tree (and without git)', async () => {
     await writeFile(join(home.root, 'a.md'), 'x');
     expect(await commitSkillChange(home.root, [join(home.root, 'a.md')], 'msg')).toBe(false);
     expect(await skillHistory(home.root, 'a')).toEqual([]);
   });
 
-  it('commits every store write with the slug and actor, and lists the history', async () => {
+  it('commits every store write with the slug and actor, and lists the history', async (context) => {
+    requireGit(context);
     await initRepo(home.home);
     await writeFile(join(home.home, 'unrelated.txt'), 'left alone');
     const store = await createSkillStore({ root: home.root, stateDir: home.stateDir, synonyms: false, commit: true });
@@ -53,7 +40,7 @@ describe.skipIf(!hasGit)('git', () => {
     ]);
     expect(history[0]).toMatchObject({ author: 'Test <test@example.com>', commit: expect.stringMatching(/^[0-9a-f]{40}$/) as string });
     expect(Number.isNaN(Date.parse(history[0]?.date ?? ''))).toBe(false);
-    const { stdout } = await run('git', ['-C', home.home, 'status', '--porcelain']);
+    const stdout = await git(home.home, 'status', '--porcelain');
     expect(stdout).toContain('unrelated.txt');
     expect(stdout).not.toContain('chase');
   });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { INDEX_FORMAT, snapshotPath } from './persist.js';
 import { createSkillStore } from './store.js';
-import { tempHome, writeSkillFile, type TempHome } from './test-helpers.js';
+import { tempHome, writeSkillFile, type TempHome } from '../../../test/helpers/skills.js';
 
 let home: TempHome;
 const WORDS = 'apple bridge candle dolphin engine falcon guitar harbor island jungle kettle lantern meadow needle orchard pepper quartz river saddle tunnel'.split(' ');

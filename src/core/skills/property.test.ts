@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSkillText } from './file-format.js';
 import { createSkillStore, type SkillStore } from './store.js';
-import { tempHome, type TempHome } from './test-helpers.js';
+import { tempHome, type TempHome } from '../../../test/helpers/skills.js';
 import { SKILL_DIFFICULTIES, SKILL_LEARNERS, SKILL_STATUSES } from './types.js';
 
 let home: TempHome;

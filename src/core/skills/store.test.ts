@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OrgError } from '../errors.js';
 import { createSkillStore, type SkillStore } from './store.js';
-import { frontmatter, skillText, tempHome, writeSkillFile, type TempHome } from './test-helpers.js';
+import { frontmatter, skillText, tempHome, writeSkillFile, type TempHome } from '../../../test/helpers/skills.js';
 import type { SkillChangeEvent } from './events.js';
 
 let home: TempHome;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { EventInput } from '../chat/types.js';
-import { fakeTools, recordingEmit, sampleTurn } from './contract.js';
-import { createScriptedRuntime } from './scripted.js';
+import type { EventInput } from '../src/core/chat/types.js';
+import { fakeTools, recordingEmit, sampleTurn } from './helpers/runtime-contract.js';
+import { createScriptedRuntime } from './helpers/scripted-runtime.js';
 
 const complete: EventInput = { type: 'complete', content: { summary: 's', artifacts: [] } };
 

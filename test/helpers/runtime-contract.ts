@@ -11,9 +11,9 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { parseEvent } from '../chat/events.js';
-import { isTerminal, type EventInput } from '../chat/types.js';
-import type { AgentRuntime, Emit, Turn, TurnSkill, TurnTools } from './types.js';
+import { parseEvent } from '../../src/core/chat/events.js';
+import { isTerminal, type EventInput } from '../../src/core/chat/types.js';
+import type { AgentRuntime, Emit, Turn, TurnSkill, TurnTools } from '../../src/core/runtimes/types.js';
 
 /** A fake `emit` that records what it is given. */
 export interface Recorder {

@@ -3,10 +3,10 @@
  * between them. Meant for tests of the engine and the surfaces, where a real runtime
  * would only add noise; it honours the contract (prompt stop on abort) like the others.
  */
-import type { EventInput } from '../chat/types.js';
-import { isTerminal } from '../chat/types.js';
-import type { AgentRuntime, Emit, Turn, TurnTools } from './types.js';
-import { sleep } from './util.js';
+import type { EventInput } from '../../src/core/chat/types.js';
+import { isTerminal } from '../../src/core/chat/types.js';
+import type { AgentRuntime, Emit, Turn, TurnTools } from '../../src/core/runtimes/types.js';
+import { sleep } from '../../src/core/runtimes/util.js';
 
 /** Options of the scripted runtime. */
 export interface ScriptedRuntimeOptions {

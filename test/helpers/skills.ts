@@ -1,10 +1,12 @@
 /**
- * Helpers shared by the skill tests: temporary homes and skill file text. Not part of
- * the public API (not exported from `index.ts`).
+ * Helpers shared by the skill tests: temporary homes, skill file text, and waiting for
+ * the store's change events. Test code only: it lives outside `src/` so it never reaches
+ * the published build.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { SkillChangeEvent, SkillStore } from '../../src/core/skills/index.js';
 
 /** A temporary `<home>` with `skills/` and `.org/` paths, and its cleanup. */
 export interface TempHome {
@@ -55,12 +57,35 @@ export async function writeSkillFile(root: string, slug: string, name: string, e
   );
 }
 
-/** Polls `check` until it returns true or `timeoutMs` passes; resolves to the elapsed ms or rejects. */
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 1000, what = 'condition'): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    if (await check()) return Date.now() - started;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+/**
+ * Resolves with the first change event of `store` that `match` accepts (it may also look
+ * at the store's state). Call it before causing the change, then await it: this waits on
+ * the change itself, never on a clock (`failAfterMs` only bounds a failure, to say what
+ * was awaited).
+ *
+ * @example
+ * const added = nextChange(store, (event) => event.type === 'upsert' && event.slug === 'otter');
+ * await writeFile(join(root, 'otter.md'), text);
+ * await added;
+ */
+export function nextChange(
+  store: Pick<SkillStore, 'subscribe'>,
+  match: (event: SkillChangeEvent) => boolean,
+  what = 'the skill change',
+  failAfterMs = 20_000,
+): Promise<SkillChangeEvent> {
+  return new Promise((resolve, reject) => {
+    const seen: string[] = [];
+    const timer = setTimeout(() => {
+      unsubscribe();
+      reject(new Error(`${what} did not happen; changes seen: ${seen.join(', ') || 'none'}`));
+    }, failAfterMs);
+    const unsubscribe = store.subscribe((event) => {
+      seen.push(`${event.type}:${'slug' in event ? event.slug : event.file}:${event.source}`);
+      if (!match(event)) return;
+      clearTimeout(timer);
+      unsubscribe();
+      resolve(event);
+    });
+  });
 }
