@@ -14,7 +14,8 @@ import { createLocalRuntime } from '../src/core/runtimes/local.js';
 import { createScriptedRuntime } from './helpers/scripted-runtime.js';
 import type { AgentRuntime } from '../src/core/runtimes/types.js';
 import { dispatchRuntime, probe, startChat, type ChatFixture, type Probe } from './helpers/chat.js';
-import { eventually, type SseResponse } from './helpers/sse.js';
+import { notifier, type Notifier } from './helpers/notifier.js';
+import type { SseResponse } from './helpers/sse.js';
 import { startScriptedLlm, type ScriptedLlm } from './helpers/scripted-llm.js';
 
 const LONG: EventInput[] = [
@@ -22,21 +23,28 @@ const LONG: EventInput[] = [
   { type: 'complete', content: { summary: 'never reached', artifacts: [] } },
 ];
 
+/** The message of a turn that ends at once on every node (the LLM answers it in one chunk). */
+const LATER = 'a later turn';
+
 /** A tool endpoint that never answers, and records whether the caller hung up. */
 interface SlowTool {
   url: string;
   received: number;
   closedByClient: number;
+  /** Notified on each request and each hang-up. */
+  changes: Notifier;
   server: Server;
 }
 
 async function startSlowTool(): Promise<SlowTool> {
-  const tool: SlowTool = { url: '', received: 0, closedByClient: 0, server: createServer() };
+  const tool: SlowTool = { url: '', received: 0, closedByClient: 0, changes: notifier(), server: createServer() };
   tool.server.on('request', (req, res) => {
     tool.received++;
+    tool.changes.notify();
     req.resume();
     res.on('close', () => {
       if (!res.writableFinished) tool.closedByClient++;
+      tool.changes.notify();
     });
     // Answers after a minute; cancel must not wait for that.
     const timer = setTimeout(() => res.end('{"late":true}'), 60_000);
@@ -53,12 +61,20 @@ describe('cancel', () => {
   let local: Probe;
   let agent: ContainerAgent;
   const agentLog: string[] = [];
+  const agentLogged = notifier();
   let llm: ScriptedLlm;
   let tool: SlowTool;
 
   beforeAll(async () => {
-    agent = await startContainerAgent({ log: (line) => agentLog.push(line) });
-    llm = await startScriptedLlm(() => ({ text: Array.from({ length: 100 }, (_, index) => `word${index} `), delayMs: 100 }));
+    agent = await startContainerAgent({
+      log: (line) => {
+        agentLog.push(line);
+        agentLogged.notify();
+      },
+    });
+    llm = await startScriptedLlm((request) =>
+      JSON.stringify(request.body.messages).includes(LATER) ? { text: 'Done.' } : { text: Array.from({ length: 100 }, (_, index) => `word${index} `), delayMs: 100 },
+    );
     tool = await startSlowTool();
     scripted = probe(createScriptedRuntime(LONG, { delayMs: 100 }));
     local = probe(createLocalRuntime());
@@ -94,8 +110,20 @@ describe('cancel', () => {
   const cancel = (runId: string, token = c.owner.token) =>
     c.t.server.inject({ method: 'POST', url: `/api/org/chat/runs/${runId}/cancel`, headers: c.t.auth(token) });
 
-  /** Cancels a running stream and checks the end of the stream and of the history. */
-  async function cancelAndCheck(stream: SseResponse, roleId: string): Promise<string> {
+  /**
+   * Runs a quick turn on the node to its end. Turns of one node run and are recorded in
+   * order, so once it has finished, anything an earlier turn was still going to do has
+   * happened: this is what "nothing happened later" is checked against.
+   */
+  async function laterTurn(roleId: string): Promise<void> {
+    const later = await c.send(LATER, { roleId });
+    await later.ended;
+    expect(later.frames().at(-1)?.event?.type).toBe('complete');
+    await c.settled(String(later.headers['x-org-run-id']), roleId);
+  }
+
+  /** Cancels a running stream and checks the end of the stream and of the history, then that nothing follows. */
+  async function cancelAndCheck(stream: SseResponse, roleId: string, beforeLater: () => Promise<void> = () => Promise.resolve()): Promise<string> {
     const runId = String(stream.headers['x-org-run-id']);
     const response = await cancel(runId);
     expect(response.statusCode, response.body).toBe(202);
@@ -107,8 +135,9 @@ describe('cancel', () => {
     const message = await c.settled(runId, roleId);
     expect(message.status).toBe('error');
     expect(message.events.at(-1)).toMatchObject({ type: 'error', content: { message: 'cancelled' } });
-    // Nothing is recorded after the terminal event, even later.
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await beforeLater();
+    // Nothing is recorded after the terminal event, even once a later turn has run.
+    await laterTurn(roleId);
     expect((await c.agentMessage(runId, roleId))?.events).toHaveLength(message.events.length);
     return runId;
   }
@@ -116,10 +145,12 @@ describe('cancel', () => {
   it('scripted runtime: the stream ends with error "cancelled" and the runtime stops', async () => {
     const stream = await c.send('scripted long turn');
     await stream.until((r) => r.frames().length >= 2);
-    await cancelAndCheck(stream, c.roleId);
-    await eventually(() => scripted.running === 0, 2000, 'the scripted runtime to return');
-    const emits = scripted.emits;
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    let emits = 0;
+    await cancelAndCheck(stream, c.roleId, async () => {
+      await scripted.changes.until(() => scripted.running === 0, 'the scripted runtime to return');
+      emits = scripted.emits;
+    });
+    // The later turn ran on another runtime: the cancelled one emitted nothing meanwhile.
     expect(scripted.emits).toBe(emits);
     expect(scripted.emits).toBeLessThan(LONG.length);
     expect(scripted.emitsAfterAbort).toBe(0);
@@ -128,10 +159,11 @@ describe('cancel', () => {
   it('local runtime: cancel aborts the pending tool_url call', async () => {
     const stream = await c.send('/slow-tool please');
     await stream.until((r) => r.frames().some((frame) => frame.event?.type === 'tool_call' && (frame.event.content as { tool: string }).tool === 'tool_url'));
-    await eventually(() => tool.received === 1, 2000, 'the tool to be called');
-    await cancelAndCheck(stream, c.roleId);
-    await eventually(() => tool.closedByClient === 1, 2000, 'the tool request to be closed');
-    await eventually(() => local.running === 0, 2000, 'the local runtime to return');
+    await tool.changes.until(() => tool.received === 1, 'the tool to be called');
+    await cancelAndCheck(stream, c.roleId, async () => {
+      await tool.changes.until(() => tool.closedByClient === 1, 'the tool request to be closed');
+      await local.changes.until(() => local.running === 0, 'the local runtime to return');
+    });
     expect(tool.received).toBe(1); // step 2 never called the tool
     expect(stream.frames().some((frame) => frame.event?.type === 'tool_result' && (frame.event.content as { tool: string }).tool === 'tool_url')).toBe(false);
   });
@@ -139,18 +171,18 @@ describe('cancel', () => {
   it('container runtime: cancel closes the request to the container', async () => {
     const stream = await c.send('slow 300', { roleId: 'exec-cto' });
     await stream.until((r) => r.frames().length >= 1);
-    const runId = await cancelAndCheck(stream, 'exec-cto');
-    await eventually(() => agentLog.includes(`container-agent: client closed (run ${runId})`), 3000, 'the container to see the request closed');
+    const runId = String(stream.headers['x-org-run-id']);
+    await cancelAndCheck(stream, 'exec-cto', () => agentLogged.until(() => agentLog.includes(`container-agent: client closed (run ${runId})`), 'the container to see the request closed'));
     expect(stream.frames().some((frame) => frame.event?.type === 'complete')).toBe(false);
   });
 
   it('LLM runtime: cancel closes the stream from the model provider', async () => {
     const before = llm.clientClosed;
+    const requests = llm.requests.length;
     const stream = await c.send('write a long essay', { roleId: 'exec-cmo' });
     await stream.until((r) => r.frames().some((frame) => frame.event?.type === 'text'));
-    await cancelAndCheck(stream, 'exec-cmo');
-    await eventually(() => llm.clientClosed === before + 1, 3000, 'the provider stream to be closed');
-    expect(llm.requests.length).toBe(1);
+    await cancelAndCheck(stream, 'exec-cmo', () => llm.changes.until(() => llm.clientClosed === before + 1, 'the provider stream to be closed'));
+    expect(llm.requests.length).toBe(requests + 2); // the cancelled turn's one request, and the later turn's
   });
 
   it('a queued run can be cancelled before it starts; it never reaches the runtime', async () => {
@@ -161,8 +193,8 @@ describe('cancel', () => {
     expect((await cancel(secondId)).statusCode).toBe(202);
     await second.ended;
     expect(second.frames().map((frame) => frame.event)).toEqual([expect.objectContaining({ type: 'error', content: { message: 'cancelled' } })]);
+    // cancelAndCheck runs a later turn on the node: a queued turn would have started before it.
     await cancelAndCheck(first, c.roleId);
-    await new Promise((resolve) => setTimeout(resolve, 200));
     expect(scripted.log).not.toContain('start scripted second');
     expect((await c.settled(secondId)).status).toBe('error');
   });

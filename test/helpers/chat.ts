@@ -9,6 +9,7 @@ import { expect } from 'vitest';
 import type { HistoryMessage } from '../../src/core/chat/types.js';
 import type { AgentRuntime, Emit } from '../../src/core/runtimes/types.js';
 import { startInstance, type TestInstance, type TestInstanceOptions } from './instance.js';
+import { notifier, type Notifier } from './notifier.js';
 import { eventually, open, type OpenOptions, type SseResponse } from './sse.js';
 
 /** A structure as the tests use it. */
@@ -136,6 +137,8 @@ export interface Probe extends AgentRuntime {
   /** Emits attempted after the turn's signal aborted. */
   emitsAfterAbort: number;
   log: string[];
+  /** Notified on every emit, start and end of a turn. */
+  changes: Notifier;
 }
 
 /** Wraps a runtime in a probe. */
@@ -146,12 +149,15 @@ export function probe(inner: AgentRuntime): Probe {
     running: 0,
     emitsAfterAbort: 0,
     log: [],
+    changes: notifier(),
     async run(turn, emit, tools, signal) {
       self.running++;
       self.log.push(`start ${turn.message}`);
+      self.changes.notify();
       const counted: Emit = (event) => {
         self.emits++;
         if (signal.aborted) self.emitsAfterAbort++;
+        self.changes.notify();
         return emit(event);
       };
       try {
@@ -159,6 +165,7 @@ export function probe(inner: AgentRuntime): Probe {
       } finally {
         self.running--;
         self.log.push(`end ${turn.message}`);
+        self.changes.notify();
       }
     },
   };

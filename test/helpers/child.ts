@@ -62,7 +62,7 @@ export interface StartServeOptions {
   env?: Record<string, string>;
   /** Extra arguments after `serve --home <home> --port 0`. */
   args?: string[];
-  /** How long to wait for the listening line (default 15 s). */
+  /** How long to wait for the listening line before failing (default 60 s: only a hung start should reach it). */
   timeoutMs?: number;
 }
 
@@ -94,8 +94,8 @@ export function startServe(options: StartServeOptions): Promise<ServeChild> {
   return new Promise<ServeChild>((resolve, reject) => {
     const timer = setTimeout(() => {
       void stop('SIGKILL');
-      reject(new Error(`org serve did not print its listening line within ${options.timeoutMs ?? 15_000} ms\nstderr: ${stderr}`));
-    }, options.timeoutMs ?? 15_000);
+      reject(new Error(`org serve did not print its listening line within ${options.timeoutMs ?? 60_000} ms\nstderr: ${stderr}`));
+    }, options.timeoutMs ?? 60_000);
     void exited.then(({ code, signal }) => {
       clearTimeout(timer);
       reject(new Error(`org serve exited early (code ${code}, signal ${signal})\nstdout: ${stdout.join('\n')}\nstderr: ${stderr}`));

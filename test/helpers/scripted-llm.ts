@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { notifier, type Notifier } from './notifier.js';
 
 /** A scripted tool call. */
 export interface ScriptedToolCall {
@@ -53,6 +54,8 @@ export interface ScriptedLlm {
   requests: RecordedRequest[];
   /** How many streams the client closed before they ended. */
   readonly clientClosed: number;
+  /** Notified on each request received and each stream the client closes. */
+  changes: Notifier;
   close(): Promise<void>;
 }
 
@@ -114,6 +117,7 @@ async function stream(res: ServerResponse, model: string, reply: Extract<Scripte
 export async function startScriptedLlm(script: Script): Promise<ScriptedLlm> {
   const requests: RecordedRequest[] = [];
   let clientClosed = 0;
+  const changes = notifier();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (data: Buffer) => chunks.push(data));
@@ -126,12 +130,14 @@ export async function startScriptedLlm(script: Script): Promise<ScriptedLlm> {
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RecordedRequest['body'];
         const recorded: RecordedRequest = { path: req.url, headers: req.headers, body };
         const index = requests.push(recorded) - 1;
+        changes.notify();
         const reply = typeof script === 'function' ? script(recorded, index) : script[index];
         let gone = false;
         res.on('close', () => {
           if (!res.writableFinished) {
             gone = true;
             clientClosed++;
+            changes.notify();
           }
         });
         if (!reply) {
@@ -155,6 +161,7 @@ export async function startScriptedLlm(script: Script): Promise<ScriptedLlm> {
     get clientClosed() {
       return clientClosed;
     },
+    changes,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
