@@ -106,9 +106,7 @@ describe('container nodes over HTTP', () => {
   });
 
   it('a container that stalls → error after the idle timeout, and the node is free again', async () => {
-    const started = Date.now();
     const { stream, error } = await failingTurn('stall', 'exec-coo');
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(stream.frames().map((frame) => frame.event?.type)).toEqual(['thought', 'error']);
     expect(error).toMatch(/sent nothing for/);
     const next = await c.send('hello again', { roleId: 'exec-coo' });

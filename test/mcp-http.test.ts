@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startInstance, type TestInstance } from './helpers/instance.js';
+import { notifier } from './helpers/notifier.js';
 import { createWorkRuntime } from './helpers/work-runtime.js';
 
 const INITIALIZE = {
@@ -277,14 +278,18 @@ describe('MCP over Streamable HTTP', () => {
     expect(stale.status).toBe(401);
   });
 
-  it('revoking the key during a running do answers the call at once with a tool error; the turn itself goes on', async () => {
+  it('revoking the key during a running do answers the call before the turn ends, with a tool error; the turn itself goes on', async () => {
     const revocable = await mint(roleId, 'mid-turn');
     const { client } = await connect(revocable.token);
     const progress: Progress[] = [];
-    const call = client.callTool({ name: 'do', arguments: { message: 'a slow job' } }, undefined, { onprogress: (update) => progress.push(update) });
-    for (let tries = 0; progress.length === 0 && tries < 200; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(progress.length).toBeGreaterThan(0);
-    const started = Date.now();
+    const progressed = notifier();
+    const call = client.callTool({ name: 'do', arguments: { message: 'a slow job' } }, undefined, {
+      onprogress: (update) => {
+        progress.push(update);
+        progressed.notify();
+      },
+    });
+    await progressed.until(() => progress.length > 0, 'the first progress notification');
     const revoked = await t.server.inject({
       method: 'DELETE',
       url: `/api/org/structures/${structure.id}/agents/${roleId}/mcp-key/${revocable.id}`,
@@ -292,18 +297,19 @@ describe('MCP over Streamable HTTP', () => {
     });
     expect(revoked.statusCode).toBe(204);
     const result = await call;
-    expect(Date.now() - started).toBeLessThan(250);
     expect(result.isError).toBe(true);
-    expect((result.content as { text: string }[])[0]!.text).toMatch(/^key revoked; the turn goes on \(run [0-9a-f-]{36}\)$/);
+    const text = (result.content as { text: string }[])[0]!.text;
+    expect(text).toMatch(/^key revoked; the turn goes on \(run [0-9a-f-]{36}\)$/);
+    const runId = /\(run ([0-9a-f-]{36})\)/.exec(text)![1]!;
+    // Answered before the turn ended: the run is still going.
+    const run = t.app.chat.run(runId);
+    expect(run?.finished).toBe(false);
     expect(t.app.connections.count(revocable.id)).toBe(0);
     await expect(client.listTools()).rejects.toThrow();
     // The turn is not cancelled by the lost session: it completes in the history.
-    const history = async () =>
-      (
-        await t.server.inject({ method: 'GET', url: `/api/org/chat/history?structure_id=${structure.id}&role_id=${roleId}&limit=1`, headers: t.auth(owner.token) })
-      ).json<{ status: string; summary: string | null }[]>()[0];
-    for (let tries = 0; (await history())?.status === 'running' && tries < 300; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(await history()).toMatchObject({ status: 'complete', summary: 'Done: a slow job' });
+    await run!.done;
+    const history = await t.server.inject({ method: 'GET', url: `/api/org/chat/history?structure_id=${structure.id}&role_id=${roleId}&limit=1`, headers: t.auth(owner.token) });
+    expect(history.json<{ status: string; summary: string | null }[]>()[0]).toMatchObject({ status: 'complete', summary: 'Done: a slow job' });
   });
 
   it('closing the server ends open sessions instead of waiting on them', async () => {
@@ -320,9 +326,8 @@ describe('MCP over Streamable HTTP', () => {
       new StreamableHTTPClientTransport(new URL('/mcp', other.url), { requestInit: { headers: { authorization: `Bearer ${minted.json<Key>().token}` } } }),
     );
     await client.listTools();
-    const started = Date.now();
+    // Were close() to wait on the open session, it would never return and the test would fail.
     await other.close();
-    expect(Date.now() - started).toBeLessThan(3000);
     await client.close().catch(() => undefined);
   });
 

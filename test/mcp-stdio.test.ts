@@ -11,6 +11,7 @@ import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../src/app.js';
 import { startInstance, type TestInstance } from './helpers/instance.js';
+import { notifier } from './helpers/notifier.js';
 import { createWorkRuntime } from './helpers/work-runtime.js';
 
 const BIN = join(PACKAGE_ROOT, 'bin', 'org.js');
@@ -126,9 +127,14 @@ describe('org mcp (stdio bridge)', () => {
 
   it('revoking the key mid-turn ends the running do with a tool error; later calls fail with 401', async () => {
     const progress: Progress[] = [];
-    const call = client.callTool({ name: 'do', arguments: { message: 'a slow job' } }, undefined, { onprogress: (update) => progress.push(update) });
-    for (let tries = 0; progress.length === 0 && tries < 300; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(progress.length).toBeGreaterThan(0);
+    const progressed = notifier();
+    const call = client.callTool({ name: 'do', arguments: { message: 'a slow job' } }, undefined, {
+      onprogress: (update) => {
+        progress.push(update);
+        progressed.notify();
+      },
+    });
+    await progressed.until(() => progress.length > 0, 'the first progress notification');
     const revoked = await t.server.inject({
       method: 'DELETE',
       url: `/api/org/structures/${structure.id}/agents/${roleId}/mcp-key/${keyId}`,

@@ -19,7 +19,7 @@ import type { AgentRuntime, Emit, Turn, TurnSkill, TurnTools } from '../../src/c
 export interface Recorder {
   events: EventInput[];
   emit: Emit;
-  /** Resolves once `count` events were emitted; rejects after `timeoutMs`. */
+  /** Resolves once `count` events were emitted; rejects after `timeoutMs` (a failure bound only). */
   waitFor(count: number, timeoutMs?: number): Promise<void>;
 }
 
@@ -39,7 +39,7 @@ export function recordingEmit(): Recorder {
       }
       return Promise.resolve();
     },
-    waitFor(count, timeoutMs = 5000) {
+    waitFor(count, timeoutMs = 20_000) {
       if (events.length >= count) return Promise.resolve();
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`only ${events.length} of ${count} events within ${timeoutMs} ms`)), timeoutMs);
@@ -133,7 +133,7 @@ export function sampleTurn(overrides: Partial<Turn> = {}): Turn {
 export interface ContractScenarios {
   /** A turn the runtime completes successfully (quickly). */
   plain: Turn;
-  /** A turn that keeps emitting for well over a second, so it can be aborted mid-way. */
+  /** A turn that keeps emitting for a while (many events with pauses), so it can be aborted mid-way. */
   slow: Turn;
   /** How many events of the slow turn to wait for before aborting (default 1). */
   abortAfterEvents?: number;
@@ -145,9 +145,6 @@ export interface ContractCase {
   run(): Promise<void>;
 }
 
-/** How long a runtime may take to return after its signal aborts. */
-export const ABORT_DEADLINE_MS = 1000;
-
 function assertValid(events: EventInput[]): void {
   for (const [index, event] of events.entries()) {
     const parsed = parseEvent(JSON.parse(JSON.stringify(event)));
@@ -158,8 +155,9 @@ function assertValid(events: EventInput[]): void {
 /**
  * The contract of an `AgentRuntime`: a plain turn ends with exactly one terminal event,
  * last, and it is `complete`; every event is valid; an abort mid-turn makes `run`
- * return within a second and nothing is emitted after it. `makeRuntime` is called in
- * each case, so it may read state prepared by a before-all hook.
+ * return and nothing is emitted after it, even once a later turn has run. `makeRuntime`
+ * is called in each case, so it may read state prepared by a before-all hook. How fast a
+ * cancel takes effect is a benchmark figure (`npm run bench -- chat`), not part of it.
  */
 export function runtimeContract(name: string, makeRuntime: () => AgentRuntime | Promise<AgentRuntime>, scenarios: ContractScenarios): { name: string; cases: ContractCase[] } {
   const plainTurn = async () => {
@@ -190,7 +188,7 @@ export function runtimeContract(name: string, makeRuntime: () => AgentRuntime | 
         },
       },
       {
-        name: 'an abort mid-turn stops it within a second and nothing is emitted after',
+        name: 'an abort mid-turn makes run() return, and nothing is emitted after it',
         async run() {
           const runtime = await makeRuntime();
           const recorder = recordingEmit();
@@ -202,19 +200,16 @@ export function runtimeContract(name: string, makeRuntime: () => AgentRuntime | 
           });
           await Promise.race([recorder.waitFor(scenarios.abortAfterEvents ?? 1), finished]);
           assert.ok(!settled, 'the slow turn finished before it could be aborted');
-          const started = Date.now();
           controller.abort(new Error('cancelled'));
           const atAbort = recorder.events.length;
-          let timer: NodeJS.Timeout | undefined;
-          const deadline = new Promise<'late'>((resolve) => {
-            timer = setTimeout(() => resolve('late'), ABORT_DEADLINE_MS);
-          });
-          const result = await Promise.race([finished.then(() => 'done' as const), deadline]);
-          clearTimeout(timer);
-          assert.equal(result, 'done', `run() did not return within ${ABORT_DEADLINE_MS} ms of the abort`);
-          await new Promise((resolve) => setTimeout(resolve, 100));
+          await finished;
           assert.deepEqual(recorder.events.slice(atAbort), [], 'events were emitted after the abort');
-          assert.ok(Date.now() - started < ABORT_DEADLINE_MS + 200);
+          // A later turn of the same runtime, run to its end: a turn that went on emitting
+          // after its abort would have done so meanwhile.
+          const later = recordingEmit();
+          await runtime.run(structuredClone(scenarios.plain), later.emit, fakeTools(), new AbortController().signal);
+          assert.equal(later.events.at(-1)?.type, 'complete', 'the later turn completes');
+          assert.deepEqual(recorder.events.slice(atAbort), [], 'events were emitted after the abort');
           assertValid(recorder.events);
         },
       },
