@@ -35,7 +35,7 @@ describe('org chat in a real terminal', () => {
     if (home) await rm(home, { recursive: true, force: true });
   });
 
-  it('types a message and reads the streamed reply and the summary from the screen', async () => {
+  it('types a message and reads the streamed reply and the summary from the screen', { timeout: 180_000 }, async () => {
     const client = new OrgClient({ url: serve!.url, token: ADMIN });
     await client.createStructure('Acme', 'exec-team');
 

@@ -54,8 +54,9 @@ export interface TerminalOptions {
   cols?: number;
   rows?: number;
   /**
-   * Longest a wait may take before it fails showing the screen (default 20 s). This only
-   * bounds a failure: a passing wait returns as soon as the text is drawn.
+   * Longest a wait may take before it fails showing the screen (default 60 s, so that a
+   * loaded machine never reaches it). This only bounds a failure: a passing wait returns
+   * as soon as the text is drawn.
    */
   failAfterMs?: number;
 }
@@ -93,7 +94,7 @@ function isCiMarker(name: string): boolean {
 export function startTerminal(file: string, args: string[], options: TerminalOptions = {}): TerminalSession {
   const cols = options.cols ?? 120;
   const rows = options.rows ?? 40;
-  const failAfterMs = options.failAfterMs ?? 20_000;
+  const failAfterMs = options.failAfterMs ?? 60_000;
   const env: Record<string, string> = {};
   // A person's terminal is not CI: Ink draws no live frames when CI is set.
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !isCiMarker(name)) env[name] = value;
