@@ -27,7 +27,7 @@ describe('org chat in a real terminal', () => {
     const bundled = await readFile(join(REPO_ROOT, 'skills', 'triage-production-incident.md'), 'utf8');
     await writeFile(join(home, 'skills', 'triage-production-incident.md'), bundled.replace(/^tool_url:.*$/m, 'tool_url: null'));
     serve = await startServe({ home, env: { ORG_ADMIN_TOKEN: ADMIN, ORG_CONFIG_DIR: join(home, 'config') }, args: ['--no-demo'] });
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await term?.close();
