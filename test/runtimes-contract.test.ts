@@ -1,5 +1,5 @@
 /**
- * The `AgentRuntime` contract (src/core/runtimes/contract.ts) run against every
+ * The `AgentRuntime` contract (test/helpers/runtime-contract.ts) run against every
  * runtime: local, container (the example agent over real HTTP), llm (the scripted
  * OpenAI-compatible server over real HTTP) and the scripted in-memory runtime.
  */
