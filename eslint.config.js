@@ -29,7 +29,7 @@ export default tseslint.config(
     files: ['src/core/**/*.ts'],
     rules: forbid(
       ['**/app.js', '**/server/**', '**/mcp/**', '**/client/**', '**/cli/**', 'fastify', '@fastify/*', 'ink', 'react', '@modelcontextprotocol/*', 'commander'],
-      'core is the domain: it imports node:* and its own libraries only (DESIGN.md).',
+      'core is the domain: it imports node:*, its own libraries and typebox (record schemas) only (DESIGN.md).',
     ),
   },
   {

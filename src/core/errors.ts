@@ -3,6 +3,7 @@
  * with a stable `code`; the server maps it once to RFC 9457 problem details and the
  * CLI maps it once to an exit code. Nothing else is thrown at a boundary.
  */
+import type { FieldError } from './schemas/problem.js';
 
 /** Stable error codes of API.md §2, each with its HTTP status. */
 export const ERROR_STATUS = {
@@ -23,11 +24,7 @@ export const ERROR_STATUS = {
 /** One of the error codes of API.md §2. */
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-/** A field-level validation problem: where (`body.name`) and what. */
-export interface FieldError {
-  path: string;
-  message: string;
-}
+export type { FieldError } from './schemas/problem.js';
 
 /** Titles shown in problem details, one per code. */
 export const ERROR_TITLE: Record<ErrorCode, string> = {

@@ -4,14 +4,11 @@
  * Both are bound to one node key, so every call acts for that key's node.
  */
 import type { ChatEvent } from '../core/chat/index.js';
+import type { ChatAttachment, Skill } from '../core/schemas/index.js';
 import type { SearchMatch, SkillListEntry } from '../core/skills/index.js';
 
 /** A chat attachment as the `do` tool takes it (the API's shape). */
-export interface ToolAttachment {
-  name: string;
-  content_base64: string;
-  content_type?: string;
-}
+export type ToolAttachment = ChatAttachment;
 
 /** The outcome of a turn. */
 export interface TurnOutcome {
@@ -33,13 +30,8 @@ export interface Peer {
   parent: string | null;
 }
 
-/** A skill as `read_skill` returns it. */
-export interface ToolSkill {
-  slug: string;
-  frontmatter: Record<string, unknown>;
-  body: string;
-  steps: { id: string; n: number; title: string }[];
-}
+/** A skill as `read_skill` returns it: the API's full skill. */
+export type ToolSkill = Skill;
 
 /** Follows a running turn. */
 export interface TurnWatcher {

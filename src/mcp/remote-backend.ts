@@ -7,6 +7,7 @@
 import { OrgClient, type FetchLike, type StreamedEvent } from '../client/index.js';
 import type { ChatEvent } from '../core/chat/index.js';
 import { OrgError } from '../core/errors.js';
+import type { KeyIdentity } from '../core/schemas/index.js';
 import { isValidSlug } from '../core/skills/index.js';
 import { ToolError, type OrgToolBackend, type Peer, type TurnOutcome } from './backend.js';
 import { artifactUrl } from './app-backend.js';
@@ -22,12 +23,7 @@ export interface RemoteBackendOptions {
 }
 
 /** The node a key belongs to, from GET /api/org/whoami. */
-export interface KeyIdentity {
-  id: string;
-  structure_id: string;
-  role_id: string;
-  label: string;
-}
+export type { KeyIdentity };
 
 /**
  * Connects to an org server with a node key: checks the key (GET /api/org/whoami) and

@@ -12,6 +12,7 @@ import { hashToken } from '../core/auth/index.js';
 import { OrgError } from '../core/errors.js';
 import { bearerOf, registerAccess } from './access.js';
 import { registerErrorHandling } from './errors.js';
+import { openapiOptions } from './openapi.js';
 import { agentRoutes } from './routes/agents.js';
 import { artifactRoutes } from './routes/artifacts.js';
 import { chatRoutes } from './routes/chat.js';
@@ -24,6 +25,7 @@ import { structureRoutes } from './routes/structures.js';
 import { systemRoutes } from './routes/system.js';
 import { webRoutes } from './routes/web.js';
 import { whoamiRoutes } from './routes/whoami.js';
+import { createSerializerCompiler } from './serialization.js';
 import './types.js';
 import { createValidatorCompiler } from './validation.js';
 
@@ -49,6 +51,7 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   server.setValidatorCompiler(createValidatorCompiler());
+  server.setSerializerCompiler(createSerializerCompiler());
   // JSON only: a text body must get 415, not a validation error.
   server.removeContentTypeParser(['text/plain']);
   // An empty body sent with `content-type: application/json` (common on DELETE) is no body.
@@ -60,13 +63,7 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   });
   registerErrorHandling(server);
 
-  await server.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'org', version: options.version, description: 'Agent workspaces: structures, skills, chat. See API.md.' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-    },
-  });
+  await server.register(swagger, openapiOptions(options.version));
 
   await server.register(rateLimit, {
     global: true,

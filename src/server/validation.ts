@@ -1,7 +1,9 @@
 /**
  * Schema compilers: request bodies are validated strictly (no type coercion, so a
  * string is never silently taken for a number), query strings and path parameters
- * with coercion (they arrive as text).
+ * with coercion (they arrive as text). A body of another media type than JSON (the raw
+ * e-mail of `message/rfc822`) is bytes the route itself parses: its schema documents it
+ * and validates nothing.
  */
 import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
@@ -20,5 +22,9 @@ function makeAjv(options: Options): Ajv {
 export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
   const strict = makeAjv({ coerceTypes: false });
   const coercing = makeAjv({ coerceTypes: true });
-  return ({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema as object);
+  return ({ schema, httpPart, contentType }) => {
+    if (httpPart !== 'body') return coercing.compile(schema as object);
+    if (contentType !== undefined && contentType !== 'application/json') return () => true;
+    return strict.compile(schema as object);
+  };
 }

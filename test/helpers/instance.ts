@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createApp, type App, type AppDeps } from '../../src/app.js';
 import { resolveConfig, type OrgConfig } from '../../src/core/config.js';
+import type { CreatedStructure } from '../../src/core/schemas/index.js';
 import { createMcpHttpHandler } from '../../src/mcp/index.js';
 import { buildServer } from '../../src/server/index.js';
 
@@ -26,7 +27,7 @@ export interface TestInstance {
   /** Creates a user through the API and returns its token and id. */
   createUser(email: string): Promise<{ token: string; id: string }>;
   /** Creates a structure through the API as `token` and returns its detail. */
-  createStructure(token: string, template?: string, name?: string): Promise<{ id: string; agents: { id: string; role_id: string; label: string; parent_id: string | null }[] }>;
+  createStructure(token: string, template?: string, name?: string): Promise<CreatedStructure>;
   close(): Promise<void>;
 }
 

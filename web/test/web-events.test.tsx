@@ -7,7 +7,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { readChatStream } from '../src/api/sse';
-import type { ChatEvent, HistoryMessage } from '../src/api/types';
+import type { ChatEvent, HistoryMessage, SkillEntry } from '../src/api/types';
 import { toBlocks } from '../src/chat/blocks';
 import { EventList } from '../src/chat/EventList';
 import { chatReducer, initialChat } from '../src/chat/reducer';
@@ -225,7 +225,7 @@ describe('readChatStream', () => {
 });
 
 describe('pickDraft', () => {
-  const draft = (slug: string, learned_at = T) => ({ slug, name: slug, category: '', difficulty: '', tags: [], summary: '', status: 'draft', learned_by: 'agent', learned_at, tool_url: null });
+  const draft = (slug: string, learned_at = T): SkillEntry => ({ slug, name: slug, category: '', difficulty: 'medium', tags: [], summary: '', status: 'draft', learned_by: 'agent', learned_at, tool_url: null });
   it('finds the exact slug, else the newest suffixed one a taken slug got', () => {
     const drafts = [draft('other'), draft('echo-a-message-2', '2026-11-22T10:00:00.000Z'), draft('echo-a-message-3', '2026-11-22T11:00:00.000Z')];
     expect(pickDraft(drafts, 'echo-a-message')?.slug).toBe('echo-a-message-3');

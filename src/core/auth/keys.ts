@@ -3,6 +3,7 @@
  * SHA-256 hash in `.org/keys.json`, listed without tokens, revoked at once.
  */
 import { notFound } from '../errors.js';
+import type { McpKeyCreated, McpKeyListing } from '../schemas/auth.js';
 import { JsonFile } from '../storage/index.js';
 import { isoNow, uuid, type Clock, type IdGenerator, systemClock } from '../util/index.js';
 import type { ConnectionRegistry } from './connections.js';
@@ -22,23 +23,7 @@ export interface McpKeyRecord {
   revoked_at: string | null;
 }
 
-/** A key as listed (never its token). */
-export interface McpKeyListing {
-  id: string;
-  prefix: string;
-  label: string;
-  created_at: string;
-  last_used_at: string | null;
-}
-
-/** The creation response: the listing plus the token, shown this once. */
-export interface McpKeyCreated {
-  id: string;
-  token: string;
-  prefix: string;
-  label: string;
-  created_at: string;
-}
+export type { McpKeyCreated, McpKeyListing } from '../schemas/auth.js';
 
 interface KeysDoc {
   version: 1;

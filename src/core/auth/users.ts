@@ -3,6 +3,7 @@
  * Stored in `.org/users.json`.
  */
 import { conflict } from '../errors.js';
+import type { PublicUser } from '../schemas/auth.js';
 import { JsonFile } from '../storage/index.js';
 import { isoNow, uuid, type Clock, type IdGenerator, systemClock } from '../util/index.js';
 import { hashToken, mintToken } from './tokens.js';
@@ -15,12 +16,7 @@ export interface UserRecord {
   created_at: string;
 }
 
-/** A user as shown to clients. */
-export interface PublicUser {
-  id: string;
-  email: string;
-  created_at: string;
-}
+export type { PublicUser } from '../schemas/auth.js';
 
 interface UsersDoc {
   version: 1;

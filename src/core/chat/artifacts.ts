@@ -8,15 +8,10 @@ import { createReadStream, type ReadStream } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { invalid, notFound } from '../errors.js';
 import { JsonFile, writeAtomic } from '../storage/index.js';
+import type { ArtifactInfo, ChatAttachment } from '../schemas/chat.js';
 import { isoNow, type Clock, systemClock } from '../util/index.js';
 
-/** Metadata of a stored artifact. */
-export interface ArtifactInfo {
-  name: string;
-  size: number;
-  content_type: string;
-  created_at: string;
-}
+export type { ArtifactInfo } from '../schemas/chat.js';
 
 interface ShelfDoc {
   version: 1;
@@ -55,7 +50,7 @@ function isBase64(text: string): boolean {
 }
 
 /** Validates and decodes chat attachments; throws 400 naming the offending member. */
-export function decodeAttachments(list: { name: string; content_base64: string; content_type?: string }[] = []): DecodedAttachment[] {
+export function decodeAttachments(list: readonly ChatAttachment[] = []): DecodedAttachment[] {
   if (list.length > ATTACHMENT_LIMITS.count) {
     throw invalid(`at most ${ATTACHMENT_LIMITS.count} attachments are allowed, got ${list.length}`, [
       { path: 'body.attachments', message: `must have at most ${ATTACHMENT_LIMITS.count} items` },

@@ -7,17 +7,9 @@
 import { execFile } from 'node:child_process';
 import { relative } from 'node:path';
 import { promisify } from 'node:util';
+import type { SkillCommit } from './types.js';
 
 const run = promisify(execFile);
-
-/** One commit that touched a skill file. */
-export interface SkillCommit {
-  commit: string;
-  author: string;
-  /** ISO 8601 author date. */
-  date: string;
-  message: string;
-}
 
 async function git(cwd: string, args: string[], env?: NodeJS.ProcessEnv): Promise<string> {
   const { stdout } = await run('git', args, {

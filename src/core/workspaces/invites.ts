@@ -10,13 +10,13 @@ import { OrgError, gone, notFound } from '../errors.js';
 import type { Mailer } from '../mail/index.js';
 import { JsonFile } from '../storage/index.js';
 import { isoNow, uuid, type Clock, type IdGenerator, systemClock } from '../util/index.js';
+import type { Acceptance, Invite, InviteStatus } from '../schemas/workspaces.js';
 import type { WorkspaceService } from './service.js';
 
 /** Invite lifetime: 14 days. */
 export const INVITE_TTL_MS = 14 * 24 * 60 * 60 * 1000;
 
-/** Status of an invite. */
-export type InviteStatus = 'pending' | 'accepted' | 'replaced' | 'expired';
+export type { Acceptance, Invite, InviteStatus } from '../schemas/workspaces.js';
 
 /** An invite as stored. */
 export interface InviteRecord {
@@ -30,16 +30,6 @@ export interface InviteRecord {
   created_at: string;
   expires_at: string;
   accepted_at: string | null;
-}
-
-/** An invite as shown to clients. */
-export interface PublicInvite {
-  id: string;
-  email: string;
-  role: Role;
-  status: InviteStatus;
-  created_at: string;
-  expires_at: string;
 }
 
 interface InvitesDoc {
@@ -57,15 +47,6 @@ export interface InviteServiceOptions {
   publicUrl: () => string;
   clock?: Clock;
   ids?: IdGenerator;
-}
-
-/** Result of accepting an invite. */
-export interface Acceptance {
-  structure_id: string;
-  role: Role;
-  user: { id: string; email: string };
-  /** The new user's token, when the address had no user yet. */
-  token?: string;
 }
 
 /** Creates, mails, lists and accepts invites. */
@@ -90,7 +71,7 @@ export class InviteService {
     return invite.status;
   }
 
-  private toPublic(invite: InviteRecord): PublicInvite {
+  private toPublic(invite: InviteRecord): Invite {
     return {
       id: invite.id,
       email: invite.email,
@@ -102,7 +83,7 @@ export class InviteService {
   }
 
   /** Invites `email` to a structure with `role` and mails the acceptance token. */
-  async share(input: { structureId: string; email: string; role: Role; invitedBy: string }): Promise<PublicInvite> {
+  async share(input: { structureId: string; email: string; role: Role; invitedBy: string }): Promise<Invite> {
     const structure = this.options.workspaces.record(input.structureId);
     const email = input.email.trim().toLowerCase();
     const token = mintToken('invite');
@@ -191,7 +172,7 @@ export class InviteService {
   }
 
   /** Open invites of a structure (pending or expired), newest first. */
-  list(structureId: string): PublicInvite[] {
+  list(structureId: string): Invite[] {
     return this.doc.current.invites
       .filter((invite) => invite.structure_id === structureId && invite.status === 'pending')
       .map((invite) => this.toPublic(invite))

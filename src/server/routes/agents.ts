@@ -2,13 +2,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { App } from '../../app.js';
 import { NoContent, NodeParams, StructureParams, problems } from '../schemas/common.js';
-import { CreateNodeBody, NodeSchema, PatchNodeBody } from '../schemas/workspaces.js';
+import { NewNodeSchema, NodePatchSchema, NodeSchema } from '../../core/schemas/index.js';
 import { nodeScopeOf, scopeOf } from '../scope.js';
 
 /** Nodes of a structure. */
 export const agentRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
   const tags = ['nodes'];
-  const security = [{ bearer: [] }];
   const access = { kind: 'structure', action: 'manage_nodes', from: 'params' } as const;
   const nodeAccess = { ...access, node: 'params' } as const;
   const actorOf = (request: { principal?: { id: string } }) => request.principal?.id ?? 'unknown';
@@ -18,11 +17,11 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
     {
       config: { access },
       schema: {
+        operationId: 'addNode',
         summary: 'Add a node',
         tags,
-        security,
         params: StructureParams,
-        body: CreateNodeBody,
+        body: NewNodeSchema,
         response: { 201: NodeSchema, ...problems(400, 401, 403, 404, 409, 413, 415) },
       },
     },
@@ -37,11 +36,11 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
     {
       config: { access: nodeAccess },
       schema: {
+        operationId: 'updateNode',
         summary: 'Change a node’s label, position, starting context or container URL',
         tags,
-        security,
         params: NodeParams,
-        body: PatchNodeBody,
+        body: NodePatchSchema,
         response: { 200: NodeSchema, ...problems(400, 401, 403, 404, 415) },
       },
     },
@@ -56,9 +55,9 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
     {
       config: { access: nodeAccess },
       schema: {
+        operationId: 'deleteNode',
         summary: 'Delete a childless node; its record, history, artifacts and timeline are archived',
         tags,
-        security,
         params: NodeParams,
         response: { 204: NoContent, ...problems(400, 401, 403, 404, 409) },
       },
@@ -75,9 +74,9 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
     {
       config: { access: nodeAccess },
       schema: {
+        operationId: 'restoreNode',
         summary: 'Restore an archived node',
         tags,
-        security,
         params: NodeParams,
         response: { 201: NodeSchema, ...problems(400, 401, 403, 404, 409) },
       },

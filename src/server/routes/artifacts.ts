@@ -3,13 +3,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { App } from '../../app.js';
 import { NodeParams, problems } from '../schemas/common.js';
-import { ArtifactSchema } from '../schemas/chat.js';
+import { ArtifactInfoSchema } from '../../core/schemas/index.js';
 import { nodeScopeOf } from '../scope.js';
 
 /** The artifact shelf of a node. */
 export const artifactRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
   const tags = ['artifacts'];
-  const security = [{ bearer: [] }];
   const access = { kind: 'structure', action: 'read_history', from: 'params', node: 'params' } as const;
 
   server.get(
@@ -17,11 +16,11 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (se
     {
       config: { access },
       schema: {
+        operationId: 'listArtifacts',
         summary: 'Artifacts on a node’s shelf, newest first',
         tags,
-        security,
         params: NodeParams,
-        response: { 200: Type.Object({ artifacts: Type.Array(ArtifactSchema) }), ...problems(400, 401, 403, 404) },
+        response: { 200: Type.Object({ artifacts: Type.Array(ArtifactInfoSchema) }), ...problems(400, 401, 403, 404) },
       },
     },
     async (request) => {
@@ -36,9 +35,9 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (se
     {
       config: { access },
       schema: {
+        operationId: 'downloadArtifact',
         summary: 'Download an artifact with its content type',
         tags,
-        security,
         params: Type.Object({ ...NodeParams.properties, name: Type.String({ minLength: 1, maxLength: 255 }) }),
         response: { 200: { description: 'The file', content: { 'application/octet-stream': { schema: Type.String() } } }, ...problems(400, 401, 403, 404) },
       },

@@ -5,9 +5,9 @@ import { Type } from 'typebox';
 import type { App } from '../../app.js';
 import { decodeAttachments } from '../../core/chat/index.js';
 import { OrgError } from '../../core/errors.js';
-import { NoContent, Uuid, problems } from '../schemas/common.js';
+import { ChatMessageSchema, HISTORY_LIMIT, HistoryMessageSchema, HistoryQuerySchema, RunRefSchema, SyncResultSchema, Uuid } from '../../core/schemas/index.js';
+import { NoContent, problems } from '../schemas/common.js';
 import { nodeScopeOf, runScopeOf } from '../scope.js';
-import { ChatMessageBody, HistoryMessageSchema, HistoryQuery, SyncResponse } from '../schemas/chat.js';
 import { streamEvents, streamRun, type StreamOptions } from '../sse.js';
 
 /** Where a message came from, for the history: MCP node keys are noted by label (or id). */
@@ -29,7 +29,6 @@ function streamOptions(app: App, request: FastifyRequest, after = 0): StreamOpti
 /** Chat with nodes. */
 export const chatRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
   const tags = ['chat'];
-  const security = [{ bearer: [] }];
   const chat = { kind: 'structure', action: 'chat', from: 'body', node: 'body' } as const;
   const sseDoc = { description: 'text/event-stream of chat events (`id: <n>` and `data: <event json>` per event)', content: { 'text/event-stream': { schema: Type.String() } } };
 
@@ -38,10 +37,10 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server
     {
       config: { access: chat },
       schema: {
+        operationId: 'sendMessage',
         summary: 'Send a message to a node and stream the turn as server-sent events',
         tags,
-        security,
-        body: ChatMessageBody,
+        body: ChatMessageSchema,
         response: { 200: sseDoc, ...problems(400, 401, 403, 404, 413, 415, 429, 503) },
       },
     },
@@ -58,11 +57,11 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server
     {
       config: { access: chat },
       schema: {
+        operationId: 'sendMessageSync',
         summary: 'Send a message and wait for the whole turn (short tasks)',
         tags,
-        security,
-        body: ChatMessageBody,
-        response: { 200: SyncResponse, ...problems(400, 401, 403, 404, 413, 415, 429, 503, 504) },
+        body: ChatMessageSchema,
+        response: { 200: SyncResultSchema, ...problems(400, 401, 403, 404, 413, 415, 429, 503, 504) },
       },
     },
     async (request) => {
@@ -97,17 +96,17 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server
     {
       config: { access: { kind: 'structure', action: 'read_history', from: 'query', node: 'query' } },
       schema: {
+        operationId: 'getChatHistory',
         summary: 'A node’s chat history, newest first, both senders, running turns included',
         tags,
-        security,
-        querystring: HistoryQuery,
+        querystring: HistoryQuerySchema,
         response: { 200: Type.Array(HistoryMessageSchema), ...problems(400, 401, 403, 404) },
       },
     },
     async (request) => {
       const { structureId, roleId } = nodeScopeOf(request);
       const { limit, before } = request.query;
-      return app.chat.history(structureId, roleId, { limit, ...(before ? { before } : {}) });
+      return app.chat.history(structureId, roleId, { limit: limit ?? HISTORY_LIMIT.default, ...(before ? { before } : {}) });
     },
   );
 
@@ -116,9 +115,9 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server
     {
       config: { access: { kind: 'run', action: 'chat' } },
       schema: {
+        operationId: 'followRun',
         summary: 'Replay a run’s events after Last-Event-ID, then follow it live (204 when it has finished and nothing follows)',
         tags,
-        security,
         params: Type.Object({ run_id: Uuid }),
         headers: Type.Object({ 'last-event-id': Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$' })) }),
         response: { 200: sseDoc, 204: NoContent, ...problems(400, 401, 403, 404) },
@@ -140,11 +139,11 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server
     {
       config: { access: { kind: 'run', action: 'chat' } },
       schema: {
+        operationId: 'cancelRun',
         summary: 'Cancel a running turn; it ends with error "cancelled"',
         tags,
-        security,
         params: Type.Object({ run_id: Uuid }),
-        response: { 202: Type.Object({ run_id: Uuid }), ...problems(400, 401, 403, 404, 409) },
+        response: { 202: RunRefSchema, ...problems(400, 401, 403, 404, 409) },
       },
     },
     async (request, reply) => {

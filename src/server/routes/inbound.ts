@@ -7,12 +7,25 @@
  * configured secret both answer 503.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import type { App } from '../../app.js';
 import { OrgError, unauthorized } from '../../core/errors.js';
 import { SIGNATURE_HEADER, verifySignature } from '../../core/inbound/index.js';
+import { InboundMessageSchema, RunRefSchema } from '../../core/schemas/index.js';
 import { problems } from '../schemas/common.js';
 import { nodeScopeOf } from '../scope.js';
-import { AcceptedRun, InboundMessageBody, SignatureHeaders } from '../schemas/inbound.js';
+
+/** The signature header of both webhooks (checked by the hook below, so optional to the validator). */
+const SignatureHeaders = Type.Object({
+  'x-org-signature': Type.Optional(Type.String({ description: 'sha256=<hex HMAC-SHA256 of the raw body keyed with ORG_INBOUND_SECRET>' })),
+});
+
+/** The raw e-mail: documented for clients, parsed by the route (no JSON Schema validation of bytes). */
+const RawEmail = {
+  required: true,
+  description: 'the raw RFC 5322 message, as received by the mail exchanger',
+  content: { 'message/rfc822': { schema: Type.String({ contentMediaType: 'message/rfc822' }) } },
+};
 
 /** The inbound e-mail and messaging-channel webhooks. */
 export const inboundRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
@@ -51,14 +64,15 @@ export const inboundRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (ser
     {
       config: { access: { kind: 'signed' } },
       schema: {
+        operationId: 'receiveEmail',
         summary: 'Inbound e-mail: a raw RFC 5322 message (message/rfc822) to <role_id>.<structure_id>@<ORG_INBOUND_DOMAIN>; the reply is mailed to the sender',
         description:
           'Signed with X-Org-Signature. Routed by Delivered-To, X-Original-To, To and Cc; the new text of the body (quoted history removed) becomes the message, ' +
           'attachments are staged on the node’s shelf. When the turn ends, a reply threaded with In-Reply-To/References carries the summary and the artifacts.',
         tags,
-        consumes: ['message/rfc822'],
         headers: SignatureHeaders,
-        response: { 202: AcceptedRun, ...problems(400, 401, 404, 413, 415, 429, 503) },
+        body: RawEmail,
+        response: { 202: RunRefSchema, ...problems(400, 401, 404, 413, 415, 429, 503) },
       },
     },
     async (request, reply) => {
@@ -74,11 +88,12 @@ export const inboundRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (ser
     {
       config: { access: { kind: 'signed', from: 'body', node: 'body' } },
       schema: {
+        operationId: 'receiveChannelMessage',
         summary: 'Inbound messaging-channel message to a node; the turn shows in its history with origin message:<sender>',
         tags,
         headers: SignatureHeaders,
-        body: InboundMessageBody,
-        response: { 202: AcceptedRun, ...problems(400, 401, 404, 413, 415, 429, 503) },
+        body: InboundMessageSchema,
+        response: { 202: RunRefSchema, ...problems(400, 401, 404, 413, 415, 429, 503) },
       },
     },
     async (request, reply) => {

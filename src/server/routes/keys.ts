@@ -2,14 +2,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { App } from '../../app.js';
-import { NoContent, NodeParams, Uuid, problems } from '../schemas/common.js';
-import { CreateKeyBody, CreatedKeySchema, KeyListingSchema } from '../schemas/workspaces.js';
+import { McpKeyCreatedSchema, McpKeyListingSchema, McpKeyRequestSchema, Uuid } from '../../core/schemas/index.js';
+import { NoContent, NodeParams, problems } from '../schemas/common.js';
 import { nodeScopeOf } from '../scope.js';
 
 /** MCP node keys. */
 export const keyRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
   const tags = ['mcp keys'];
-  const security = [{ bearer: [] }];
   const access = { kind: 'structure', action: 'admin_structure', from: 'params', node: 'params' } as const;
 
   server.post(
@@ -17,12 +16,12 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server,
     {
       config: { access },
       schema: {
+        operationId: 'mintMcpKey',
         summary: 'Mint an MCP key for a node; the token is shown only in this response',
         tags,
-        security,
         params: NodeParams,
-        body: Type.Optional(CreateKeyBody),
-        response: { 201: CreatedKeySchema, ...problems(400, 401, 403, 404, 415) },
+        body: Type.Optional(McpKeyRequestSchema),
+        response: { 201: McpKeyCreatedSchema, ...problems(400, 401, 403, 404, 415) },
       },
     },
     async (request, reply) => {
@@ -39,11 +38,11 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server,
     {
       config: { access },
       schema: {
+        operationId: 'listMcpKeys',
         summary: 'MCP keys of a node (never their tokens)',
         tags,
-        security,
         params: NodeParams,
-        response: { 200: Type.Object({ keys: Type.Array(KeyListingSchema) }), ...problems(400, 401, 403, 404) },
+        response: { 200: Type.Object({ keys: Type.Array(McpKeyListingSchema) }), ...problems(400, 401, 403, 404) },
       },
     },
     async (request) => {
@@ -58,9 +57,9 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server,
     {
       config: { access },
       schema: {
+        operationId: 'revokeMcpKey',
         summary: 'Revoke an MCP key at once; its open streams and sessions end',
         tags,
-        security,
         params: Type.Object({ structure_id: Uuid, role_id: NodeParams.properties.role_id, key_id: Uuid }),
         response: { 204: NoContent, ...problems(400, 401, 403, 404) },
       },

@@ -34,9 +34,9 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ endpoint: McpEndpoint }> = a
       url: '/mcp',
       config: { access: { kind: 'authenticated' } },
       schema: {
+        operationId: `mcp${method.charAt(0)}${method.slice(1).toLowerCase()}`,
         summary: `MCP Streamable HTTP (${method}); bearer: an MCP node key`,
         tags: ['mcp'],
-        security: [{ bearer: [] }],
         response: { 200: doc, ...problems(400, 401, 403, 404, 415, 429) },
       },
       handler: async (request, reply) => {

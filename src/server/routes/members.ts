@@ -3,24 +3,23 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { App } from '../../app.js';
 import { StructureParams, problems } from '../schemas/common.js';
-import { AcceptBody, AcceptanceSchema, InviteSchema, MemberSchema, ShareBody } from '../schemas/workspaces.js';
+import { AcceptInviteSchema, AcceptanceSchema, InviteSchema, MembersSchema, ShareSchema } from '../../core/schemas/index.js';
 import { scopeOf } from '../scope.js';
 
 /** Members and invites. */
 export const memberRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
   const tags = ['members'];
-  const security = [{ bearer: [] }];
 
   server.post(
     '/api/org/structures/:structure_id/share',
     {
       config: { access: { kind: 'structure', action: 'admin_structure', from: 'params' } },
       schema: {
+        operationId: 'shareStructure',
         summary: 'Invite an e-mail address with a role; the invite e-mail is sent',
         tags,
-        security,
         params: StructureParams,
-        body: ShareBody,
+        body: ShareSchema,
         response: { 200: Type.Object({ invite: InviteSchema }), ...problems(400, 401, 403, 404, 415, 503) },
       },
     },
@@ -42,17 +41,11 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serv
     {
       config: { access: { kind: 'structure', action: 'admin_structure', from: 'params' } },
       schema: {
+        operationId: 'listMembers',
         summary: 'Members and open invites',
         tags,
-        security,
         params: StructureParams,
-        response: {
-          200: Type.Object({
-            members: Type.Array(MemberSchema),
-            invites: Type.Array(Type.Object({ id: Type.String(), email: Type.String(), role: Type.String(), status: Type.String(), expires_at: Type.String() })),
-          }),
-          ...problems(400, 401, 403, 404),
-        },
+        response: { 200: MembersSchema, ...problems(400, 401, 403, 404) },
       },
     },
     async (request) => {
@@ -71,9 +64,10 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serv
     {
       config: { access: { kind: 'public' } },
       schema: {
+        operationId: 'acceptInvite',
         summary: 'Accept an invite with its one-time token (no bearer needed)',
         tags,
-        body: AcceptBody,
+        body: AcceptInviteSchema,
         response: { 200: AcceptanceSchema, ...problems(400, 404, 410, 415) },
       },
     },

@@ -5,24 +5,25 @@ import { Type } from 'typebox';
 import type { App } from '../../app.js';
 import { isOrgError, notFound } from '../../core/errors.js';
 import { skillHistory, type Skill, type SkillStatus } from '../../core/skills/index.js';
-import { NoContent, Slug, problems } from '../schemas/common.js';
-import { scopeOf } from '../scope.js';
 import {
   DeletedSkillSchema,
-  ListSkillsQuery,
-  ScopeQuery,
-  SearchBody,
   SearchMatchSchema,
+  SearchRequestSchema,
   SkillCommitSchema,
-  SkillEntrySchema,
+  SkillListEntrySchema,
+  SkillListQuerySchema,
+  SkillProblemSchema,
   SkillSchema,
-  UpsertSkillBody,
-} from '../schemas/skills.js';
+  SkillWriteSchema,
+  Slug,
+  Uuid,
+} from '../../core/schemas/index.js';
+import { NoContent, StructureQuery, problems } from '../schemas/common.js';
+import { scopeOf } from '../scope.js';
 
 /** The skill library. */
 export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
   const tags = ['skills'];
-  const security = [{ bearer: [] }];
   const SlugParams = Type.Object({ slug: Slug });
   const actorOf = (request: FastifyRequest) => {
     const principal = request.principal;
@@ -50,11 +51,11 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
     {
       config: { access: { kind: 'structure', action: 'read', from: 'query', optional: true } },
       schema: {
+        operationId: 'listSkills',
         summary: 'Skills available to a structure’s nodes (deprecated only when asked for)',
         tags,
-        security,
-        querystring: ListSkillsQuery,
-        response: { 200: Type.Object({ skills: Type.Array(SkillEntrySchema) }), ...problems(400, 401, 404) },
+        querystring: SkillListQuerySchema,
+        response: { 200: Type.Object({ skills: Type.Array(SkillListEntrySchema) }), ...problems(400, 401, 404) },
       },
     },
     async (request) => {
@@ -76,9 +77,9 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
     {
       config: { access: { kind: 'authenticated' } },
       schema: {
+        operationId: 'getSkill',
         summary: 'One skill of any status, with its steps',
         tags,
-        security,
         params: SlugParams,
         response: { 200: SkillSchema, ...problems(400, 401, 404) },
       },
@@ -91,9 +92,9 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
     {
       config: { access: { kind: 'authenticated' } },
       schema: {
+        operationId: 'getSkillHistory',
         summary: 'Git commits of a skill file (empty when the library is not in a git work tree)',
         tags,
-        security,
         params: SlugParams,
         response: { 200: Type.Object({ commits: Type.Array(SkillCommitSchema) }), ...problems(400, 401, 404) },
       },
@@ -109,10 +110,10 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
     {
       config: { access: { kind: 'structure', action: 'write_skills', from: 'body' } },
       schema: {
+        operationId: 'upsertSkill',
         summary: 'Create (201) or update (200) a skill',
         tags,
-        security,
-        body: UpsertSkillBody,
+        body: SkillWriteSchema,
         response: { 200: SkillSchema, 201: SkillSchema, ...problems(400, 401, 403, 404, 413, 415) },
       },
     },
@@ -129,11 +130,11 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
     {
       config: { access: { kind: 'structure', action: 'write_skills', from: 'query' } },
       schema: {
+        operationId: 'deleteSkill',
         summary: 'Delete a skill; its file moves to skills/.deleted/ and can be restored',
         tags,
-        security,
         params: SlugParams,
-        querystring: ScopeQuery,
+        querystring: StructureQuery,
         response: { 204: NoContent, ...problems(400, 401, 403, 404) },
       },
     },
@@ -148,11 +149,11 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
     {
       config: { access: { kind: 'structure', action: 'write_skills', from: 'query' } },
       schema: {
+        operationId: 'restoreSkill',
         summary: 'Restore the newest deleted version of a skill',
         tags,
-        security,
         params: SlugParams,
-        querystring: ScopeQuery,
+        querystring: StructureQuery,
         response: { 200: SkillSchema, ...problems(400, 401, 403, 404, 409) },
       },
     },
@@ -164,10 +165,10 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
     {
       config: { access: { kind: 'structure', action: 'read', from: 'query', optional: true } },
       schema: {
+        operationId: 'listDeletedSkills',
         summary: 'Deleted skills that can be restored, newest first',
         tags,
-        security,
-        querystring: Type.Object({ structure_id: Type.Optional(ScopeQuery.properties.structure_id) }),
+        querystring: Type.Object({ structure_id: Type.Optional(Uuid) }),
         response: { 200: Type.Object({ skills: Type.Array(DeletedSkillSchema) }), ...problems(400, 401, 404) },
       },
     },
@@ -179,10 +180,10 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
     {
       config: { access: { kind: 'structure', action: 'read', from: 'body', optional: true } },
       schema: {
+        operationId: 'searchSkills',
         summary: 'What an agent of the structure would match: complete skills, ranked, with reasons',
         tags,
-        security,
-        body: SearchBody,
+        body: SearchRequestSchema,
         response: { 200: Type.Object({ matches: Type.Array(SearchMatchSchema) }), ...problems(400, 401, 404, 415) },
       },
     },
@@ -197,10 +198,10 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
     {
       config: { access: { kind: 'authenticated' } },
       schema: {
+        operationId: 'listSkillProblems',
         summary: 'Skill files that could not be loaded, with the reason',
         tags,
-        security,
-        response: { 200: Type.Object({ problems: Type.Array(Type.Object({ file: Type.String(), message: Type.String() })) }), ...problems(401) },
+        response: { 200: Type.Object({ problems: Type.Array(SkillProblemSchema) }), ...problems(401) },
       },
     },
     async () => ({ problems: app.skills.problems() }),

@@ -6,26 +6,27 @@ import { StructureParams, problems } from '../schemas/common.js';
 import { scopeOf } from '../scope.js';
 import {
   ArchivedNodeSchema,
-  CreateStructureBody,
   CreatedStructureSchema,
   LogEntrySchema,
+  LOG_LIMIT,
+  LogQuerySchema,
+  NewStructureSchema,
   StructureDetailSchema,
   StructureSummarySchema,
-} from '../schemas/workspaces.js';
+} from '../../core/schemas/index.js';
 
 /** Structures and their read-only views. */
 export const structureRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
   const tags = ['structures'];
-  const security = [{ bearer: [] }];
 
   server.get(
     '/api/org/structures',
     {
       config: { access: { kind: 'person' } },
       schema: {
+        operationId: 'listStructures',
         summary: 'Structures the caller can access, with the caller’s role',
         tags,
-        security,
         response: { 200: Type.Object({ structures: Type.Array(StructureSummarySchema) }), ...problems(401, 403) },
       },
     },
@@ -40,10 +41,10 @@ export const structureRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (s
     {
       config: { access: { kind: 'person' } },
       schema: {
+        operationId: 'createStructure',
         summary: 'Create a structure from a template; the caller becomes its owner',
         tags,
-        security,
-        body: CreateStructureBody,
+        body: NewStructureSchema,
         response: { 201: CreatedStructureSchema, ...problems(400, 401, 403, 413, 415) },
       },
     },
@@ -63,9 +64,9 @@ export const structureRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (s
     {
       config: { access: { kind: 'structure', action: 'read', from: 'params' } },
       schema: {
+        operationId: 'getStructure',
         summary: 'Structure detail with every node',
         tags,
-        security,
         params: StructureParams,
         response: { 200: StructureDetailSchema, ...problems(400, 401, 404) },
       },
@@ -78,9 +79,9 @@ export const structureRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (s
     {
       config: { access: { kind: 'structure', action: 'read', from: 'params' } },
       schema: {
+        operationId: 'listArchivedNodes',
         summary: 'Archived nodes, newest first',
         tags,
-        security,
         params: StructureParams,
         response: { 200: Type.Object({ agents: Type.Array(ArchivedNodeSchema) }), ...problems(400, 401, 404) },
       },
@@ -93,14 +94,14 @@ export const structureRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (s
     {
       config: { access: { kind: 'structure', action: 'read', from: 'params' } },
       schema: {
+        operationId: 'getWorkspaceLog',
         summary: 'The workspace log of decisions and milestones, newest first',
         tags,
-        security,
         params: StructureParams,
-        querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }) }),
+        querystring: LogQuerySchema,
         response: { 200: Type.Object({ entries: Type.Array(LogEntrySchema) }), ...problems(400, 401, 404) },
       },
     },
-    async (request) => ({ entries: await app.workspaces.readLog(scopeOf(request).structureId, request.query.limit) }),
+    async (request) => ({ entries: await app.workspaces.readLog(scopeOf(request).structureId, request.query.limit ?? LOG_LIMIT.default) }),
   );
 };

@@ -2,7 +2,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { App } from '../../app.js';
-import { Email, Timestamp, Uuid, problems } from '../schemas/common.js';
+import { CreatedUserSchema, Email, HealthSchema } from '../../core/schemas/index.js';
+import { problems } from '../schemas/common.js';
 
 /** Options of the system routes. */
 export interface SystemRoutesOptions {
@@ -17,11 +18,10 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemRoutesOptions> = asyn
     {
       config: { access: { kind: 'public' } },
       schema: {
+        operationId: 'getHealth',
         summary: 'Service health',
         tags: ['instance'],
-        response: {
-          200: Type.Object({ status: Type.Literal('ok'), version: Type.String(), skills: Type.Integer() }),
-        },
+        response: { 200: HealthSchema },
       },
     },
     async () => ({ status: 'ok' as const, version, skills: app.skillCount() }),
@@ -31,7 +31,12 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemRoutesOptions> = asyn
     '/api/org/openapi.json',
     {
       config: { access: { kind: 'public' } },
-      schema: { summary: 'The OpenAPI 3.1 document of every route', tags: ['instance'], response: { 200: Type.Object({}, { additionalProperties: true }) } },
+      schema: {
+        operationId: 'getOpenApiDocument',
+        summary: 'The OpenAPI 3.1 document of every route',
+        tags: ['instance'],
+        response: { 200: Type.Object({}, { additionalProperties: true, description: 'an OpenAPI 3.1 document' }) },
+      },
     },
     async () => server.swagger(),
   );
@@ -41,14 +46,11 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemRoutesOptions> = asyn
     {
       config: { access: { kind: 'admin' } },
       schema: {
+        operationId: 'createUser',
         summary: 'Create a user (administrator only)',
         tags: ['instance'],
-        security: [{ bearer: [] }],
         body: Type.Object({ email: Email }),
-        response: {
-          201: Type.Object({ user: Type.Object({ id: Uuid, email: Type.String(), created_at: Timestamp }), token: Type.String() }),
-          ...problems(400, 401, 403, 409, 415),
-        },
+        response: { 201: CreatedUserSchema, ...problems(400, 401, 403, 409, 415) },
       },
     },
     async (request, reply) => {

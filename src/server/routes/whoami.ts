@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { App } from '../../app.js';
 import { problems } from '../schemas/common.js';
-import { WhoAmISchema } from '../schemas/inbound.js';
+import { WhoAmISchema } from '../../core/schemas/index.js';
 
 /** The caller's identity. */
 export const whoamiRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server) => {
@@ -11,9 +11,9 @@ export const whoamiRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serv
     {
       config: { access: { kind: 'authenticated' } },
       schema: {
+        operationId: 'whoAmI',
         summary: 'Who the bearer is: the administrator, a user, or an MCP node key with its structure and node',
         tags: ['system'],
-        security: [{ bearer: [] }],
         response: { 200: WhoAmISchema, ...problems(401, 429) },
       },
     },

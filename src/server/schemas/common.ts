@@ -1,36 +1,21 @@
-/** Schemas shared by every route: identifiers, problem details, common shapes. */
+/** What route schemas share beyond the records of core/schemas: path parameters and error answers. */
 import { Type } from 'typebox';
-import { ID_MAX_LENGTH, ROLE_ID_PATTERN, SLUG_PATTERN } from '../../core/util/index.js';
+import { ERROR_STATUS, ERROR_TITLE, type ErrorCode } from '../../core/errors.js';
+import { ProblemSchema, RoleId, Uuid } from '../../core/schemas/index.js';
 
-/** A UUID. */
-export const Uuid = Type.String({ format: 'uuid', description: 'UUID v4' });
-/** ISO 8601 UTC timestamp with milliseconds. */
-export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC, e.g. 2026-11-22T10:00:00.000Z' });
-/** A node role id, `<team>-<role>`. */
-export const RoleId = Type.String({ pattern: ROLE_ID_PATTERN, maxLength: ID_MAX_LENGTH, description: 'role id of the form <team>-<role>' });
-/** A skill slug. */
-export const Slug = Type.String({ pattern: SLUG_PATTERN, maxLength: ID_MAX_LENGTH, description: 'skill slug' });
-/** A collaborator role. */
-export const RoleName = Type.Union([Type.Literal('viewer'), Type.Literal('operator'), Type.Literal('owner')]);
-/** An e-mail address. */
-export const Email = Type.String({ format: 'email', maxLength: 254 });
+const TITLE_OF_STATUS = new Map<number, string>(Object.entries(ERROR_STATUS).map(([code, status]) => [status, ERROR_TITLE[code as ErrorCode]]));
 
-/** RFC 9457 problem details as produced by every error (API.md §2). */
-export const Problem = Type.Object(
-  {
-    type: Type.String(),
-    title: Type.String(),
-    status: Type.Integer(),
-    detail: Type.String(),
-    code: Type.String(),
-    errors: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
-  },
-  { additionalProperties: true, description: 'RFC 9457 problem details' },
-);
+/** An error answer as documented: problem details, served as `application/problem+json`. */
+function problemResponse(status: number) {
+  return {
+    description: `${TITLE_OF_STATUS.get(status) ?? 'Error'}: problem details`,
+    content: { 'application/problem+json': { schema: ProblemSchema } },
+  };
+}
 
 /** Problem responses for the given statuses, for route schemas. */
-export function problems(...statuses: number[]): Record<number, typeof Problem> {
-  return Object.fromEntries(statuses.map((status) => [status, Problem]));
+export function problems(...statuses: number[]): Record<number, ReturnType<typeof problemResponse>> {
+  return Object.fromEntries(statuses.map((status) => [status, problemResponse(status)]));
 }
 
 /** Path parameters of structure routes. */
@@ -39,3 +24,5 @@ export const StructureParams = Type.Object({ structure_id: Uuid });
 export const NodeParams = Type.Object({ structure_id: Uuid, role_id: RoleId });
 /** An empty 204 response. */
 export const NoContent = Type.Null({ description: 'No content' });
+/** `?structure_id=`: the structure a write acts from (skill delete and restore). */
+export const StructureQuery = Type.Object({ structure_id: Uuid });

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { structurePath } from '../api/client';
 import { useSession } from '../api/context';
-import type { Invite, Member, Role } from '../api/types';
+import type { Invite, Members, Role } from '../api/types';
 import { formatTime } from '../ui/format';
 import { Empty, ErrorNote, InfoNote } from '../ui/Notice';
 import { useLoad } from '../ui/useLoad';
@@ -10,7 +10,7 @@ import { useLoad } from '../ui/useLoad';
 /** The members section. */
 export function MembersSection({ structureId }: { structureId: string }) {
   const { api } = useSession();
-  const members = useLoad((signal) => api.get<{ members: Member[]; invites: Invite[] }>(`${structurePath(structureId)}/members`, { signal }), [api, structureId]);
+  const members = useLoad((signal) => api.get<Members>(`${structurePath(structureId)}/members`, { signal }), [api, structureId]);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('operator');
   const [busy, setBusy] = useState(false);

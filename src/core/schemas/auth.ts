@@ -1,0 +1,67 @@
+/**
+ * The records of users, MCP node keys and the caller's identity (API.md §1, §3, §5),
+ * each declared once.
+ */
+import { Type, type Static } from 'typebox';
+import { Nullable, RoleId, StringEnum, Timestamp, Uuid } from './common.js';
+
+/** A user as shown to clients (never the token hash). */
+export const PublicUserSchema = Type.Object({ id: Uuid, email: Type.String(), created_at: Timestamp }, { title: 'User' });
+/** A user as shown to clients. */
+export type PublicUser = Static<typeof PublicUserSchema>;
+
+/** `POST /users`: the new user and its token, shown this once. */
+export const CreatedUserSchema = Type.Object(
+  { user: PublicUserSchema, token: Type.String({ description: 'org_u_… bearer token, shown only here' }) },
+  { title: 'CreatedUser' },
+);
+/** A created user with its token. */
+export type CreatedUser = Static<typeof CreatedUserSchema>;
+
+/** An MCP key as listed: never its token. */
+export const McpKeyListingSchema = Type.Object({
+  id: Uuid,
+  prefix: Type.String({ description: 'the fixed prefix every token starts with' }),
+  label: Type.String(),
+  created_at: Timestamp,
+  last_used_at: Nullable(Timestamp),
+}, { title: 'McpKey' });
+/** An MCP key as listed. */
+export type McpKeyListing = Static<typeof McpKeyListingSchema>;
+
+/** The key record returned on creation: the plaintext token appears only here. */
+export const McpKeyCreatedSchema = Type.Object({
+  id: Uuid,
+  token: Type.String({ description: 'the plaintext token (org_mcp_…), returned only this once' }),
+  prefix: Type.String(),
+  label: Type.String(),
+  created_at: Timestamp,
+}, { title: 'CreatedMcpKey' });
+/** A freshly minted MCP key. */
+export type McpKeyCreated = Static<typeof McpKeyCreatedSchema>;
+
+/** The node an MCP key belongs to. */
+export const KeyIdentitySchema = Type.Object({ id: Uuid, structure_id: Uuid, role_id: RoleId, label: Type.String() }, { title: 'KeyIdentity' });
+/** The node an MCP key belongs to. */
+export type KeyIdentity = Static<typeof KeyIdentitySchema>;
+
+/** `GET /whoami`: the administrator, a user, or an MCP node key with its structure and node. */
+export const WhoAmISchema = Type.Object({
+  kind: StringEnum(['admin', 'user', 'mcp']),
+  user: Type.Optional(PublicUserSchema),
+  key: Type.Optional(KeyIdentitySchema),
+}, { title: 'WhoAmI' });
+/** Who the bearer is. */
+export type WhoAmI = Static<typeof WhoAmISchema>;
+
+/** `GET /health`. */
+export const HealthSchema = Type.Object({
+  status: Type.Literal('ok'),
+  version: Type.String(),
+  skills: Type.Integer({ description: 'number of skills loaded' }),
+}, { title: 'Health' });
+/** Service health. */
+export type Health = Static<typeof HealthSchema>;
+
+/** Body of `POST …/mcp-key` (optional): the label shown in the revocation UI. */
+export const McpKeyRequestSchema = Nullable(Type.Object({ label: Type.Optional(Type.String({ maxLength: 200 })) }));

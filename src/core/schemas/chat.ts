@@ -1,0 +1,157 @@
+/**
+ * Chat events, history messages and the chat request (service description "Events",
+ * API.md §6), each declared once. The payload of every event type is a schema here;
+ * the event union, its static type and event validation are all derived from them.
+ */
+import { Type, type Static, type TObject, type TSchema } from 'typebox';
+import { Nullable, RoleId, StringEnum, Timestamp, Uuid } from './common.js';
+
+/** Every event type, in the order of the contract. */
+export const EVENT_TYPES = ['thought', 'tool_call', 'tool_result', 'text', 'decision', 'milestone', 'skill_learned', 'complete', 'error'] as const;
+
+/** A chat event type. */
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * The `content` of each event type. Defaults fill what an external agent may leave out
+ * (`args`, `result`, a decision's `body`, the `artifacts` of `complete`).
+ */
+export const EventContentSchemas = {
+  thought: Type.String({ description: 'the agent’s internal reasoning step' }),
+  tool_call: Type.Object({ tool: Type.String(), args: Type.Unknown({ default: null }) }, { description: 'the agent invoked a tool' }),
+  tool_result: Type.Object({ tool: Type.String(), result: Type.Unknown({ default: null }) }, { description: 'the tool returned' }),
+  text: Type.String({ description: 'streamed text the agent produced (a partial reply)' }),
+  decision: Type.Object({ title: Type.String(), body: Type.String({ default: '' }) }, { description: 'a decision committed to the workspace log' }),
+  milestone: Type.Object({ title: Type.String() }, { description: 'a milestone the agent flagged' }),
+  skill_learned: Type.Object(
+    {
+      slug: Type.String(),
+      name: Type.String(),
+      body: Type.Optional(Type.String({ description: 'markdown body of the learned skill' })),
+      summary: Type.Optional(Type.String()),
+      tags: Type.Optional(Type.Array(Type.String())),
+      category: Type.Optional(Type.String()),
+      stored: Type.Optional(Type.Boolean({ description: 'in the stream and history: whether the draft was stored, under slug' })),
+      reason: Type.Optional(Type.String({ description: 'in the stream and history: why nothing was stored' })),
+    },
+    {
+      description:
+        'from a runtime: what it learned. In the stream and history: the outcome, stored: true with the slug the draft was stored under, or stored: false with the reason',
+    },
+  ),
+  complete: Type.Object(
+    { summary: Type.String(), artifacts: Type.Array(Type.String(), { default: [], description: 'names on the node’s artifact shelf' }) },
+    { description: 'terminal: the turn completed' },
+  ),
+  error: Type.Object({ message: Type.String() }, { description: 'terminal: the turn failed' }),
+} as const satisfies Record<EventType, TSchema>;
+
+/** The payload of each event type. */
+export type EventPayloads = { [K in EventType]: Static<(typeof EventContentSchemas)[K]> };
+
+/** An event as a runtime emits it (the engine stamps the timestamp). */
+export type EventInput = { [K in EventType]: { type: K; content: EventPayloads[K] } }[EventType];
+
+/** A chat event: `{type, content, timestamp}`. */
+export type ChatEvent = EventInput & { timestamp: string };
+
+/** `tool_call` → `ToolCallEvent`: the name of one event type's schema in the OpenAPI document. */
+function titleOf(type: EventType): string {
+  return `${type.replace(/(^|_)([a-z])/g, (_, _sep: string, letter: string) => letter.toUpperCase())}Event`;
+}
+
+/** The schema of one stamped event type. */
+function eventSchema(type: EventType): TObject {
+  return Type.Object({ type: Type.Literal(type), content: EventContentSchemas[type], timestamp: Timestamp }, { title: titleOf(type) });
+}
+
+/**
+ * A chat event, one branch per type (`type` tells which). Response serialisation writes
+ * this node with `JSON.stringify` rather than trying each branch (see the server's
+ * serializer compiler); validation of untrusted events goes branch by branch
+ * (`parseEvent` in core/chat).
+ */
+export const ChatEventSchema = Type.Unsafe<ChatEvent>(
+  Type.Union(EVENT_TYPES.map(eventSchema), {
+    title: 'ChatEvent',
+    description: 'A chat event; the type decides the content: thought and text carry a string, the others an object',
+  }),
+);
+
+/** Status of a run and of its agent history message. */
+export const RunStatusSchema = StringEnum(['running', 'complete', 'error']);
+/** Status of a run. */
+export type RunStatus = Static<typeof RunStatusSchema>;
+
+/** An attachment as recorded in history. */
+export const AttachmentInfoSchema = Type.Object({ name: Type.String(), content_type: Type.String(), size: Type.Integer() }, { title: 'AttachmentInfo' });
+/** An attachment as recorded in history. */
+export type AttachmentInfo = Static<typeof AttachmentInfoSchema>;
+
+/** A history message: the user's request, or the agent's turn with its events so far. */
+export const HistoryMessageSchema = Type.Object({
+  id: Uuid,
+  run_id: Uuid,
+  sender: StringEnum(['user', 'agent']),
+  text: Type.String(),
+  attachments: Type.Array(AttachmentInfoSchema),
+  events: Type.Array(ChatEventSchema, { description: 'on agent messages: every event of the turn so far' }),
+  summary: Nullable(Type.String()),
+  artifacts: Type.Array(Type.String()),
+  status: RunStatusSchema,
+  created_at: Timestamp,
+  completed_at: Nullable(Timestamp),
+  origin: Type.Optional(Type.String({ description: 'where a user message came from when not the API itself, e.g. email:alice@example.com' })),
+}, { title: 'HistoryMessage' });
+/** A history message. */
+export type HistoryMessage = Static<typeof HistoryMessageSchema>;
+
+/** A file sent with a chat message. */
+export const ChatAttachmentSchema = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 255, description: 'file name (reduced to a safe base name)' }),
+  content_base64: Type.String({ description: 'base64 of the file, at most 10 MiB decoded' }),
+  content_type: Type.Optional(Type.String({ maxLength: 255 })),
+}, { title: 'ChatAttachment' });
+/** A file sent with a chat message. */
+export type ChatAttachment = Static<typeof ChatAttachmentSchema>;
+
+/** Body of `POST /chat/message` and `/chat/message/sync`. */
+export const ChatMessageSchema = Type.Object({
+  structure_id: Uuid,
+  role_id: RoleId,
+  message: Type.String({ minLength: 1, maxLength: 100_000 }),
+  attachments: Type.Optional(Type.Array(ChatAttachmentSchema, { maxItems: 10 })),
+}, { title: 'ChatMessage' });
+/** Body of a chat message. */
+export type ChatMessage = Static<typeof ChatMessageSchema>;
+
+/** Answer of `POST /chat/message/sync`: every event of the turn and its outcome. */
+export const SyncResultSchema = Type.Object({
+  run_id: Uuid,
+  events: Type.Array(ChatEventSchema),
+  summary: Type.String(),
+  artifacts: Type.Array(Type.String()),
+}, { title: 'SyncResult' });
+/** Answer of a sync chat message. */
+export type SyncResult = Static<typeof SyncResultSchema>;
+
+/** Number of history messages when `limit` is absent, and the most one page may hold. */
+export const HISTORY_LIMIT = { default: 50, maximum: 500 } as const;
+
+/** Query of `GET /chat/history`. */
+export const HistoryQuerySchema = Type.Object({
+  structure_id: Uuid,
+  role_id: RoleId,
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: HISTORY_LIMIT.maximum, default: HISTORY_LIMIT.default })),
+  before: Type.Optional(Type.String({ format: 'uuid', description: 'id of a message: only older ones are returned' })),
+});
+/** Query of the history. */
+export type HistoryQuery = Static<typeof HistoryQuerySchema>;
+
+/** An artifact on a node's shelf. */
+export const ArtifactInfoSchema = Type.Object(
+  { name: Type.String(), size: Type.Integer(), content_type: Type.String(), created_at: Timestamp },
+  { title: 'ArtifactInfo' },
+);
+/** Metadata of a stored artifact. */
+export type ArtifactInfo = Static<typeof ArtifactInfoSchema>;

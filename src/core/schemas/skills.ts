@@ -1,0 +1,170 @@
+/**
+ * The records of the skill library (API.md §4), each declared once: the schema serves
+ * route validation and the OpenAPI document, its static type serves the code.
+ */
+import { Type, type Static } from 'typebox';
+import { Nullable, Slug, StringEnum, Timestamp, Uuid } from './common.js';
+
+/** Allowed `status` values, in the order used by error messages. */
+export const SKILL_STATUSES = ['draft', 'complete', 'deprecated'] as const;
+/** Allowed `difficulty` values. */
+export const SKILL_DIFFICULTIES = ['low', 'medium', 'high'] as const;
+/** Allowed `learned_by` values. */
+export const SKILL_LEARNERS = ['system', 'agent', 'user'] as const;
+
+/** Lifecycle state: only `complete` skills are matched by search; `deprecated` ones are listed only when asked for. */
+export const SkillStatusSchema = StringEnum(SKILL_STATUSES);
+/** Lifecycle state of a skill. */
+export type SkillStatus = Static<typeof SkillStatusSchema>;
+/** How hard a skill is to carry out. */
+export const SkillDifficultySchema = StringEnum(SKILL_DIFFICULTIES);
+/** How hard a skill is to carry out. */
+export type SkillDifficulty = Static<typeof SkillDifficultySchema>;
+/** Who wrote the skill: shipped with the system, distilled by an agent, or written by a person. */
+export const SkillLearnerSchema = StringEnum(SKILL_LEARNERS);
+/** Who wrote the skill. */
+export type SkillLearner = Static<typeof SkillLearnerSchema>;
+
+const LearnedAt = Type.String({ description: 'ISO 8601 time of the first write; kept on every update' });
+const ToolUrl = Nullable(Type.String({ description: 'an http(s) URL the local runtime POSTs to, or null' }));
+const ScopeId = Type.String({ description: 'when set, the skill is visible to that structure only' });
+
+/**
+ * The YAML front matter of `<home>/skills/<slug>.md` as stored and returned. Members not
+ * listed here are kept on every round-trip.
+ */
+export const SkillFrontmatterSchema = Type.Object(
+  {
+    type: Type.Literal('skill'),
+    name: Type.String(),
+    category: Type.String(),
+    difficulty: SkillDifficultySchema,
+    tags: Type.Array(Type.String()),
+    status: SkillStatusSchema,
+    summary: Type.String(),
+    learned_by: SkillLearnerSchema,
+    learned_at: LearnedAt,
+    tool_url: ToolUrl,
+    structure_id: Type.Optional(ScopeId),
+  },
+  { title: 'SkillFrontmatter', additionalProperties: true, description: 'YAML front matter; unknown members are kept' },
+);
+/** The front matter of a skill, unknown members included. */
+export type SkillFrontmatter = Static<typeof SkillFrontmatterSchema> & { [member: string]: unknown };
+
+/** One step of a skill body, from a heading `## [<id>] Step <n>: <title>`. */
+export const SkillStepSchema = Type.Object({ id: Type.String(), n: Type.Integer(), title: Type.String() }, { title: 'SkillStep' });
+/** One step of a skill body. */
+export type SkillStep = Static<typeof SkillStepSchema>;
+
+/** A full skill as stored and returned by GET one, POST and restore. */
+export const SkillSchema = Type.Object({
+  slug: Type.String(),
+  frontmatter: SkillFrontmatterSchema,
+  body: Type.String({ description: 'markdown; sections headed ## [<step_id>] Step <n>: <title>' }),
+  steps: Type.Array(SkillStepSchema),
+}, { title: 'Skill' });
+/** A full skill record. */
+export type Skill = Static<typeof SkillSchema> & { frontmatter: SkillFrontmatter };
+
+/** The compact form of a skill used by the list. */
+export const SkillListEntrySchema = Type.Object({
+  slug: Type.String(),
+  name: Type.String(),
+  category: Type.String(),
+  difficulty: SkillDifficultySchema,
+  tags: Type.Array(Type.String()),
+  summary: Type.String(),
+  status: SkillStatusSchema,
+  learned_by: SkillLearnerSchema,
+  learned_at: LearnedAt,
+  tool_url: ToolUrl,
+  structure_id: Type.Optional(ScopeId),
+}, { title: 'SkillListEntry' });
+/** A skill list entry. */
+export type SkillListEntry = Static<typeof SkillListEntrySchema>;
+
+/** One ranked search result: higher `score` first; `reason` says which terms matched where. */
+export const SearchMatchSchema = Type.Object({
+  slug: Type.String(),
+  score: Type.Number({ description: 'ranking score; higher ranks first' }),
+  reason: Type.String({ description: 'which terms matched which fields' }),
+}, { title: 'SearchMatch' });
+/** A search match. */
+export type SearchMatch = Static<typeof SearchMatchSchema>;
+
+/** A skill file that could not be loaded, with a message safe to show (no absolute path). */
+export const SkillProblemSchema = Type.Object({
+  file: Type.String({ description: 'path relative to the skills folder, e.g. broken.md' }),
+  message: Type.String(),
+}, { title: 'SkillProblem' });
+/** A skill file that could not be loaded. */
+export type SkillProblem = Static<typeof SkillProblemSchema>;
+
+/** A soft-deleted skill waiting in `skills/.deleted/`. */
+export const DeletedSkillSchema = Type.Object({ slug: Type.String(), name: Type.String(), deleted_at: Timestamp }, { title: 'DeletedSkill' });
+/** A soft-deleted skill. */
+export type DeletedSkill = Static<typeof DeletedSkillSchema>;
+
+/** A git commit touching a skill file. */
+export const SkillCommitSchema = Type.Object({
+  commit: Type.String(),
+  author: Type.String(),
+  date: Type.String({ description: 'ISO 8601 author date' }),
+  message: Type.String(),
+}, { title: 'SkillCommit' });
+/** A git commit touching a skill file. */
+export type SkillCommit = Static<typeof SkillCommitSchema>;
+
+/**
+ * The front matter a write may send. Every member is optional here and loosely typed:
+ * the skill store checks them one by one and names each wrong member
+ * (`frontmatter.status must be one of draft, complete, deprecated`).
+ */
+export const SkillFrontmatterInputSchema = Type.Object(
+  {
+    type: Type.Optional(Type.String({ description: 'must be "skill"' })),
+    name: Type.Optional(Type.String()),
+    category: Type.Optional(Type.String()),
+    difficulty: Type.Optional(Type.String({ description: 'low, medium or high' })),
+    tags: Type.Optional(Type.Array(Type.Unknown({ description: 'a string' }))),
+    status: Type.Optional(Type.String({ description: 'draft, complete or deprecated' })),
+    summary: Type.Optional(Type.String()),
+    learned_by: Type.Optional(Type.String({ description: 'system, agent or user (default user)' })),
+    learned_at: Type.Optional(Type.String()),
+    tool_url: Type.Optional(Nullable(Type.String())),
+    structure_id: Type.Optional(Type.String()),
+  },
+  { title: 'SkillFrontmatterInput', additionalProperties: true, description: 'YAML front matter; unknown members are kept' },
+);
+
+/** Body of `POST /knowledge/skills`: create (201) or update (200). */
+export const SkillWriteSchema = Type.Object({
+  structure_id: Uuid,
+  slug: Slug,
+  frontmatter: SkillFrontmatterInputSchema,
+  body: Type.String(),
+}, { title: 'SkillWrite' });
+/** Body of a skill write. */
+export type SkillWrite = Static<typeof SkillWriteSchema>;
+
+/** Body of `POST /knowledge/search`. */
+export const SearchRequestSchema = Type.Object({
+  structure_id: Type.Optional(Uuid),
+  query: Type.String({ minLength: 1, maxLength: 1000 }),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 5 })),
+}, { title: 'SearchRequest' });
+/** Body of a search. */
+export type SearchRequest = Static<typeof SearchRequestSchema>;
+
+/** Query of `GET /knowledge/skills`. */
+export const SkillListQuerySchema = Type.Object({
+  structure_id: Type.Optional(Uuid),
+  status: Type.Optional(
+    Type.String({ pattern: '^(draft|complete|deprecated)(,(draft|complete|deprecated))*$', description: 'comma list; default complete,draft' }),
+  ),
+  category: Type.Optional(Type.String({ maxLength: 100 })),
+  tag: Type.Optional(Type.String({ maxLength: 100 })),
+});
+/** Query of the skill list as sent. */
+export type SkillListQuery = Static<typeof SkillListQuerySchema>;

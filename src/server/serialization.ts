@@ -1,0 +1,24 @@
+/**
+ * The response serializer compiler: fast-json-stringify, as Fastify's default, with one
+ * change. A union (`anyOf`/`oneOf`) in a response schema would make fast-json-stringify
+ * validate every value against each branch to pick one; the only unions left in org's
+ * response schemas are chat events (one branch per event type), and a history page
+ * holds hundreds of them. Those nodes are written with `JSON.stringify` instead: the
+ * values are the core's typed records, and the OpenAPI document keeps the full union.
+ */
+import type { FastifySerializerCompiler } from 'fastify';
+import fastJsonStringify, { type AnySchema } from 'fast-json-stringify';
+
+/** A copy of `schema` in which every union node is an empty schema (any JSON). */
+export function withoutUnions(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutUnions);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const node = schema as Record<string, unknown>;
+  if (node.anyOf !== undefined || node.oneOf !== undefined) return node.description === undefined ? {} : { description: node.description };
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, withoutUnions(value)]));
+}
+
+/** The serializer compiler of the server. */
+export function createSerializerCompiler(): FastifySerializerCompiler<unknown> {
+  return ({ schema }) => fastJsonStringify(withoutUnions(schema) as AnySchema);
+}
