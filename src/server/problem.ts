@@ -3,17 +3,10 @@
  * one place where errors become responses; nothing else writes an error body.
  */
 import { ERROR_STATUS, ERROR_TITLE, type ErrorCode, type FieldError, OrgError } from '../core/errors.js';
+import type { Problem } from '../core/schemas/problem.js';
 
-/** A problem-details body. */
-export interface ProblemBody {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: ErrorCode;
-  errors?: FieldError[];
-  [extra: string]: unknown;
-}
+/** A problem-details body (the core's Problem record). */
+export type ProblemBody = Problem;
 
 /** A response derived from an error. */
 export interface ProblemResponse {
