@@ -164,13 +164,11 @@ describe('restart recovery', () => {
 
   it('closes runs left running by a dead process with error "interrupted by restart", once', async () => {
     // The first process: a runtime that emits two events, then hangs for ever (ignoring cancel).
-    let emitted = 0;
     const stuck: AgentRuntime = {
       name: 'stuck',
       async run(_turn, emit) {
         await emit({ type: 'thought', content: 'started' });
         await emit({ type: 'text', content: 'half an answer' });
-        emitted = 2;
         await new Promise(() => undefined);
       },
     };
@@ -180,11 +178,15 @@ describe('restart recovery', () => {
     const structure = await first.workspaces.create({ name: 'Acme', template: 'exec-team', ownerId: owner.user.id });
     const running = await first.chat.send({ structureId: structure.id, roleId: 'exec-cfo', message: 'never finishes' });
     const queued = await first.chat.send({ structureId: structure.id, roleId: 'exec-cfo', message: 'waits behind it' });
-    const started = Date.now();
-    while (emitted < 2 || running.lastSeq < 2) {
-      if (Date.now() - started > 5000) throw new Error('the stuck run did not start');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    // Both events are durable once the run publishes them.
+    let unsubscribe: (() => void) | undefined;
+    await new Promise<void>((resolve) => {
+      // The replay of events already published runs inside subscribe(), before it returns.
+      unsubscribe = running.subscribe(0, (event) => {
+        if (event.seq >= 2) resolve();
+      });
+    });
+    unsubscribe?.();
 
     // The process "dies" (it is never closed before the next one starts on the same home).
     const second = await createApp(config(), { runtime: () => createScriptedRuntime(WORK) });

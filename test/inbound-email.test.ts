@@ -25,16 +25,6 @@ async function compose(options: Mail.Options): Promise<Buffer> {
   return info.message;
 }
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 describe('inbound e-mail', () => {
   let t: TestInstance;
   let owner: { token: string; id: string };
@@ -115,8 +105,9 @@ describe('inbound e-mail', () => {
     const { run_id } = (await response.json()) as { run_id: string };
     expect(run_id).toMatch(/^[0-9a-f-]{36}$/);
 
-    const file = await waitFor(async () => (await readdir(outbox())).find((name) => name.endsWith('.eml')));
+    // The 202 came after the turn was accepted: idle() waits for its reply to be written.
     await t.app.inbound.idle();
+    const file = (await readdir(outbox())).find((name) => name.endsWith('.eml'))!;
     const reply = await simpleParser(await readFile(join(outbox(), file)));
     expect(reply.to && !Array.isArray(reply.to) ? reply.to.value.map((entry) => entry.address) : []).toEqual(['alice@example.com']);
     expect(reply.subject).toBe('Re: Cash report');
@@ -150,8 +141,8 @@ describe('inbound e-mail', () => {
     const before = new Set(await readdir(outbox()));
     const raw = await compose({ from: 'carol@example.com', to: address, subject: 'Re: Something', messageId: '<inbound-2@mail.example.com>', text: 'make it fail' });
     expect((await signed(raw)).status).toBe(202);
-    const file = await waitFor(async () => (await readdir(outbox())).find((name) => name.endsWith('.eml') && !before.has(name)));
     await t.app.inbound.idle();
+    const file = (await readdir(outbox())).find((name) => name.endsWith('.eml') && !before.has(name))!;
     const reply = await simpleParser(await readFile(join(outbox(), file)));
     expect(reply.subject).toBe('Re: Something');
     expect(reply.inReplyTo).toBe('<inbound-2@mail.example.com>');

@@ -42,12 +42,13 @@ describe('inbound replies across a restart', () => {
       shutdownGraceMs: 50,
       inboundDomain: 'org.example.com',
     };
-    let started = false;
+    let markStarted!: () => void;
+    const started = new Promise<void>((resolve) => (markStarted = resolve));
     const stuck: AgentRuntime = {
       name: 'stuck',
       async run(_turn, emit) {
         await emit({ type: 'thought', content: 'working on it' });
-        started = true;
+        markStarted();
         await new Promise(() => undefined);
       },
     };
@@ -64,10 +65,7 @@ describe('inbound replies across a restart', () => {
       messageId: '<budget-1@example.com>',
     })) as { message: Buffer }).message;
     const accepted = await first.inbound.acceptEmail(raw);
-    for (const deadline = Date.now() + 5000; !started; ) {
-      if (Date.now() > deadline) throw new Error('the turn did not start');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await started;
     expect(firstMailer.sent).toEqual([]);
 
     // The process dies: a new one starts on the same home without the first closing.
