@@ -2,10 +2,11 @@
  * One turn at a time per node (API.md §5, §6): a second message to a busy node waits
  * and starts only after the first completes, in order; other nodes are not held up;
  * the node's `state` in the structure detail is `working` during a turn and `idle` after.
+ * A turn the test must catch mid-way is held after its first event until the test lets
+ * it go, so nothing depends on how fast the machine is.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventInput } from '../src/core/chat/types.js';
-import { createScriptedRuntime } from './helpers/scripted-runtime.js';
 import type { AgentRuntime } from '../src/core/runtimes/types.js';
 import { dispatchRuntime, probe, startChat, type ChatFixture, type Probe } from './helpers/chat.js';
 import { eventually } from './helpers/sse.js';
@@ -17,11 +18,31 @@ const SCRIPT: EventInput[] = [
   { type: 'complete', content: { summary: 'done', artifacts: [] } },
 ];
 
+/** Turns held after their first event, by message, until the test lets them go. */
+const held = new Map<string, { go(): void; released: Promise<void> }>();
+function hold(message: string): () => void {
+  let go!: () => void;
+  const released = new Promise<void>((resolve) => (go = resolve));
+  held.set(message, { go, released });
+  return go;
+}
+
+/** Emits SCRIPT, pausing after the first event while the turn's message is held. */
+const heldScript: AgentRuntime = {
+  name: 'held-script',
+  async run(turn, emit) {
+    for (const [index, event] of SCRIPT.entries()) {
+      await emit(event);
+      if (index === 0) await held.get(turn.message)?.released;
+    }
+  },
+};
+
 describe('turn order and node state', () => {
   let c: ChatFixture;
   let runtime: Probe;
   beforeAll(async () => {
-    runtime = probe(createScriptedRuntime(SCRIPT, { delayMs: 250 }));
+    runtime = probe(heldScript);
     const throwing: AgentRuntime = {
       name: 'throwing',
       async run(_turn, emit) {
@@ -47,6 +68,7 @@ describe('turn order and node state', () => {
   });
 
   it('runs two messages to one node in order: the second starts after the first completes', async () => {
+    const release = hold('first');
     const first = await c.send('first');
     await first.until((r) => r.frames().length >= 1);
     const second = await c.send('second');
@@ -61,6 +83,7 @@ describe('turn order and node state', () => {
     expect(waiting).toMatchObject({ status: 'running', events: [] });
     expect(second.frames()).toEqual([]);
 
+    release();
     await Promise.all([first.ended, second.ended]);
     expect(runtime.log.filter((line) => line.endsWith('first') || line.endsWith('second'))).toEqual(['start first', 'end first', 'start second', 'end second']);
     const firstEnd = Date.parse(first.frames().at(-1)!.event!.timestamp);
@@ -82,12 +105,16 @@ describe('turn order and node state', () => {
   });
 
   it('three queued messages keep their order; another node is not held up', async () => {
+    const releaseQ1 = hold('q1');
+    const releaseOther = hold('other node');
     const streams = [await c.send('q1'), await c.send('q2'), await c.send('q3')];
     const other = await c.send('other node', { roleId: c.otherRoleId });
     await other.until((r) => r.frames().length >= 1);
     // The other node started while q1 was still running.
     expect(streams[0]!.frames().some((frame) => frame.event?.type === 'complete')).toBe(false);
     expect((await states())[c.otherRoleId]).toBe('working');
+    releaseQ1();
+    releaseOther();
     await Promise.all([...streams, other].map((stream) => stream.ended));
     const order = runtime.log.filter((line) => /q\d$/.test(line));
     expect(order).toEqual(['start q1', 'end q1', 'start q2', 'end q2', 'start q3', 'end q3']);
@@ -95,7 +122,7 @@ describe('turn order and node state', () => {
       const previousEnd = Date.parse(streams[index - 1]!.frames().at(-1)!.event!.timestamp);
       expect(Date.parse(streams[index]!.frames()[0]!.event!.timestamp)).toBeGreaterThanOrEqual(previousEnd);
     }
-    await eventually(async () => Object.values(await states()).every((state) => state === 'idle'), 2000, 'every node idle');
+    await eventually(async () => Object.values(await states()).every((state) => state === 'idle'), 20_000, 'every node idle');
   });
 
   it('a failing turn does not block the queue and leaves the node idle', async () => {

@@ -110,8 +110,8 @@ export async function startDropProxy(target: string): Promise<DropProxy> {
   return proxy;
 }
 
-/** Waits until `predicate` holds, polling every 20 ms; fails with `what` after `ms`. */
-export async function waitFor(predicate: () => boolean, what: string, ms = 5000): Promise<void> {
+/** Waits until `predicate` holds, polling every 20 ms; fails with `what` after `ms` (a failure bound only, default 20 s). */
+export async function waitFor(predicate: () => boolean, what: string, ms = 20_000): Promise<void> {
   const until = Date.now() + ms;
   while (!predicate()) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);

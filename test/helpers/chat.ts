@@ -103,7 +103,7 @@ export async function startChat(options: TestInstanceOptions = {}): Promise<Chat
       const messages = await fixture.history({ roleId: role ?? roleId, limit: 500 });
       return messages.find((message) => message.sender === 'agent' && message.run_id === runId);
     },
-    async settled(runId, role, ms = 10_000) {
+    async settled(runId, role, ms = 20_000) {
       let found: HistoryMessage | undefined;
       await eventually(async () => {
         found = await fixture.agentMessage(runId, role);

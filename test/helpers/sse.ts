@@ -117,7 +117,7 @@ export async function open(url: string, options: OpenOptions = {}): Promise<SseR
     ended,
     frames: () => parseSse(text).frames,
     comments: () => parseSse(text).comments,
-    until(predicate, ms = 10_000) {
+    until(predicate, ms = 20_000) {
       if (predicate(self)) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => {
@@ -163,8 +163,8 @@ export function typesOf(frames: Frame[]): string[] {
   return frames.map((frame) => frame.event?.type ?? '?');
 }
 
-/** Waits until `predicate` holds (polling every 10 ms), or fails after `ms`. */
-export async function eventually(predicate: () => boolean | Promise<boolean>, ms = 5000, what = 'condition'): Promise<void> {
+/** Waits until `predicate` holds (polling every 10 ms); `ms` only bounds a failure (default 20 s, out of reach of a loaded machine). */
+export async function eventually(predicate: () => boolean | Promise<boolean>, ms = 20_000, what = 'condition'): Promise<void> {
   const until = Date.now() + ms;
   while (!(await predicate())) {
     if (Date.now() > until) throw new Error(`${what} not met within ${ms} ms`);
