@@ -56,7 +56,7 @@ async function instance(overrides: Partial<OrgConfig> = {}, deps: AppDeps = {}):
     watchSkills: false,
     ...overrides,
   };
-  const app = await createApp(config, { onError: () => undefined, ...deps });
+  const app = await createApp(config, { log: () => undefined, ...deps });
   const server = await buildServer(app, { version: 'bench' });
   await server.listen({ host: '127.0.0.1', port: 0 });
   const address = server.server.address();

@@ -2,7 +2,6 @@
  * The composition root: `createApp(config)` builds and wires the core services of one
  * org instance. The HTTP server, the MCP server and the CLI all work through an `App`.
  */
-import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AccessControl, ConnectionRegistry, KeyService, UserService } from './core/auth/index.js';
@@ -10,10 +9,11 @@ import { homePaths, type HomePaths, type OrgConfig } from './core/config.js';
 import { ChatEngine, createChatSkills, createFsChatStore, type ChatDirectory } from './core/chat/index.js';
 import { createContainerRuntime, createLocalRuntime, createLlmRuntime, type AgentRuntime } from './core/runtimes/index.js';
 import { createSkillStore, type SkillStore } from './core/skills/index.js';
-import { cleanOutbox, createOutboxMailer, createSmtpMailer, type Mailer } from './core/mail/index.js';
+import { prepareHome } from './core/home.js';
+import { createOutboxMailer, createSmtpMailer, type Mailer } from './core/mail/index.js';
 import { InboundService } from './core/inbound/index.js';
 import { pendingWrites } from './core/storage/index.js';
-import { type Clock, systemClock } from './core/util/index.js';
+import { createLineLog, errorFields, guardLog, type Clock, type Log, systemClock } from './core/util/index.js';
 import { InviteService, NodeActivity, WorkspaceService, loadTemplates, type Template } from './core/workspaces/index.js';
 
 /** The package root (holds `templates/`, `skills/`, `package.json`), from `src/` or `dist/`. */
@@ -27,8 +27,11 @@ export interface AppDeps {
   templatesDir?: string;
   /** Replaces the runtime chosen for every node (tests). */
   runtime?: (node: { container_url: string | null }) => AgentRuntime | undefined;
-  /** Reports unexpected background failures (default: stderr). */
-  onError?: (error: unknown) => void;
+  /**
+   * Where every service reports (default: `warn` and `error` records as lines on
+   * stderr). `org serve` passes the server's logger, so nothing is dropped.
+   */
+  log?: Log;
 }
 
 /** What the first start of an instance created. */
@@ -56,6 +59,8 @@ export interface App {
   chat: ChatEngine;
   /** Inbound e-mail and messaging-channel messages (API.md §7). */
   inbound: InboundService;
+  /** The one log every service of this instance reports to (never throws). */
+  log: Log;
   /** Number of skills in the library (for health). */
   skillCount(): number;
   /** Sets the URL the server listens on, used in e-mail links when ORG_PUBLIC_URL is absent. */
@@ -71,16 +76,15 @@ export interface App {
 /** Builds an instance: creates the home layout, loads state, wires services. */
 export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<App> {
   const paths = homePaths(config.home);
-  await mkdir(paths.skills, { recursive: true });
-  await mkdir(paths.structures, { recursive: true });
-  await mkdir(paths.outbox, { recursive: true });
-  await cleanOutbox(paths.outbox);
+  const log = guardLog(deps.log ?? createLineLog((line) => process.stderr.write(line), 'warn'));
+  // Before anything reads or watches the home: links refused, crash leftovers removed.
+  await prepareHome(paths, log);
   const clock = deps.clock ?? systemClock;
   const templates = await loadTemplates(deps.templatesDir ?? join(PACKAGE_ROOT, 'templates'));
   const connections = new ConnectionRegistry();
   const activity = new NodeActivity();
   const users = new UserService({ file: paths.users, clock });
-  const keys = new KeyService({ file: paths.keys, connections, clock });
+  const keys = new KeyService({ file: paths.keys, connections, clock, log });
   const workspaces = new WorkspaceService({
     dir: paths.structures,
     templates,
@@ -91,21 +95,20 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
   const mailer =
     deps.mailer ??
     (config.smtpUrl
-      ? createSmtpMailer({ url: config.smtpUrl, from: config.mailFrom })
-      : createOutboxMailer({ dir: paths.outbox, from: config.mailFrom, clock }));
+      ? createSmtpMailer({ url: config.smtpUrl, from: config.mailFrom, log })
+      : createOutboxMailer({ dir: paths.outbox, from: config.mailFrom, clock, log }));
   let listeningUrl = `http://${config.host}:${config.port}`;
   const publicUrl = () => config.publicUrl ?? listeningUrl;
   const invites = new InviteService({ file: paths.invites, users, workspaces, mailer, publicUrl, clock });
   await Promise.all([users.load(), keys.load(), invites.load(), workspaces.load()]);
-  const onError =
-    deps.onError ?? ((error: unknown) => process.stderr.write(`org: ${error instanceof Error ? error.message : String(error)}\n`));
+  const onError = (error: unknown): void => log('error', 'chat: unexpected failure', errorFields(error));
   const skills = await createSkillStore({
     root: paths.skills,
     stateDir: paths.state,
     clock: () => clock.now(),
     watch: config.watchSkills,
     commit: config.commit,
-    logger: { warn: (message, details) => onError(`${message}: ${JSON.stringify(details ?? {})}`) },
+    log,
   });
   const local = createLocalRuntime();
   const llm = config.llm ? createLlmRuntime(config.llm) : undefined;
@@ -132,10 +135,13 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     workspaces,
     mailer,
     domain: config.inboundDomain,
-    onError,
+    log,
     journal: join(paths.state, 'inbound-replies.jsonl'),
   });
   await inbound.recover();
+  // Start-up writes (the refreshed skill index) are done before the instance is ready:
+  // none is left in flight, half-written, when the process reports that it listens.
+  await skills.settle();
   const access = new AccessControl({ users, keys, workspaces, ...(config.adminToken ? { adminToken: config.adminToken } : {}) });
 
   return {
@@ -154,6 +160,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     skills,
     chat,
     inbound,
+    log,
     skillCount: () => skills.count(),
     setListeningUrl(url) {
       listeningUrl = url;

@@ -1,17 +1,27 @@
-/** The one error handler and the not-found handler: everything leaves as problem+json. */
-import type { FastifyInstance } from 'fastify';
-import { toProblem, problemBody } from './problem.js';
+/**
+ * Everything leaves as problem+json: the one error handler and the not-found handler,
+ * the errors Fastify's router raises before a route is found (bad percent-encoding, an
+ * over-long path segment), requests Node's HTTP parser refuses before Fastify sees them,
+ * and uploads announced with `Expect: 100-continue` that are over the body limit (413
+ * before `100 Continue`, so the client never sends the body).
+ */
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { OrgError } from '../core/errors.js';
+import { clientErrorProblem, rawProblemResponse, toProblem, problemBody, type ProblemResponse } from './problem.js';
+
+/** Sends a problem on a Fastify reply. */
+function sendProblem(reply: FastifyReply, problem: ProblemResponse): void {
+  void reply.code(problem.status).headers(problem.headers).type('application/problem+json').send(problem.body);
+}
 
 /** Installs the error and not-found handlers on a server. */
 export function registerErrorHandling(server: FastifyInstance): void {
   server.setErrorHandler((error, request, reply) => {
     const problem = toProblem(error);
     if (problem.unexpected) request.log.error({ err: error }, 'unexpected error');
-    void reply
-      .code(problem.status)
-      .headers(problem.headers)
-      .type('application/problem+json')
-      .send(problem.body);
+    sendProblem(reply, problem);
   });
 
   server.setNotFoundHandler((request, reply) => {
@@ -21,4 +31,52 @@ export function registerErrorHandling(server: FastifyInstance): void {
       .type('application/problem+json')
       .send(problemBody('not_found', `no route ${request.method} ${path.slice(0, 200)}`));
   });
+}
+
+/** Fastify's `frameworkErrors` option: router errors raised before any route or hook runs. */
+export function frameworkErrors(error: Error, request: FastifyRequest, reply: FastifyReply): void {
+  const problem = toProblem(error);
+  if (problem.unexpected) request.log.error({ err: error }, 'unexpected framework error');
+  sendProblem(reply, problem);
+}
+
+/**
+ * Fastify's `clientErrorHandler` option (Node's `clientError` event): answers a request
+ * the HTTP parser refused with a problem and closes the connection.
+ */
+export function clientErrorHandler(this: { log?: { debug(object: object, message: string): void } } | undefined, error: Error & { code?: string }, socket: Socket): void {
+  // A reset connection has nobody left to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  this?.log?.debug({ err: error }, 'client error');
+  if (socket.writable) socket.end(rawProblemResponse(clientErrorProblem(error)));
+  else socket.destroy();
+}
+
+/**
+ * Handles `Expect` on the Node server: `100-continue` with a declared body over
+ * `bodyLimit` gets 413 at once (curl sends `Expect: 100-continue` for large uploads and
+ * would otherwise be told to go on and then be cut off); everything else is continued
+ * and handed to Fastify as an ordinary request. Other expectations are ignored (RFC 9110
+ * lets a server process the request as if they were absent).
+ */
+export function handleExpectations(server: Server, bodyLimit: number): void {
+  const dispatch = (request: IncomingMessage, response: ServerResponse, expected: boolean): void => {
+    const declared = Number(request.headers['content-length']);
+    if (expected && Number.isFinite(declared) && declared > bodyLimit) {
+      const problem = toProblem(new OrgError('payload_too_large', `the request body (${declared} bytes) is larger than the server accepts (${bodyLimit} bytes)`));
+      const body = JSON.stringify(problem.body);
+      response.shouldKeepAlive = false;
+      response.writeHead(problem.status, {
+        'content-type': 'application/problem+json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+        connection: 'close',
+      });
+      response.end(body);
+      return;
+    }
+    if (expected) response.writeContinue();
+    server.emit('request', request, response);
+  };
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => dispatch(request, response, true));
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => dispatch(request, response, false));
 }

@@ -6,12 +6,12 @@
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { App } from '../app.js';
 import { hashToken } from '../core/auth/index.js';
 import { OrgError } from '../core/errors.js';
 import { bearerOf, registerAccess } from './access.js';
-import { registerErrorHandling } from './errors.js';
+import { clientErrorHandler, frameworkErrors, handleExpectations, registerErrorHandling } from './errors.js';
 import { openapiOptions } from './openapi.js';
 import { agentRoutes } from './routes/agents.js';
 import { artifactRoutes } from './routes/artifacts.js';
@@ -27,6 +27,7 @@ import { webRoutes } from './routes/web.js';
 import { whoamiRoutes } from './routes/whoami.js';
 import { createSerializerCompiler } from './serialization.js';
 import './types.js';
+import { MAX_PATH_SEGMENT } from './problem.js';
 import { createValidatorCompiler } from './validation.js';
 
 /** Options of the HTTP server. */
@@ -35,6 +36,8 @@ export interface ServerOptions {
   version: string;
   /** Fastify logger option (default: off). Logs never contain tokens. */
   logger?: FastifyServerOptions['logger'];
+  /** A logger to use as is (the one the app reports to, in `org serve`); wins over `logger`. */
+  loggerInstance?: FastifyBaseLogger;
   /**
    * The MCP Streamable HTTP endpoint to mount at `/mcp` (from src/mcp, passed in by the
    * composition root so the server never imports the MCP layer); absent: no `/mcp`.
@@ -45,10 +48,15 @@ export interface ServerOptions {
 /** Builds (but does not start) the server for an app. */
 export async function buildServer(app: App, options: ServerOptions): Promise<FastifyInstance> {
   const server = Fastify({
-    logger: options.logger ?? false,
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
     bodyLimit: app.config.bodyLimit,
     return503OnClosing: true,
+    // Errors raised before a route runs take the same problem+json path as the rest.
+    frameworkErrors,
+    clientErrorHandler,
+    routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  handleExpectations(server.server, app.config.bodyLimit);
 
   server.setValidatorCompiler(createValidatorCompiler());
   server.setSerializerCompiler(createSerializerCompiler());

@@ -2,6 +2,7 @@
  * Maps every error, ours or Fastify's, to RFC 9457 problem details (API.md §2). The
  * one place where errors become responses; nothing else writes an error body.
  */
+import { STATUS_CODES } from 'node:http';
 import { ERROR_STATUS, ERROR_TITLE, type ErrorCode, type FieldError, OrgError } from '../core/errors.js';
 import type { Problem } from '../core/schemas/problem.js';
 
@@ -25,9 +26,10 @@ interface FastifyLikeError {
   validationContext?: string;
 }
 
-const CODE_BY_STATUS: Record<number, ErrorCode> = Object.fromEntries(
-  Object.entries(ERROR_STATUS).map(([code, status]) => [status, code as ErrorCode]),
-);
+const CODE_BY_STATUS = new Map<number, ErrorCode>(Object.entries(ERROR_STATUS).map(([code, status]) => [status, code as ErrorCode]));
+
+/** Longest path segment (a path parameter) the router accepts; longer → 414. */
+export const MAX_PATH_SEGMENT = 2048;
 
 /** Builds problem details for a code. */
 export function problemBody(code: ErrorCode, detail: string, errors?: FieldError[], extra?: Record<string, unknown>): ProblemBody {
@@ -86,11 +88,15 @@ export function toProblem(error: unknown): ProblemResponse {
       return simple('invalid_request', 'the JSON body is empty');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return simple('invalid_request', 'the Content-Length header does not match the body');
+    case 'FST_ERR_BAD_URL':
+      return simple('invalid_request', 'the URL is not valid: a percent sign must start a valid %XX escape of UTF-8');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return simple('uri_too_long', `a path segment is longer than ${MAX_PATH_SEGMENT} characters`);
   }
   if (error instanceof SyntaxError && e.statusCode === 400) return simple('invalid_request', 'the body is not valid JSON');
   const status = e.statusCode ?? 500;
   if (status >= 400 && status < 500) {
-    const code = CODE_BY_STATUS[status] ?? 'invalid_request';
+    const code = CODE_BY_STATUS.get(status) ?? 'invalid_request';
     return simple(code, safeMessage(e.message) ?? ERROR_TITLE[code]);
   }
   return { ...simple('internal', 'an internal error occurred; it has been logged'), unexpected: true };
@@ -104,4 +110,33 @@ function simple(code: ErrorCode, detail: string): ProblemResponse {
 function safeMessage(message: string | undefined): string | undefined {
   if (!message || /[\\/]\w+[\\/]|\bat\s+\S+:\d+/.test(message)) return undefined;
   return message;
+}
+
+/**
+ * The problem for a request Node's HTTP parser refused before any route saw it (the
+ * `clientError` event): a timeout, a request line and headers over the size limit, or
+ * bytes that are not HTTP/1.1.
+ */
+export function clientErrorProblem(error: { code?: string }): ProblemResponse {
+  switch (error.code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return simple('request_timeout', 'the request was not received in time');
+    case 'HPE_HEADER_OVERFLOW':
+      return simple('headers_too_large', 'the request line and headers are larger than the server accepts (16 KiB)');
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return simple('invalid_request', 'the chunk extensions of the body are too large');
+    default:
+      return simple('invalid_request', 'the request is not valid HTTP/1.1');
+  }
+}
+
+/** A problem response as raw HTTP/1.1 bytes, for a socket no request object exists for; the connection closes. */
+export function rawProblemResponse(problem: ProblemResponse): string {
+  const body = JSON.stringify(problem.body);
+  const headers = Object.entries(problem.headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  return (
+    `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? problem.body.title}\r\n` +
+    `content-type: application/problem+json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+    `${headers}connection: close\r\n\r\n${body}`
+  );
 }

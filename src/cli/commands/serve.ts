@@ -4,9 +4,11 @@
  * the CLI) and the demo structure. Stops gracefully on SIGTERM/SIGINT.
  */
 import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
 import { createApp, type App } from '../../app.js';
 import { resolveConfig, type ServeFlags } from '../../core/config.js';
 import { saveLogin } from '../../core/credentials.js';
+import { errorFields, type Log } from '../../core/util/log.js';
 import { createMcpHttpHandler } from '../../mcp/index.js';
 import { buildServer } from '../../server/index.js';
 import { startSmtpListener, type SmtpListener } from '../../server/smtp.js';
@@ -30,13 +32,16 @@ export function baseUrl(host: string, port: number): string {
 /** Starts a server as `org serve` does and returns it (used by the command and by tests). */
 export async function runServe(flags: ServeFlags, output: Output, env: NodeJS.ProcessEnv = process.env): Promise<RunningServer> {
   const config = resolveConfig(flags, env);
-  const app = await createApp(config);
-  const level = env.ORG_LOG_LEVEL ?? 'warn';
+  // One logger for the server and every service of the app: all levels reach it, and
+  // ORG_LOG_LEVEL (default warn) decides what is written to stderr.
+  const logger = pino({ level: env.ORG_LOG_LEVEL ?? 'warn', redact: ['req.headers.authorization'] }, process.stderr);
+  const log: Log = (level, message, fields) => logger[level](fields ?? {}, message);
+  const app = await createApp(config, { log });
   const server = await buildServer(app, {
     version: VERSION,
-    logger: { level, stream: process.stderr, redact: ['req.headers.authorization'] },
+    loggerInstance: logger,
     // The composition root wires the MCP layer into the server (which never imports it).
-    mcp: createMcpHttpHandler(app, { version: VERSION }),
+    mcp: createMcpHttpHandler(app, { version: VERSION, onError: (error) => log('error', 'mcp: unexpected failure', errorFields(error)) }),
   });
   await server.listen({ host: config.host, port: config.port });
   const address = server.server.address();
@@ -49,7 +54,7 @@ export async function runServe(flags: ServeFlags, output: Output, env: NodeJS.Pr
   let smtp: SmtpListener | undefined;
   if (config.smtpPort !== undefined) {
     try {
-      smtp = await startSmtpListener(app, { host: config.host, port: config.smtpPort, onError: (error) => output.err(`org: smtp: ${error instanceof Error ? error.message : String(error)}`) });
+      smtp = await startSmtpListener(app, { host: config.host, port: config.smtpPort, onError: (error) => log('error', 'smtp listener error', errorFields(error)) });
     } catch (error) {
       await server.close();
       await app.close();

@@ -5,7 +5,7 @@
 import { notFound } from '../errors.js';
 import type { McpKeyCreated, McpKeyListing } from '../schemas/auth.js';
 import { JsonFile } from '../storage/index.js';
-import { isoNow, uuid, type Clock, type IdGenerator, systemClock } from '../util/index.js';
+import { errorFields, isoNow, silentLog, uuid, type Clock, type IdGenerator, type Log, systemClock } from '../util/index.js';
 import type { ConnectionRegistry } from './connections.js';
 import { TOKEN_PREFIX, hashToken, mintToken } from './tokens.js';
 
@@ -38,6 +38,8 @@ export interface KeyServiceOptions {
   ids?: IdGenerator;
   /** How often last-use times are flushed to disk, in ms (default 5000). */
   flushEveryMs?: number;
+  /** Where a failed periodic flush is reported (default: silent); the next flush retries. */
+  log?: Log;
 }
 
 /** Mints, lists, resolves and revokes MCP node keys. */
@@ -59,7 +61,12 @@ export class KeyService {
   async load(): Promise<void> {
     await this.doc.load();
     this.reindex();
-    this.timer = setInterval(() => void this.flushUsage(), this.options.flushEveryMs ?? 5000);
+    // A flush that fails (disk full, read-only) is reported and retried at the next tick;
+    // it must never become an unhandled rejection, which would end the process.
+    const log = this.options.log ?? silentLog;
+    this.timer = setInterval(() => {
+      this.flushUsage().catch((error: unknown) => log('error', 'saving MCP key last-use times failed', errorFields(error)));
+    }, this.options.flushEveryMs ?? 5000);
     this.timer.unref();
   }
 

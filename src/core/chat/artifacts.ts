@@ -1,21 +1,61 @@
 /**
  * A node's artifact shelf: files staged from chat attachments and written by agents,
  * under `.org/structures/<id>/nodes/<node_id>/artifacts/`, with their metadata in
- * `artifacts.json`. Names are reduced to safe base names, so nothing can be written
- * or read outside the shelf.
+ * `artifacts.json`. Names are reduced to safe base names and files are never reached
+ * through a link, so nothing can be written or read outside the shelf. Names are the
+ * users' own: they are kept in a list on disk and a `Map` in memory, never as keys of a
+ * plain object (`__proto__`, `constructor` and `toString` are ordinary names here).
  */
-import { createReadStream, type ReadStream } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import type { ReadStream } from 'node:fs';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { invalid, notFound } from '../errors.js';
-import { JsonFile, writeAtomic } from '../storage/index.js';
+import { JsonFile, openReadStream, readJson, writeAtomic } from '../storage/index.js';
 import type { ArtifactInfo, ChatAttachment } from '../schemas/chat.js';
 import { isoNow, type Clock, systemClock } from '../util/index.js';
 
 export type { ArtifactInfo } from '../schemas/chat.js';
 
-interface ShelfDoc {
-  version: 1;
-  artifacts: Record<string, ArtifactInfo>;
+/**
+ * `artifacts.json`. Version 1 kept a name-keyed object (which lost an artifact named
+ * `__proto__`); it is read as a list and written back as version 2.
+ */
+type ShelfDoc = { version: 2; artifacts: ArtifactInfo[] } | { version: 1; artifacts: Record<string, ArtifactInfo> };
+
+/** The artifacts of a shelf document of either version, as a list. */
+function listOf(doc: ShelfDoc | undefined): ArtifactInfo[] {
+  if (!doc || typeof doc.artifacts !== 'object' || doc.artifacts === null) return [];
+  return Array.isArray(doc.artifacts) ? doc.artifacts : Object.values(doc.artifacts);
+}
+
+/** Name of the metadata file beside a node's `artifacts/` folder. */
+const SHELF_FILE = 'artifacts.json';
+/** Name of the folder holding a node's artifacts. */
+export const SHELF_DIR = 'artifacts';
+
+/**
+ * The names listed in a node's `artifacts.json` (for the start-up sweep, which must keep
+ * a user's file named like a temp file, `data.json.1`, when it is a listed artifact).
+ */
+export async function listedArtifacts(nodeDir: string): Promise<Set<string>> {
+  const doc = await readJson<ShelfDoc | undefined>(join(nodeDir, SHELF_FILE), undefined);
+  return new Set(listOf(doc).map((info) => info.name));
+}
+
+/**
+ * A `keep` rule for sweeping temp files under `.org/`: a file in an `artifacts/`
+ * folder is kept when it is a listed artifact. Listings are read once per folder.
+ */
+export function keepListedArtifacts(): (dir: string, name: string) => Promise<boolean> {
+  const listings = new Map<string, Promise<Set<string>>>();
+  return async (dir, name) => {
+    if (basename(dir) !== SHELF_DIR) return false;
+    let listing = listings.get(dir);
+    if (!listing) {
+      listing = listedArtifacts(dirname(dir));
+      listings.set(dir, listing);
+    }
+    return (await listing).has(name);
+  };
 }
 
 /** Limits of chat attachments (API.md §6). */
@@ -72,19 +112,28 @@ export function decodeAttachments(list: readonly ChatAttachment[] = []): Decoded
 export class ArtifactShelf {
   private readonly doc: JsonFile<ShelfDoc>;
   private loaded: Promise<ShelfDoc> | undefined;
+  /** The listing by name, rebuilt whenever the document changes. */
+  private byName = new Map<string, ArtifactInfo>();
   readonly dir: string;
 
   constructor(
     nodeDir: string,
     private readonly clock: Clock = systemClock,
   ) {
-    this.dir = join(nodeDir, 'artifacts');
-    this.doc = new JsonFile<ShelfDoc>(join(nodeDir, 'artifacts.json'), () => ({ version: 1, artifacts: {} }), 0o644);
+    this.dir = join(nodeDir, SHELF_DIR);
+    this.doc = new JsonFile<ShelfDoc>(join(nodeDir, SHELF_FILE), () => ({ version: 2, artifacts: [] }), 0o644);
   }
 
   private ready(): Promise<ShelfDoc> {
-    this.loaded ??= this.doc.load();
+    this.loaded ??= this.doc.load().then((doc) => {
+      this.reindex();
+      return doc;
+    });
     return this.loaded;
+  }
+
+  private reindex(): void {
+    this.byName = new Map(listOf(this.doc.current).map((info) => [info.name, info]));
   }
 
   private pathOf(name: string): string {
@@ -101,23 +150,32 @@ export class ArtifactShelf {
     await writeAtomic(this.pathOf(safe), buffer);
     const info: ArtifactInfo = { name: safe, size: buffer.length, content_type: contentType, created_at: isoNow(this.clock) };
     await this.doc.update((draft) => {
-      draft.artifacts[safe] = info;
+      const artifacts = listOf(draft).filter((existing) => existing.name !== safe);
+      artifacts.push(info);
+      Object.assign(draft, { version: 2, artifacts });
     });
+    this.reindex();
     return info;
   }
 
   /** Every artifact, newest first. */
   async list(): Promise<ArtifactInfo[]> {
     await this.ready();
-    return Object.values(this.doc.current.artifacts).sort((a, b) => b.created_at.localeCompare(a.created_at) || a.name.localeCompare(b.name));
+    return [...this.byName.values()].sort((a, b) => b.created_at.localeCompare(a.created_at) || a.name.localeCompare(b.name));
   }
 
-  /** Opens an artifact for download; 404 when absent or when the name is not a safe base name. */
+  /** Opens an artifact for download (never through a link); 404 when absent or when the name is not a safe base name. */
   async open(name: string): Promise<{ info: ArtifactInfo; stream: ReadStream; path: string }> {
     await this.ready();
-    const info = safeName(name) === name ? this.doc.current.artifacts[name] : undefined;
+    const info = safeName(name) === name ? this.byName.get(name) : undefined;
     if (!info) throw notFound(`artifact ${JSON.stringify(name.slice(0, 200))} not found`);
     const path = this.pathOf(name);
-    return { info, stream: createReadStream(path), path };
+    try {
+      const { stream } = await openReadStream(path);
+      return { info, stream, path };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound(`artifact ${JSON.stringify(name.slice(0, 200))} not found`);
+      throw error;
+    }
   }
 }

@@ -11,6 +11,7 @@ import { isTerminal, type ChatEvent } from '../chat/types.js';
 import { invalid, notFound } from '../errors.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
 import { appendJsonl, readJsonl } from '../storage/index.js';
+import { errorFields, silentLog, type Log } from '../util/log.js';
 import type { WorkspaceService } from '../workspaces/service.js';
 import { nodeAddress, parseNodeAddress, type NodeAddress } from './address.js';
 import { parseInboundEmail, type InboundEmail } from './email.js';
@@ -27,8 +28,8 @@ export interface InboundServiceOptions {
   domain: string;
   /** Largest artifact attached to a reply, in bytes (default 10 MiB); a larger one is only named. */
   maxReplyAttachmentBytes?: number;
-  /** Reports failures of background replies (default: ignored). */
-  onError?: (error: unknown) => void;
+  /** Where failures of background replies are reported (default: silent). */
+  log?: Log;
   /**
    * Journal of replies owed (`.org/inbound-replies.jsonl`): an e-mail whose turn was cut
    * short by a restart is still answered by `recover()` after the restart.
@@ -189,7 +190,10 @@ export class InboundService {
   }
 
   private track(work: Promise<void>): void {
-    const tracked = work.catch((error: unknown) => this.options.onError?.(error)).finally(() => this.pending.delete(tracked));
+    const log = this.options.log ?? silentLog;
+    const tracked = work
+      .catch((error: unknown) => log('error', 'replying to an inbound e-mail failed', errorFields(error)))
+      .finally(() => this.pending.delete(tracked));
     this.pending.add(tracked);
   }
 

@@ -3,12 +3,11 @@
  * `ORG_SMTP_URL` is set) and the outbox, which writes each message as a real RFC 5322
  * `.eml` file to `.org/outbox/`. Messages are built by nodemailer in both cases.
  */
-import { readdir, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import { writeAtomic } from '../storage/index.js';
-import { isoNow, type Clock, systemClock } from '../util/index.js';
+import { isoNow, silentLog, type Clock, type Log, systemClock } from '../util/index.js';
 
 /** A message to send. */
 export interface MailMessage {
@@ -50,14 +49,12 @@ function toNodemailer(from: string, message: MailMessage): Mail.Options {
   };
 }
 
-/** Removes the temp files of `.eml` writes that a crash cut off before their rename. */
-export async function cleanOutbox(dir: string): Promise<void> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  for (const name of names) if (/\.eml\.\d+$/.test(name)) await unlink(join(dir, name)).catch(() => undefined);
-}
-
-/** A mailer that writes `.eml` files to `dir` (atomically, one file per message). */
-export function createOutboxMailer(options: { dir: string; from: string; clock?: Clock }): Mailer {
+/**
+ * A mailer that writes `.eml` files to `dir` (atomically, one file per message). Temp
+ * files of writes a crash cut off are removed by the home's start-up sweep.
+ * `log` gets an `info` record per message written.
+ */
+export function createOutboxMailer(options: { dir: string; from: string; clock?: Clock; log?: Log }): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   const clock = options.clock ?? systemClock;
   return {
@@ -67,6 +64,7 @@ export function createOutboxMailer(options: { dir: string; from: string; clock?:
       const id = info.messageId.replace(/[<>]/g, '').replace(/[^A-Za-z0-9.-]/g, '_').slice(0, 80);
       const file = join(options.dir, `${stamp}--${id}.eml`);
       await writeAtomic(file, info.message);
+      (options.log ?? silentLog)('info', 'mail written to the outbox', { file: basename(file) });
       return { messageId: info.messageId, file };
     },
     async close() {
@@ -75,12 +73,24 @@ export function createOutboxMailer(options: { dir: string; from: string; clock?:
   };
 }
 
-/** A mailer that sends through the SMTP server of `url` (e.g. `smtp://user:pass@host:587`). */
-export function createSmtpMailer(options: { url: string; from: string }): Mailer {
+/**
+ * A mailer that sends through the SMTP server of `url` (e.g. `smtp://user:pass@host:587`).
+ * `log` gets an `info` record per message sent and an `error` record per refused one
+ * (the caller gets the error too).
+ */
+export function createSmtpMailer(options: { url: string; from: string; log?: Log }): Mailer {
   const transport = nodemailer.createTransport(options.url);
+  const log = options.log ?? silentLog;
   return {
     async send(message) {
-      const info = (await transport.sendMail(toNodemailer(options.from, message))) as { messageId: string };
+      let info: { messageId: string };
+      try {
+        info = (await transport.sendMail(toNodemailer(options.from, message))) as { messageId: string };
+      } catch (error) {
+        log('error', 'sending mail over SMTP failed', { error: error instanceof Error ? error.message : String(error) });
+        throw error;
+      }
+      log('info', 'mail sent over SMTP', { message_id: info.messageId });
       return { messageId: info.messageId };
     },
     async close() {

@@ -5,8 +5,9 @@
  * Files are read synchronously in slices of 256 with a yield between slices: several
  * times faster than thread-pool reads for thousands of small files.
  */
-import { statSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Catalog } from './catalog.js';
 import { readSnapshot } from './persist.js';
@@ -18,6 +19,7 @@ import {
 import { readSkillFileSync, skillPath, type FileSignature } from './skill-file.js';
 import { isValidSlug } from './slug.js';
 import type { ResolvedSkillStoreOptions } from './options.js';
+import { DELETED_DIR, TRASH_LINK_PROBLEM } from './trash.js';
 
 /** What a load did, for logs and tests. */
 export interface LoadReport {
@@ -36,10 +38,10 @@ export interface LoadReport {
 /** Files read synchronously between two yields to the event loop. */
 const SLICE = 256;
 
-/** Size and mtime of a regular file, synchronously; undefined when absent. */
+/** Size and mtime of a regular file or a link (never its target), synchronously; undefined when absent. */
 function statSignature(file: string): FileSignature | undefined {
-  const info = statSync(file, { throwIfNoEntry: false });
-  return info?.isFile() ? { mtimeMs: info.mtimeMs, size: info.size } : undefined;
+  const info = lstatSync(file, { throwIfNoEntry: false });
+  return info?.isFile() || info?.isSymbolicLink() ? { mtimeMs: info.mtimeMs, size: info.size } : undefined;
 }
 
 /** True for names the skills folder holds skills in: `*.md`, not hidden, not temp files. */
@@ -55,9 +57,14 @@ export async function loadCatalog(
   const started = performance.now();
   const catalog = await fromSnapshot(options, searchOptions);
   const snapshot = catalog.reason;
-  const names = (await readdir(options.root, { withFileTypes: true }))
-    .filter((entry) => entry.isFile() && isSkillFileName(entry.name))
-    .map((entry) => entry.name);
+  const entries = await readdir(options.root, { withFileTypes: true });
+  // Links are listed too: each becomes a problem ("is a symbolic link"), never a skill.
+  const names = entries.filter((entry) => (entry.isFile() || entry.isSymbolicLink()) && isSkillFileName(entry.name)).map((entry) => entry.name);
+  const links = new Set(entries.filter((entry) => entry.isSymbolicLink()).map((entry) => entry.name));
+  if (links.has(DELETED_DIR)) {
+    const signature = statSignature(join(options.root, DELETED_DIR));
+    if (signature) catalog.catalog.putProblem(DELETED_DIR, TRASH_LINK_PROBLEM, signature);
+  }
   const report: LoadReport = { read: 0, reused: 0, removed: 0, problems: 0, snapshot, ms: 0 };
   const seen = new Set<string>();
 
@@ -73,7 +80,7 @@ export async function loadCatalog(
         continue;
       }
       const record = catalog.catalog.records.get(slug);
-      if (record) {
+      if (record && !links.has(name)) {
         const signature = statSignature(file);
         if (signature && record.mtimeMs === signature.mtimeMs && record.size === signature.size) {
           report.reused++;

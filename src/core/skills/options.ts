@@ -4,17 +4,10 @@
  */
 import { isAbsolute } from 'node:path';
 import { invalid } from '../errors.js';
+import { silentLog, type Log } from '../util/log.js';
 import type { SkillChangeListener } from './events.js';
 import type { SearchTuning } from './search/tuning.js';
 import type { SynonymSource } from './search/wordnet.js';
-
-/** Where the store reports what it does; every method is optional. */
-export interface SkillLogger {
-  debug?(message: string, details?: Record<string, unknown>): void;
-  info?(message: string, details?: Record<string, unknown>): void;
-  warn?(message: string, details?: Record<string, unknown>): void;
-  error?(message: string, details?: Record<string, unknown>): void;
-}
 
 /** Options of {@link createSkillStore}. */
 export interface SkillStoreOptions {
@@ -24,8 +17,12 @@ export interface SkillStoreOptions {
   stateDir: string;
   /** Current time (default: `() => new Date()`). */
   clock?: () => Date;
-  /** Where load problems and watcher activity are reported (default: silent). */
-  logger?: SkillLogger;
+  /**
+   * Where the store reports what it does (default: silent): the load (`info`), skipped
+   * files (`warn`), failed watcher batches, watcher errors, failed index saves and
+   * throwing change listeners (`error`).
+   */
+  log?: Log;
   /** Watch `root` for edits made outside the store (default false; the server turns it on). */
   watch?: boolean;
   /** Quiet time after the last file event before a burst is applied, in ms (default 75). */
@@ -51,7 +48,7 @@ export interface ResolvedSkillStoreOptions {
   root: string;
   stateDir: string;
   clock: () => Date;
-  logger: SkillLogger;
+  log: Log;
   watch: boolean;
   debounceMs: number;
   commit: boolean;
@@ -79,7 +76,7 @@ export function resolveStoreOptions(options: SkillStoreOptions): ResolvedSkillSt
     root: options.root,
     stateDir: options.stateDir,
     clock: options.clock ?? (() => new Date()),
-    logger: options.logger ?? {},
+    log: options.log ?? silentLog,
     watch: options.watch ?? false,
     debounceMs,
     commit: options.commit ?? false,

@@ -4,9 +4,8 @@
  * a format version. Written atomically; a file that is missing, corrupt, of another
  * version or for another skills folder is ignored and the index is rebuilt.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { removeStaleTemps, writeAtomic } from '../storage/index.js';
+import { isLinkRefused, readFileSafe, removeStaleTemps, writeAtomic } from '../storage/index.js';
 import type { CatalogRecord } from './catalog.js';
 import type { SkillSearchIndexJSON } from './search/engine.js';
 import { isPlainObject } from './frontmatter.js';
@@ -36,12 +35,13 @@ export async function readSnapshot(
   stateDir: string,
   root: string,
 ): Promise<{ snapshot: IndexSnapshot } | { rejected: string }> {
-  // A save killed between its write and its rename leaves a temp file: drop it.
-  await removeStaleTemps(snapshotPath(stateDir));
   let text: string;
   try {
-    text = await readFile(snapshotPath(stateDir), 'utf8');
+    // A save killed between its write and its rename leaves a temp file: drop it.
+    await removeStaleTemps(snapshotPath(stateDir));
+    text = await readFileSafe(snapshotPath(stateDir), 'utf8');
   } catch (error) {
+    if (isLinkRefused(error)) return { rejected: 'link' };
     return { rejected: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'none' : 'unreadable' };
   }
   let value: unknown;

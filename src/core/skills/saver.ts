@@ -3,6 +3,7 @@
  * one write), and on demand at close. Saving failures are logged, never thrown: the
  * snapshot is only a start-up accelerator.
  */
+import { errorFields } from '../util/log.js';
 import type { Catalog } from './catalog.js';
 import type { ResolvedSkillStoreOptions } from './options.js';
 import { INDEX_FORMAT, writeSnapshot } from './persist.js';
@@ -36,7 +37,7 @@ export function createIndexSaver(options: ResolvedSkillStoreOptions, catalog: Ca
           index: catalog.index.toJSON(),
         });
       } catch (error) {
-        options.logger.warn?.('saving the skill index failed', { error: String(error) });
+        options.log('error', 'saving the skill index failed', errorFields(error));
       }
     });
     return saving;

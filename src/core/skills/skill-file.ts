@@ -1,10 +1,13 @@
 /**
  * Reading one skill file from the skills folder: stat, read, parse. Never throws for
- * a bad file; returns what went wrong instead, in words safe to show.
+ * a bad file; returns what went wrong instead, in words safe to show. A skill file is
+ * never read through a symbolic link (`skills/` is tracked in git, and a committed link
+ * could point anywhere): a link is a problem, reported like a file that does not parse.
  */
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { closeSync, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { O_NOFOLLOW, READ_FLAGS, isLinkRefused, readFileSafe } from '../storage/index.js';
 import { parseSkillText } from './file-format.js';
 import type { Skill } from './types.js';
 
@@ -17,33 +20,52 @@ export interface FileSignature {
 /** Outcome of {@link readSkillFile}. */
 export type ReadOutcome =
   | { kind: 'skill'; skill: Skill; signature: FileSignature }
-  | { kind: 'problem'; message: string; signature: FileSignature }
+  | { kind: 'problem'; message: string; signature: FileSignature; link?: true }
   | { kind: 'missing' };
+
+/** The problem message of a skill file that is a symbolic link. */
+export const LINK_PROBLEM = 'is a symbolic link; org never follows links in the skills folder (replace it with a regular file)';
 
 /** The path of a skill's file (the slug must be valid). */
 export function skillPath(root: string, slug: string): string {
   return join(root, `${slug}.md`);
 }
 
-/** Stats a file; undefined when it does not exist or is not a regular file. */
+/** Stats a file without following a link; undefined when it does not exist or is not a regular file. */
 export async function signatureOf(file: string): Promise<FileSignature | undefined> {
   try {
-    const info = await stat(file);
+    const info = await lstat(file);
     return info.isFile() ? { mtimeMs: info.mtimeMs, size: info.size } : undefined;
   } catch {
     return undefined;
   }
 }
 
+/** The signature of a link itself (what identifies this version of the problem). */
+function linkSignature(file: string): FileSignature | undefined {
+  const info = lstatSync(file, { throwIfNoEntry: false });
+  return info?.isSymbolicLink() ? { mtimeMs: info.mtimeMs, size: info.size } : undefined;
+}
+
+/** The outcome for a file that turned out to be a link (or vanished meanwhile). */
+function linkOutcome(file: string): ReadOutcome {
+  const signature = linkSignature(file);
+  return signature ? { kind: 'problem', message: LINK_PROBLEM, signature, link: true } : { kind: 'missing' };
+}
+
 /** Reads and parses `<root>/<slug>.md`; absent optional members get file-based defaults. */
 export async function readSkillFile(root: string, slug: string): Promise<ReadOutcome> {
   const file = skillPath(root, slug);
-  const signature = await signatureOf(file);
-  if (!signature) return { kind: 'missing' };
+  const entry = await lstat(file).catch(() => undefined);
+  if (!entry) return { kind: 'missing' };
+  if (entry.isSymbolicLink()) return linkOutcome(file);
+  if (!entry.isFile()) return { kind: 'missing' };
+  const signature = { mtimeMs: entry.mtimeMs, size: entry.size };
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readFileSafe(file, 'utf8');
   } catch (error) {
+    if (isLinkRefused(error)) return linkOutcome(file);
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
     return { kind: 'problem', message: 'file cannot be read', signature };
   }
@@ -57,10 +79,18 @@ export async function readSkillFile(root: string, slug: string): Promise<ReadOut
  * `known` skips the read when the file still has that signature.
  */
 export function readSkillFileSync(root: string, slug: string, known?: FileSignature): ReadOutcome | 'unchanged' {
+  const file = skillPath(root, slug);
+  if (O_NOFOLLOW === 0 && linkSignature(file)) return linkOutcome(file);
   let fd: number;
   try {
-    fd = openSync(skillPath(root, slug), 'r');
-  } catch {
+    fd = openSync(file, READ_FLAGS);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP' || code === 'EMLINK') {
+      const signature = linkSignature(file);
+      if (signature && known && known.mtimeMs === signature.mtimeMs && known.size === signature.size) return 'unchanged';
+      return linkOutcome(file);
+    }
     return { kind: 'missing' };
   }
   try {

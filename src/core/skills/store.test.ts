@@ -195,7 +195,7 @@ describe('loading', () => {
   it('announces changes to listeners and survives a throwing listener', async () => {
     const seen: SkillChangeEvent[] = [];
     const errors: string[] = [];
-    const s = await open({ onChange: () => { throw new Error('boom'); }, logger: { error: (m) => errors.push(m) } });
+    const s = await open({ onChange: () => { throw new Error('boom'); }, log: (level, m) => { if (level === 'error') errors.push(m); } });
     s.subscribe((event) => seen.push(event));
     await s.upsert({ slug: 'x', frontmatter: frontmatter(), body: '' });
     await s.remove('x');

@@ -11,9 +11,9 @@
  * store.search('customers are late paying', { structureId });
  * await store.close();
  */
-import { mkdir } from 'node:fs/promises';
 import { invalid } from '../errors.js';
-import { KeyedMutex } from '../storage/index.js';
+import { KeyedMutex, guardRoot } from '../storage/index.js';
+import { errorFields } from '../util/log.js';
 import type { StoreContext } from './context.js';
 import { filterEntries, type ListFilter } from './entry.js';
 import { SkillEvents, type SkillChangeListener } from './events.js';
@@ -68,9 +68,10 @@ export interface SkillStore {
   subscribe(listener: SkillChangeListener): () => void;
   /**
    * Applies the file changes the watcher has reported but not yet handed over (skipping
-   * the rest of its debounce), and waits for them and for queued writes to finish. Changes
-   * chokidar has not reported yet are not known here: to wait for one edit, wait for its
-   * change event ({@link subscribe}).
+   * the rest of its debounce), and waits for them and for queued writes to finish, the
+   * index snapshot included (start-up, tests, shutdown). Changes chokidar has not
+   * reported yet are not known here: to wait for one edit, wait for its change event
+   * ({@link subscribe}).
    */
   settle(): Promise<void>;
   /** Stops watching, saves the index, releases files. */
@@ -80,8 +81,9 @@ export interface SkillStore {
 /** Loads the skills folder and returns a ready store (watching when `watch` is set). */
 export async function createSkillStore(input: SkillStoreOptions): Promise<SkillStore> {
   const options = resolveStoreOptions(input);
-  await mkdir(options.root, { recursive: true });
-  await mkdir(options.stateDir, { recursive: true });
+  // Created when missing; nothing below either is ever reached through a symbolic link.
+  await guardRoot(options.root);
+  await guardRoot(options.stateDir);
   let wordnet: WordNet | undefined;
   const synonyms = options.synonyms === false ? undefined : (options.synonyms ?? (wordnet = createWordNet()));
   // The watcher starts before the load (its initial scan of a large folder takes as long
@@ -99,7 +101,7 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
       .then(() => applyFileChanges(ctx, names))
       .then(
         () => undefined,
-        (error: unknown) => options.logger.error?.('applying skill file changes failed', { error: String(error) }),
+        (error: unknown) => options.log('error', 'applying skill file changes failed', { files: names.length, ...errorFields(error) }),
       );
   };
   const watching: Promise<SkillWatcher | undefined> = options.watch
@@ -107,16 +109,16 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
         root: options.root,
         debounceMs: options.debounceMs,
         onBatch,
-        onError: (error) => options.logger.error?.('skill watcher error', { error: String(error) }),
+        onError: (error) => options.log('error', 'skill watcher error', errorFields(error)),
       })
     : Promise.resolve(undefined);
   const [{ catalog, report }, watcher] = await Promise.all([
     loadCatalog(options, { tuning: options.tuning, ...(synonyms ? { synonyms } : {}) }),
     watching,
   ]);
-  options.logger.info?.('skills loaded', { ...report, skills: catalog.records.size });
+  options.log('info', 'skills loaded', { ...report, skills: catalog.records.size });
   for (const problem of catalog.problems.values()) {
-    options.logger.warn?.('skill file skipped', { file: problem.file, message: problem.message });
+    options.log('warn', 'skill file skipped', { file: problem.file, message: problem.message });
   }
 
   const events = new SkillEvents();
@@ -129,7 +131,7 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
     mutex: new KeyedMutex(),
     changed(event) {
       saver.schedule();
-      events.emit(event, (error) => options.logger.error?.('skill change listener failed', { error: String(error) }));
+      events.emit(event, (error) => options.log('error', 'skill change listener failed', errorFields(error)));
     },
   };
   if (report.read > 0 || report.removed > 0 || report.snapshot !== 'used') saver.schedule(0);
@@ -171,6 +173,8 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
       watcher?.flush();
       await batches;
       await ctx.mutex.idle();
+      // The index snapshot is a queued write too: once settled, none is left in flight.
+      await saver.flush();
     },
     async close() {
       await watcher?.close();

@@ -18,7 +18,7 @@ type Pending =
 /** Re-reads the named files (`<slug>.md`) and updates the catalog; resolves to the number applied. */
 export function applyFileChanges(ctx: StoreContext, names: string[]): Promise<number> {
   return ctx.mutex.run(STORE_LOCK, async () => {
-    const { root, logger, onFileRead } = ctx.options;
+    const { root, log, onFileRead } = ctx.options;
     const pending: Pending[] = [];
     for (let i = 0; i < names.length; i += SLICE) {
       if (i > 0) await yieldToEventLoop();
@@ -50,7 +50,7 @@ export function applyFileChanges(ctx: StoreContext, names: string[]): Promise<nu
         ctx.catalog.put(outcome.skill, outcome.signature);
         ctx.changed({ type: 'upsert', slug, created, source: 'watcher' });
       } else if (outcome.kind === 'problem') {
-        logger.warn?.('skill file skipped', { file: name, message: outcome.message });
+        log('warn', 'skill file skipped', { file: name, message: outcome.message });
         ctx.catalog.putProblem(name, outcome.message, outcome.signature);
         ctx.changed({ type: 'problem', file: name, message: outcome.message, source: 'watcher' });
       } else if (ctx.catalog.drop(slug)) {

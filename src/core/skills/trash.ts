@@ -1,16 +1,20 @@
 /**
  * The recoverable deleted area, `<root>/.deleted/<slug>--<timestamp>.md`. The
  * timestamp is the deletion time in ISO 8601 with `:` replaced by `-`, so it is a safe
- * file name everywhere and sorts in time order.
+ * file name everywhere and sorts in time order. Neither the area nor a file in it is
+ * ever reached through a symbolic link: a linked `.deleted` would move deleted skills
+ * out of the home, so it is refused (409) and reported as a load problem.
  */
-import { mkdir, readdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isLinkRefused, mkdirSafe, readFileSafe, readdirSafe, renameSafe } from '../storage/index.js';
 import { parseSkillText } from './file-format.js';
 import { isValidSlug } from './slug.js';
 import type { DeletedSkill, Skill } from './types.js';
 
 /** Name of the deleted area inside the skills folder. */
 export const DELETED_DIR = '.deleted';
+/** The load problem of a `.deleted` that is a symbolic link. */
+export const TRASH_LINK_PROBLEM = 'is a symbolic link; deleting and restoring skills is refused until it is a real folder';
 const NAME = /^([a-z0-9]+(?:-[a-z0-9]+)*)--(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d{3}Z)(?:-(\d+))?\.md$/;
 
 /** One file in the deleted area. */
@@ -32,22 +36,23 @@ function isoFromFileTimestamp(stamp: string): string {
 /** Moves a live skill file into the deleted area; returns the new path. */
 export async function moveToTrash(root: string, slug: string, when: Date): Promise<string> {
   const dir = join(root, DELETED_DIR);
-  await mkdir(dir, { recursive: true });
-  const existing = new Set(await readdir(dir));
+  await mkdirSafe(dir);
+  const existing = new Set((await readdirSafe(dir)).map((entry) => entry.name));
   const stamp = fileTimestamp(when);
   let name = `${slug}--${stamp}.md`;
   for (let n = 2; existing.has(name); n++) name = `${slug}--${stamp}-${n}.md`;
   const target = join(dir, name);
-  await rename(join(root, `${slug}.md`), target);
+  await renameSafe(join(root, `${slug}.md`), target);
   return target;
 }
 
-/** Every deleted file, newest first. */
+/** Every deleted file, newest first (regular files only); a linked `.deleted` is refused (409). */
 export async function listTrash(root: string): Promise<TrashEntry[]> {
   let names: string[];
   try {
-    names = await readdir(join(root, DELETED_DIR));
-  } catch {
+    names = (await readdirSafe(join(root, DELETED_DIR))).filter((entry) => entry.isFile()).map((entry) => entry.name);
+  } catch (error) {
+    if (isLinkRefused(error)) throw error;
     return [];
   }
   const entries: (TrashEntry & { n: number })[] = [];
@@ -68,7 +73,7 @@ export async function listTrash(root: string): Promise<TrashEntry[]> {
 /** Reads a deleted file's skill (undefined when it no longer parses). */
 export async function readTrashed(entry: TrashEntry): Promise<Skill | undefined> {
   try {
-    const parsed = parseSkillText(entry.slug, await readFile(entry.file, 'utf8'), {
+    const parsed = parseSkillText(entry.slug, await readFileSafe(entry.file, 'utf8'), {
       learned_by: 'user',
       learned_at: entry.deletedAt,
       category: 'general',

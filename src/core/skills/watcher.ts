@@ -57,7 +57,8 @@ export async function watchSkills(options: SkillWatcherOptions): Promise<SkillWa
       if (path === options.root) return false;
       const name = basename(path);
       if (name.startsWith('.')) return true;
-      if (stats) return !stats.isFile() || !isSkillFileName(name);
+      // Links pass, so that each is read (never followed) and reported as a problem.
+      if (stats) return !(stats.isFile() || stats.isSymbolicLink()) || !isSkillFileName(name);
       return !name.endsWith('.md');
     },
   });

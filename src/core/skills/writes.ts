@@ -4,15 +4,14 @@
  * writes atomically, updates the catalog and index at once (the watcher's later event
  * for the same file is then a no-op) and, when enabled, commits with git.
  */
-import { access } from 'node:fs/promises';
-import { rename } from 'node:fs/promises';
-import { conflict, invalid, notFound, type FieldError } from '../errors.js';
-import { writeAtomic } from '../storage/index.js';
+import { conflict, invalid, notFound, type FieldError, type OrgError } from '../errors.js';
+import { lstatOrUndefined, renameSafe, writeAtomic } from '../storage/index.js';
+import { errorFields } from '../util/log.js';
 import { STORE_LOCK, type StoreContext } from './context.js';
 import { parseSkillText, serializeSkill } from './file-format.js';
 import { isPlainObject, validateFrontmatter } from './frontmatter.js';
 import { commitSkillChange } from './git.js';
-import { readSkillFile, signatureOf, skillPath } from './skill-file.js';
+import { readSkillFile, signatureOf, skillPath, type ReadOutcome } from './skill-file.js';
 import { assertSlug } from './slug.js';
 import { listTrash, moveToTrash, readTrashed } from './trash.js';
 import type { Skill } from './types.js';
@@ -53,12 +52,13 @@ export async function upsertSkill(ctx: StoreContext, input: UpsertInput): Promis
     errors.push({ path: 'body', message: `must be at most ${MAX_BODY_BYTES} bytes` });
   }
   if (!isPlainObject(input.frontmatter)) errors.push({ path: 'frontmatter', message: 'must be an object' });
-  if (errors.length > 0) throw invalid('invalid skill', errors);
+  if (errors.length > 0) throw invalidSkill(errors);
 
   return ctx.mutex.run(STORE_LOCK, async () => {
     const { root, clock } = ctx.options;
     const file = skillPath(root, input.slug);
     const existing = await readSkillFile(root, input.slug);
+    refuseLink(existing, input.slug);
     const previous = existing.kind === 'skill' ? existing.skill : undefined;
     if (previous && input.structureId !== undefined && !scopeAllows(previous, input.structureId)) {
       throw notFound(`skill ${input.slug} not found`);
@@ -72,12 +72,10 @@ export async function upsertSkill(ctx: StoreContext, input: UpsertInput): Promis
       category: 'general',
       difficulty: 'medium',
     });
-    if (!checked.ok) throw invalid('invalid skill', checked.errors);
+    if (!checked.ok) throw invalidSkill(checked.errors);
     const scope = checked.frontmatter.structure_id;
     if (input.structureId !== undefined && scope !== undefined && scope !== input.structureId) {
-      throw invalid('invalid skill', [
-        { path: 'frontmatter.structure_id', message: 'must be the structure of the request' },
-      ]);
+      throw invalidSkill([{ path: 'frontmatter.structure_id', message: 'must be the structure of the request' }]);
     }
 
     const text = serializeSkill(checked.frontmatter, input.body);
@@ -87,7 +85,7 @@ export async function upsertSkill(ctx: StoreContext, input: UpsertInput): Promis
       category: 'general',
       difficulty: 'medium',
     });
-    if (!parsed.ok) throw invalid('invalid skill', parsed.errors);
+    if (!parsed.ok) throw invalidSkill(parsed.errors.length > 0 ? parsed.errors : [{ path: 'frontmatter', message: parsed.message }]);
     await writeAtomic(file, text);
     const signature = await signatureOf(file);
     if (signature) ctx.catalog.put(parsed.skill, signature);
@@ -106,6 +104,7 @@ export async function removeSkill(ctx: StoreContext, slug: string, scope: ScopeO
     const file = skillPath(root, slug);
     const existing = await readSkillFile(root, slug);
     if (existing.kind === 'missing') throw notFound(`skill ${slug} not found`);
+    refuseLink(existing, slug);
     if (existing.kind === 'skill' && scope.structureId !== undefined && !scopeAllows(existing.skill, scope.structureId)) {
       throw notFound(`skill ${slug} not found`);
     }
@@ -122,14 +121,16 @@ export async function restoreSkill(ctx: StoreContext, slug: string, scope: Scope
   return ctx.mutex.run(STORE_LOCK, async () => {
     const { root } = ctx.options;
     const file = skillPath(root, slug);
-    if (await exists(file)) throw conflict(`a live skill ${slug} exists`);
+    const live = await lstatOrUndefined(file);
+    if (live?.isSymbolicLink()) throw linkConflict(slug);
+    if (live) throw conflict(`a live skill ${slug} exists`);
     const newest = (await listTrash(root)).find((entry) => entry.slug === slug);
     if (!newest) throw notFound(`no deleted skill ${slug}`);
     const trashed = await readTrashed(newest);
     if (trashed && scope.structureId !== undefined && !scopeAllows(trashed, scope.structureId)) {
       throw notFound(`no deleted skill ${slug}`);
     }
-    await rename(newest.file, file);
+    await renameSafe(newest.file, file);
     const outcome = await readSkillFile(root, slug);
     if (outcome.kind !== 'skill') {
       if (outcome.kind === 'problem') ctx.catalog.putProblem(`${slug}.md`, outcome.message, outcome.signature);
@@ -142,19 +143,26 @@ export async function restoreSkill(ctx: StoreContext, slug: string, scope: Scope
   });
 }
 
+/** 400 whose detail names the first problem (`invalid skill: frontmatter.status must be one of …`). */
+function invalidSkill(errors: FieldError[]): OrgError {
+  const first = errors[0];
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+  return invalid(first ? `invalid skill: ${first.path} ${first.message}${more}` : 'invalid skill', errors);
+}
+
 /** A scoped skill may be changed only from its own structure. */
 function scopeAllows(skill: Skill, structureId: string): boolean {
   const scope = skill.frontmatter.structure_id;
   return scope === undefined || scope === structureId;
 }
 
-async function exists(file: string): Promise<boolean> {
-  try {
-    await access(file);
-    return true;
-  } catch {
-    return false;
-  }
+/** 409 for a skill whose file is a symbolic link: nothing is ever written, moved or read through it. */
+function linkConflict(slug: string): OrgError {
+  return conflict(`skills/${slug}.md is a symbolic link; org never writes through links: replace it with a regular file`);
+}
+
+function refuseLink(outcome: ReadOutcome, slug: string): void {
+  if (outcome.kind === 'problem' && outcome.link) throw linkConflict(slug);
 }
 
 async function commit(ctx: StoreContext, files: string[], message: string, actor: string | undefined): Promise<void> {
@@ -163,6 +171,6 @@ async function commit(ctx: StoreContext, files: string[], message: string, actor
   try {
     await commitSkillChange(ctx.options.root, files, full);
   } catch (error) {
-    ctx.options.logger.warn?.('skill commit failed', { message: full, error: String(error) });
+    ctx.options.log('warn', 'skill commit failed', { message: full, ...errorFields(error) });
   }
 }

@@ -1,16 +1,15 @@
 /**
  * Atomic file writes: the data goes to a temporary file in the same folder, is fsynced,
  * then renamed over the target, so a reader (or a crash) sees the old file or the new
- * one, never half of either.
+ * one, never half of either. Links are never followed (see `safe-fs.ts`).
  */
-import { mkdir, readFile, readdir, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { readFileSafe, readdirSafe, writeFileAtomicSafe } from './safe-fs.js';
+import { isTempOf, unlinkIfPresent } from './temps.js';
 
 /** Writes `data` to `file` atomically (temp file, fsync, rename), creating its folder. */
 export async function writeAtomic(file: string, data: string | Buffer, mode?: number): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  await writeFileAtomic(file, data, { fsync: true, ...(mode === undefined ? {} : { mode }) });
+  await writeFileAtomicSafe(file, data, mode);
 }
 
 /** Writes `value` as pretty JSON (with a final newline) atomically. */
@@ -22,7 +21,7 @@ export async function writeJsonAtomic(file: string, value: unknown, mode?: numbe
 export async function readJson<T>(file: string, fallback: T): Promise<T> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readFileSafe(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return fallback;
     throw error;
@@ -35,18 +34,15 @@ export async function readJson<T>(file: string, fallback: T): Promise<T> {
  * when the process is killed between writing and renaming one.
  */
 export async function removeStaleTemps(file: string): Promise<void> {
-  const prefix = `${basename(file)}.`;
-  let names: string[];
+  let entries;
   try {
-    names = await readdir(dirname(file));
+    entries = await readdirSafe(dirname(file));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw error;
   }
-  for (const name of names) {
-    if (!name.startsWith(prefix) || !/^\d+$/.test(name.slice(prefix.length))) continue;
-    await unlink(join(dirname(file), name)).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') throw error;
-    });
+  const name = basename(file);
+  for (const entry of entries) {
+    if (entry.isFile() && isTempOf(entry.name, name)) await unlinkIfPresent(join(dirname(file), entry.name));
   }
 }

@@ -1,7 +1,9 @@
-/** Durable state on disk: atomic JSON documents, append-only JSON Lines, per-file locks. */
+/** Durable state on disk: atomic JSON documents, append-only JSON Lines, per-file locks, no links followed. */
 export * from './atomic.js';
 export * from './dir-sync.js';
 export * from './group-file.js';
 export * from './json-file.js';
 export * from './jsonl.js';
 export * from './mutex.js';
+export * from './safe-fs.js';
+export * from './temps.js';

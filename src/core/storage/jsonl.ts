@@ -4,9 +4,14 @@
  * crash is cut off before the next append and skipped by readers, so the file always
  * parses and every acknowledged line is kept.
  */
-import { type FileHandle, mkdir, open, readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { KeyedMutex } from './mutex.js';
+import { mkdirSafe, openNoFollow, readFileSafe } from './safe-fs.js';
+
+/** `a+` (read, append, create) as open flags, so `O_NOFOLLOW` can be added. */
+const APPEND_FLAGS = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT;
 
 const mutex = new KeyedMutex();
 const repaired = new Set<string>();
@@ -14,8 +19,7 @@ const repaired = new Set<string>();
 /** Appends `records` to `file` as JSON lines, durably. */
 export function appendJsonl(file: string, ...records: unknown[]): Promise<void> {
   return mutex.run(file, async () => {
-    await mkdir(dirname(file), { recursive: true });
-    const handle = await open(file, 'a+');
+    const handle = await openForAppend(file);
     try {
       if (!repaired.has(file)) {
         await cutTornTail(handle);
@@ -28,6 +32,17 @@ export function appendJsonl(file: string, ...records: unknown[]): Promise<void> 
       await handle.close();
     }
   });
+}
+
+/** Opens (creating it and its folders when missing) without following links. */
+async function openForAppend(file: string): Promise<FileHandle> {
+  try {
+    return await openNoFollow(file, APPEND_FLAGS, 0o666);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  await mkdirSafe(dirname(file));
+  return openNoFollow(file, APPEND_FLAGS, 0o666);
 }
 
 async function cutTornTail(handle: FileHandle): Promise<void> {
@@ -45,7 +60,7 @@ async function cutTornTail(handle: FileHandle): Promise<void> {
 export async function readJsonl<T>(file: string): Promise<T[]> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readFileSafe(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
