@@ -5,7 +5,7 @@
  */
 import matter from 'gray-matter';
 import type { FieldError } from '../errors.js';
-import { validateFrontmatter, type FrontmatterDefaults } from './frontmatter.js';
+import { MAX_FRONTMATTER_BYTES, setOwn, validateFrontmatter, type FrontmatterDefaults } from './frontmatter.js';
 import { parseSteps } from './steps.js';
 import type { Skill, SkillFrontmatter } from './types.js';
 
@@ -29,6 +29,11 @@ export function normalizeBody(body: string): string {
  *   file's modification time as `learned_at`)
  */
 export function parseSkillText(slug: string, text: string, defaults: FrontmatterDefaults): ParseResult {
+  // The YAML parser recurses: bound the text before it sees it (nesting is bounded after).
+  const end = text.indexOf('\n---', 3);
+  if (/^\uFEFF?---/.test(text) && (end < 0 ? text.length : end) > MAX_FRONTMATTER_BYTES + 8) {
+    return { ok: false, message: `front matter must be at most ${MAX_FRONTMATTER_BYTES / 1024} KiB`, errors: [] };
+  }
   let data: unknown;
   let content: string;
   try {
@@ -36,6 +41,7 @@ export function parseSkillText(slug: string, text: string, defaults: Frontmatter
     data = file.data;
     content = file.content;
   } catch (error) {
+    if (error instanceof RangeError) return { ok: false, message: 'front matter nests too deeply to be read', errors: [] };
     const reason = error instanceof Error ? error.message.split('\n')[0] : 'unreadable';
     return { ok: false, message: `front matter is not valid YAML: ${reason}`, errors: [] };
   }
@@ -66,6 +72,6 @@ export function serializeSkill(frontmatter: SkillFrontmatter, body: string): str
 
 function stripUndefined(frontmatter: SkillFrontmatter): Record<string, unknown> {
   const data: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(frontmatter)) if (value !== undefined) data[key] = value;
+  for (const [key, value] of Object.entries(frontmatter)) if (value !== undefined) setOwn(data, key, value);
   return data;
 }

@@ -40,6 +40,11 @@ const KNOWN = new Set([
   'tool_url',
   'structure_id',
 ]);
+/** Deepest nesting of front matter values accepted (the front matter itself is level 1). */
+export const MAX_FRONTMATTER_DEPTH = 32;
+/** Largest front matter accepted, measured as the text of its keys and values. */
+export const MAX_FRONTMATTER_BYTES = 64 * 1024;
+
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/;
 const NAME_MAX = 200;
 
@@ -50,6 +55,34 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value) as unknown;
   return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Checks that a front matter value is neither nested deeper than
+ * {@link MAX_FRONTMATTER_DEPTH} nor larger than {@link MAX_FRONTMATTER_BYTES}, without
+ * recursion (the value may be thousands of levels deep) and stopping as soon as a limit
+ * is passed (YAML aliases can make a small file expand into a huge graph).
+ */
+export function checkFrontmatterBounds(raw: unknown): FieldError | undefined {
+  const stack: { value: unknown; depth: number }[] = [{ value: raw, depth: 1 }];
+  let bytes = 0;
+  while (stack.length > 0) {
+    const { value, depth } = stack.pop()!;
+    if (value !== null && typeof value === 'object') {
+      if (depth > MAX_FRONTMATTER_DEPTH) {
+        return { path: 'frontmatter', message: `must not nest deeper than ${MAX_FRONTMATTER_DEPTH} levels` };
+      }
+      const entries = Array.isArray(value) ? value.map((item) => ['', item] as const) : Object.entries(value);
+      for (const [key, item] of entries) {
+        bytes += key.length + 2;
+        stack.push({ value: item, depth: depth + 1 });
+      }
+    } else {
+      bytes += typeof value === 'string' ? value.length : 8;
+    }
+    if (bytes > MAX_FRONTMATTER_BYTES) return { path: 'frontmatter', message: `must be at most ${MAX_FRONTMATTER_BYTES / 1024} KiB` };
+  }
+  return undefined;
 }
 
 /**
@@ -65,11 +98,16 @@ export function validateFrontmatter(raw: unknown, defaults: FrontmatterDefaults)
   if (!isPlainObject(raw)) {
     return { ok: false, errors: [{ path: 'frontmatter', message: 'must be an object' }] };
   }
+  const bounds = checkFrontmatterBounds(raw);
+  if (bounds) return { ok: false, errors: [bounds] };
   const errors: FieldError[] = [];
   const fail = (member: string, message: string): void => {
     errors.push({ path: `frontmatter.${member}`, message });
   };
 
+  // YAML and JSON can hold a member named `__proto__`, but the file format cannot write
+  // it back (gray-matter merges members by assignment): refuse it rather than lose it.
+  if (Object.prototype.hasOwnProperty.call(raw, '__proto__')) fail('__proto__', 'is not allowed as a member name');
   if (raw.type !== 'skill') fail('type', 'must be "skill"');
 
   const name = raw.name;
@@ -124,9 +162,17 @@ export function validateFrontmatter(raw: unknown, defaults: FrontmatterDefaults)
   };
   if (structureId !== undefined) frontmatter.structure_id = structureId as string;
   for (const [member, value] of Object.entries(raw)) {
-    if (!KNOWN.has(member) && value !== undefined) frontmatter[member] = value;
+    if (!KNOWN.has(member) && value !== undefined) setOwn(frontmatter, member, value);
   }
   return { ok: true, frontmatter };
+}
+
+/**
+ * Sets an own member whatever its name: plain assignment of `__proto__` would replace
+ * the object's prototype and lose the member.
+ */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** A YAML timestamp (parsed to a Date) or an ISO 8601 string → ISO string; otherwise undefined. */
