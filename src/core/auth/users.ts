@@ -14,6 +14,11 @@ export interface UserRecord {
   email: string;
   token_hash: string;
   created_at: string;
+  /**
+   * The invite whose acceptance created this user. While that invite is still pending,
+   * an acceptance cut short by a crash never returned the token: the retry gets a new one.
+   */
+  invite_id?: string;
 }
 
 export type { PublicUser } from '../schemas/auth.js';
@@ -58,8 +63,11 @@ export class UserService {
     return this.doc.current.users.length;
   }
 
-  /** Creates a user and returns it with its token (shown once). 409 when the address is taken. */
-  async create(email: string): Promise<{ user: PublicUser; token: string }> {
+  /**
+   * Creates a user and returns it with its token (shown once). 409 when the address is
+   * taken. `inviteId` records the invite whose acceptance creates it.
+   */
+  async create(email: string, options: { inviteId?: string } = {}): Promise<{ user: PublicUser; token: string }> {
     const normalized = email.trim().toLowerCase();
     const token = mintToken('user');
     const record: UserRecord = {
@@ -67,6 +75,7 @@ export class UserService {
       email: normalized,
       token_hash: hashToken(token),
       created_at: isoNow(this.clock),
+      ...(options.inviteId ? { invite_id: options.inviteId } : {}),
     };
     await this.doc.update((draft) => {
       if (draft.users.some((user) => user.email === normalized)) throw conflict(`a user with e-mail ${normalized} already exists`);
@@ -74,6 +83,26 @@ export class UserService {
     });
     this.reindex();
     return { user: toPublic(record), token };
+  }
+
+  /**
+   * Replaces a user's token with a new one (returned once; the old one stops working).
+   * Used only to finish an invite acceptance whose first attempt never returned the token.
+   */
+  async replaceToken(userId: string): Promise<string> {
+    const token = mintToken('user');
+    await this.doc.update((draft) => {
+      const user = draft.users.find((candidate) => candidate.id === userId);
+      if (!user) throw new Error(`no user ${userId}`);
+      user.token_hash = hashToken(token);
+    });
+    this.reindex();
+    return token;
+  }
+
+  /** The id of the invite whose acceptance created this user, if any. */
+  createdByInvite(userId: string): string | undefined {
+    return this.doc.current.users.find((candidate) => candidate.id === userId)?.invite_id;
   }
 
   /** The user whose token hashes to `hash`, if any. */

@@ -8,7 +8,7 @@ import { hashToken, mintToken } from '../auth/tokens.js';
 import type { UserService } from '../auth/users.js';
 import { OrgError, gone, notFound } from '../errors.js';
 import type { Mailer } from '../mail/index.js';
-import { JsonFile } from '../storage/index.js';
+import { JsonFile, KeyedMutex } from '../storage/index.js';
 import { isoNow, uuid, type Clock, type IdGenerator, systemClock } from '../util/index.js';
 import type { Acceptance, Invite, InviteStatus } from '../schemas/workspaces.js';
 import type { WorkspaceService } from './service.js';
@@ -52,6 +52,8 @@ export interface InviteServiceOptions {
 /** Creates, mails, lists and accepts invites. */
 export class InviteService {
   private readonly doc: JsonFile<InvitesDoc>;
+  /** Serialises acceptances per invite. */
+  private readonly accepting = new KeyedMutex();
   private readonly clock: Clock;
   private readonly ids: IdGenerator;
 
@@ -127,48 +129,56 @@ export class InviteService {
     return this.toPublic(invite);
   }
 
-  /** Accepts an invite by its token: 404 unknown, 410 expired, used or replaced. */
+  /**
+   * Accepts an invite by its token: 404 unknown, 410 expired, used or replaced.
+   *
+   * Crash-safe by ordering, not by a claim: the user (created for this invite when the
+   * address has none) and the membership are written first, and the invite is marked
+   * used last, so a kill at any point before that leaves it pending and the same token
+   * accepts again. Every step is idempotent: the member is set again, and a user this
+   * invite created earlier gets a new token, since the first attempt never returned one
+   * (the answer goes out only after the invite is marked). Acceptances of one invite
+   * run one at a time, so two concurrent ones cannot both succeed.
+   */
   async accept(token: string): Promise<Acceptance> {
     const hash = hashToken(token);
-    const invite = this.doc.current.invites.find((candidate) => candidate.token_hash === hash);
-    if (!invite) throw notFound('invite not found');
+    const found = this.doc.current.invites.find((candidate) => candidate.token_hash === hash);
+    if (!found) throw notFound('invite not found');
+    return this.accepting.run(found.id, async () => {
+      const invite = this.doc.current.invites.find((candidate) => candidate.id === found.id) ?? found;
+      this.assertUsable(invite);
+      const { users, workspaces } = this.options;
+      let user = users.byEmail(invite.email);
+      let newToken: string | undefined;
+      if (!user) {
+        const created = await users.create(invite.email, { inviteId: invite.id });
+        user = created.user;
+        newToken = created.token;
+      } else if (users.createdByInvite(user.id) === invite.id) {
+        newToken = await users.replaceToken(user.id);
+      }
+      await workspaces.setMember(invite.structure_id, user.id, invite.role);
+      await this.doc.update((draft) => {
+        const stored = draft.invites.find((candidate) => candidate.id === invite.id);
+        if (!stored || stored.status !== 'pending') throw gone('this invite has already been used');
+        stored.status = 'accepted';
+        stored.accepted_at = isoNow(this.clock);
+      });
+      return {
+        structure_id: invite.structure_id,
+        role: invite.role,
+        user: { id: user.id, email: user.email },
+        ...(newToken ? { token: newToken } : {}),
+      };
+    });
+  }
+
+  /** 410 unless the invite is pending and unexpired. */
+  private assertUsable(invite: InviteRecord): void {
     const status = this.statusOf(invite);
     if (status === 'expired') throw gone('this invite has expired');
     if (status === 'accepted') throw gone('this invite has already been used');
     if (status === 'replaced') throw gone('this invite was replaced by a newer one');
-    // Claim the invite first, so two concurrent acceptances cannot both succeed.
-    await this.doc.update((draft) => {
-      const stored = draft.invites.find((candidate) => candidate.id === invite.id);
-      if (!stored || stored.status !== 'pending') throw gone('this invite has already been used');
-      stored.status = 'accepted';
-      stored.accepted_at = isoNow(this.clock);
-    });
-    let user = this.options.users.byEmail(invite.email);
-    let newToken: string | undefined;
-    try {
-      if (!user) {
-        const created = await this.options.users.create(invite.email);
-        user = created.user;
-        newToken = created.token;
-      }
-      await this.options.workspaces.setMember(invite.structure_id, user.id, invite.role);
-    } catch (error) {
-      // Give the invite back, so a failure here does not use it up.
-      await this.doc.update((draft) => {
-        const stored = draft.invites.find((candidate) => candidate.id === invite.id);
-        if (stored) {
-          stored.status = 'pending';
-          stored.accepted_at = null;
-        }
-      });
-      throw error;
-    }
-    return {
-      structure_id: invite.structure_id,
-      role: invite.role,
-      user: { id: user.id, email: user.email },
-      ...(newToken ? { token: newToken } : {}),
-    };
   }
 
   /** Open invites of a structure (pending or expired), newest first. */
