@@ -3,17 +3,17 @@
  * names them `<file>.<uint32>` beside their target; they are never renamed once the
  * process is gone, so start-up removes them before anything reads or watches the home.
  *
- * Service files never end in `.<digits>`: under `.org/` every such name whose stem has an
- * extension of its own (`users.json.123`, `artifacts.json.7`, `skills.json.9`,
- * `x.eml.42`) is a leftover temp. The skills folder and artifact shelves hold names that
- * users chose, so their callers narrow what is removed (`keep`).
+ * Service files never end in `.<digits>`: under `.org/` every such name (`users.json.123`,
+ * `artifacts.json.7`, `skills.json.9`, `x.eml.42`) is a leftover temp. The skills folder
+ * and artifact shelves hold names that users chose, so their callers narrow what is
+ * removed (`match`, `keep`).
  */
 import { unlink } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { readdirSafe } from './safe-fs.js';
 
-/** A temp name: a stem with an extension, a dot and 1 to 10 digits. */
-export const TEMP_NAME = /^(.+\.[A-Za-z][A-Za-z0-9]*)\.\d{1,10}$/;
+/** A temp name: any name, a dot and 1 to 10 digits (write-file-atomic's uint32). */
+export const TEMP_NAME = /^.+\.\d{1,10}$/;
 
 /** True when `name` is the name of a temp file (of any target). */
 export function isTempName(name: string): boolean {

@@ -1,0 +1,107 @@
+/**
+ * Temp files left by a kill are removed at start-up and never indexed (issue 10, item
+ * 9). A process killed between an atomic write's temp file and its rename leaves
+ * `<file>.<n>` behind: in the git-tracked skills folder, on artifact shelves, beside
+ * `artifacts.json`, the state documents, the index and the outbox. Users' own files that
+ * merely look alike (a listed artifact `data.json.1`, `skills/backup.txt.1`) are kept.
+ */
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../src/app.js';
+import { resolveConfig } from '../src/core/config.js';
+import type { SkillChangeEvent } from '../src/core/skills/index.js';
+import { startInstance, type TestInstance } from './helpers/instance.js';
+
+const SKILL = (name: string) => ['---', 'type: skill', `name: ${name}`, 'status: complete', 'summary: zanzibar', '---', 'Body.', ''].join('\n');
+
+describe('temp files of interrupted writes', () => {
+  let home: string;
+  let t: TestInstance;
+  let structureId: string;
+  let nodeDir: string;
+
+  beforeAll(async () => {
+    home = await mkdtemp(join(tmpdir(), 'org-sweep-'));
+    // A first run leaves a structure, a node with a listed artifact named like a temp, and a skill.
+    const first = await startInstance({ home });
+    structureId = (await first.createStructure(first.auth().authorization.slice(7), 'blank')).id;
+    await first.app.workspaces.addNode(structureId, { role_id: 'team-a', label: 'A' }, 'test');
+    nodeDir = first.app.workspaces.nodeDir(structureId, first.app.workspaces.node(structureId, 'team-a').id);
+    await first.app.chat.shelfOf(structureId, first.app.workspaces.node(structureId, 'team-a').id).write('data.json.1', 'a user file', 'application/json');
+    await writeFile(join(home, 'skills', 'chase.md'), SKILL('Chase'));
+    await first.close();
+
+    // What a kill at the wrong moment leaves behind.
+    const leftovers = [
+      join(home, 'skills', 'chase.md.2417754183'),
+      join(home, 'skills', 'new-skill.md.99'),
+      join(nodeDir, 'artifacts', 'report.md.3141592653'),
+      join(nodeDir, 'artifacts', 'data.json.1.77'),
+      join(nodeDir, 'artifacts.json.1234567'),
+      join(home, '.org', 'users.json.5'),
+      join(home, '.org', 'structures', structureId, 'structure.json.6'),
+      join(home, '.org', 'index', 'skills.json.8'),
+      join(home, '.org', 'outbox', '2026-01-01T00-00-00-000Z--x@y.eml.9'),
+    ];
+    for (const file of leftovers) await writeFile(file, file.includes('skills') ? SKILL('Half written') : '{"half":');
+    await writeFile(join(home, 'skills', 'backup.txt.1'), 'the user keeps this');
+    t = await startInstance({ home });
+  }, 60_000);
+  afterAll(async () => {
+    await t.close();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('start-up removed every leftover temp file and kept look-alike user files', async () => {
+    expect((await readdir(join(home, 'skills'))).sort()).toEqual(['backup.txt.1', 'chase.md']);
+    expect((await readdir(join(nodeDir, 'artifacts'))).sort()).toEqual(['data.json.1']);
+    expect((await readdir(nodeDir)).filter((name) => name.startsWith('artifacts'))).toEqual(['artifacts', 'artifacts.json']);
+    const all = await readdir(join(home, '.org'), { recursive: true });
+    expect(all.filter((name) => /\.\d+$/.test(name)).map((name) => name.split('/').pop())).toEqual(['data.json.1']);
+    const listed = await t.server.inject({ method: 'GET', url: `/api/org/structures/${structureId}/agents/team-a/artifacts`, headers: t.auth() });
+    expect(listed.json<{ artifacts: { name: string }[] }>().artifacts.map((a) => a.name)).toEqual(['data.json.1']);
+  });
+
+  it('temp files never reach the catalog: not at load, not through the watcher', async () => {
+    expect(t.app.skills.list().map((entry) => entry.slug)).toEqual(['chase']);
+    expect(t.app.skills.problems()).toEqual([]);
+    const events: SkillChangeEvent[] = [];
+    const marker = new Promise<void>((resolve) => {
+      const stop = t.app.skills.subscribe((event) => {
+        events.push(event);
+        if (event.type === 'upsert' && event.slug === 'marker') {
+          stop();
+          resolve();
+        }
+      });
+    });
+    // A temp file appears (an editor or a write in progress), then a real skill after it.
+    await writeFile(join(home, 'skills', 'late.md.2718281828'), SKILL('Late temp'));
+    await writeFile(join(home, 'skills', 'marker.md'), SKILL('Marker'));
+    await marker;
+    expect(events).toEqual([{ type: 'upsert', slug: 'marker', created: true, source: 'watcher' }]);
+    expect(t.app.skills.list().map((entry) => entry.slug)).toEqual(['chase', 'marker']);
+    expect(t.app.skills.problems()).toEqual([]);
+  });
+});
+
+describe('start-up writes are finished when the instance is ready (issue 10, item 12)', () => {
+  it('the refreshed skill index is on disk, with no temp file beside it, when the app is created', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'org-ready-'));
+    try {
+      await mkdir(join(home, 'skills'), { recursive: true });
+      for (let i = 0; i < 300; i++) await writeFile(join(home, 'skills', `skill-${i}.md`), SKILL(`Skill ${i}`));
+      const config = resolveConfig({ home, port: 0, demo: false }, { ORG_ADMIN_TOKEN: 'test-admin-token-0123456789abcdef', ORG_CONFIG_DIR: join(home, 'config') });
+      const app = await createApp(config, { log: () => undefined });
+      // Listed the moment the app exists: a kill from now on cannot catch an index save half done.
+      const index = await readdir(join(home, '.org', 'index'));
+      await app.close();
+      expect(index).toEqual(['skills.json']);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+});
+
