@@ -35,7 +35,7 @@ describe('GroupFile', () => {
     await writeFile(target, 'outside\n');
     await symlink(target, join(dir, 'log.jsonl'));
     const file = new GroupFile(join(dir, 'log.jsonl'));
-    await expect(file.append('x\n')).rejects.toMatchObject({ code: 'ELOOP' });
+    await expect(file.append('x\n')).rejects.toThrow('is a symbolic link');
     expect(await readFile(target, 'utf8')).toBe('outside\n');
     await file.close();
   });

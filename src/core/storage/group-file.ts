@@ -5,10 +5,11 @@
  * A line torn by a crash is cut off when the file is opened, so readers always see
  * whole lines.
  */
-import { type FileHandle, mkdir, open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { dirname } from 'node:path';
 import { syncDirectory } from './dir-sync.js';
+import { mkdirSafe, openNoFollow } from './safe-fs.js';
 
 interface Pending {
   text: string;
@@ -66,9 +67,9 @@ export class GroupFile {
 
   private open(): Promise<FileHandle> {
     this.handle ??= (async () => {
-      await mkdir(dirname(this.path), { recursive: true });
-      // O_NOFOLLOW: state files are never reached through a symbolic link.
-      const handle = await open(this.path, constants.O_RDWR | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW, this.options.mode ?? 0o600);
+      await mkdirSafe(dirname(this.path));
+      // State files are never reached through a symbolic link (the file or a folder on the way).
+      const handle = await openNoFollow(this.path, constants.O_RDWR | constants.O_CREAT | constants.O_APPEND, this.options.mode ?? 0o600);
       const { size } = await handle.stat();
       if (size === 0) {
         if (this.options.syncDirectory !== false) await syncDirectory(dirname(this.path));

@@ -4,9 +4,9 @@
  * `{"seq":<n>,"event":<event json>}` so the event's own JSON text can be cut out again
  * without parsing it.
  */
-import { open, readFile } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { join } from 'node:path';
+import { openNoFollow, readFileSafe } from '../../storage/index.js';
 import type { EncodedEvent } from '../encoded.js';
 import type { RunLocation } from '../store.js';
 import type { EventInput } from '../types.js';
@@ -48,7 +48,7 @@ function toLocation(header: RunHeader): RunLocation {
 export async function readHeader(file: string): Promise<RunLocation | undefined> {
   let handle;
   try {
-    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    handle = await openNoFollow(file, constants.O_RDONLY);
   } catch (error) {
     if (isMissing(error)) return undefined;
     throw error;
@@ -68,7 +68,7 @@ export async function readHeader(file: string): Promise<RunLocation | undefined>
 export async function readEvents(file: string, afterSeq: number): Promise<EncodedEvent[]> {
   let text: string;
   try {
-    text = await readFile(file, { encoding: 'utf8', flag: constants.O_RDONLY | constants.O_NOFOLLOW });
+    text = await readFileSafe(file, 'utf8');
   } catch (error) {
     if (isMissing(error)) return [];
     throw error;
