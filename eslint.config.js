@@ -26,6 +26,14 @@ export default tseslint.config(
     },
   },
   {
+    // Core and the composition root never fire and forget: `void promise` hides a
+    // rejection that would end the process; handle it (`.catch(report)`) instead.
+    files: ['src/core/**/*.ts', 'src/app.ts'],
+    // The chat engine's files are being reworked; they join once that work lands.
+    ignores: ['src/core/chat/engine.ts', 'src/core/chat/appender.ts', 'src/core/chat/run.ts', '**/*.test.ts'],
+    rules: { '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: false }] },
+  },
+  {
     files: ['src/core/**/*.ts'],
     rules: forbid(
       ['**/app.js', '**/server/**', '**/mcp/**', '**/client/**', '**/cli/**', 'fastify', '@fastify/*', 'ink', 'react', '@modelcontextprotocol/*', 'commander'],

@@ -48,7 +48,9 @@ export function createIndexSaver(options: ResolvedSkillStoreOptions, catalog: Ca
       dirty = true;
       if (!options.persistIndex) return;
       if (timer) clearTimeout(timer);
-      timer = setTimeout(() => void save(), delayMs);
+      timer = setTimeout(() => {
+        save().catch((error: unknown) => options.log('error', 'saving the skill index failed', errorFields(error)));
+      }, delayMs);
       timer.unref();
     },
     flush: save,

@@ -11,9 +11,10 @@ export class KeyedMutex {
     const next = previous.then(task, task);
     const tail = next.catch(() => undefined);
     this.tails.set(key, tail);
-    void tail.then(() => {
+    const forget = () => {
       if (this.tails.get(key) === tail) this.tails.delete(key);
-    });
+    };
+    tail.then(forget, forget);
     return next;
   }
 
