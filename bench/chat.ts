@@ -117,7 +117,7 @@ async function timeToFirstEvent(): Promise<Record<string, number>> {
   const turns = envNumber('BENCH_CHAT_TURNS', 200);
   const org = await instance();
   try {
-    const structure = await org.app.workspaces.create({ name: 'Bench', template: 'exec-team', ownerId: null });
+    const structure = await org.app.structures.create({ name: 'Bench', template: 'exec-team', ownerId: null });
     const body = '## [gather] Step 1: Gather the figures\n\nCollect them.\n\n## [write] Step 2: Write it up\n\nDecision: send it on Friday.\n';
     for (const [slug, name] of [
       ['weekly-report', 'Weekly report'],
@@ -188,8 +188,8 @@ async function relay(): Promise<Record<string, number>> {
   const agent = await spawnAgent();
   const org = await instance();
   try {
-    const structure = await org.app.workspaces.create({ name: 'Relay', template: 'blank', ownerId: null });
-    const node = await org.app.workspaces.addNode(structure.id, { role_id: 'relay-agent', label: 'Relay', parent_id: null, container_url: agent.url }, 'bench');
+    const structure = await org.app.structures.create({ name: 'Relay', template: 'blank', ownerId: null });
+    const node = await org.app.nodes.add(structure.id, { role_id: 'relay-agent', label: 'Relay', parent_id: null, container_url: agent.url }, 'bench');
     const direct = async (n: number) => {
       const started = performance.now();
       const response = await request(`${agent.url}/turn`, {
@@ -252,7 +252,7 @@ async function manyStreams(): Promise<Record<string, number>> {
   try {
     const targets: { structureId: string; roleId: string }[] = [];
     while (targets.length < count) {
-      const structure = await org.app.workspaces.create({ name: `Streams ${targets.length}`, template: 'exec-team', ownerId: null });
+      const structure = await org.app.structures.create({ name: `Streams ${targets.length}`, template: 'exec-team', ownerId: null });
       for (const node of structure.agents) if (targets.length < count) targets.push({ structureId: structure.id, roleId: node.role_id });
     }
     globalThis.gc?.();

@@ -87,8 +87,8 @@ export async function benchHttp(): Promise<Record<string, number>> {
   try {
     // An ordinary owner (a user token), the usual caller: hash, user lookup, membership.
     const { user, token } = await app.users.create('bench@example.com');
-    const structure = await app.workspaces.create({ name: 'Bench', template: 'exec-team', ownerId: user.id });
-    const body = app.workspaces.detail(structure.id);
+    const structure = await app.structures.create({ name: 'Bench', template: 'exec-team', ownerId: user.id });
+    const body = app.structures.detail(structure.id);
     bare.get('/api/org/structures/:structure_id', async () => body);
 
     const orgUrl = `${await listen(org)}/api/org/structures/${structure.id}`;

@@ -14,7 +14,18 @@ import { createOutboxMailer, createSmtpMailer, type Mailer } from './core/mail/i
 import { InboundService } from './core/inbound/index.js';
 import { pendingWrites } from './core/storage/index.js';
 import { createLineLog, errorFields, guardLog, type Clock, type Log, systemClock } from './core/util/index.js';
-import { InviteService, NodeActivity, WorkspaceService, loadTemplates, type Template } from './core/workspaces/index.js';
+import {
+  InviteService,
+  MemberService,
+  NodeActivity,
+  NodeService,
+  StructureRegistry,
+  StructureService,
+  WorkspaceLog,
+  createFsStructureStore,
+  loadTemplates,
+  type Template,
+} from './core/workspaces/index.js';
 
 /** The package root (holds `templates/`, `skills/`, `package.json`), from `src/` or `dist/`. */
 export const PACKAGE_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -50,7 +61,14 @@ export interface App {
   users: UserService;
   keys: KeyService;
   invites: InviteService;
-  workspaces: WorkspaceService;
+  /** Structures: create, list, detail. */
+  structures: StructureService;
+  /** Nodes of structures: add, change, move, archive, restore. */
+  nodes: NodeService;
+  /** Members of structures and their roles. */
+  members: MemberService;
+  /** The workspace log of each structure (decisions and milestones). */
+  workspaceLog: WorkspaceLog;
   activity: NodeActivity;
   connections: ConnectionRegistry;
   access: AccessControl;
@@ -85,13 +103,19 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
   const activity = new NodeActivity();
   const users = new UserService({ file: paths.users, clock });
   const keys = new KeyService({ file: paths.keys, connections, clock, log });
-  const workspaces = new WorkspaceService({
-    dir: paths.structures,
-    templates,
+  const structureStore = createFsStructureStore({ dir: paths.structures });
+  const registry = new StructureRegistry(structureStore, clock);
+  const structures = new StructureService({ registry, templates, activity, clock });
+  const nodes = new NodeService({
+    registry,
+    store: structureStore,
     activity,
+    dir: paths.structures,
     clock,
     onArchived: (structureId, node) => keys.revokeNode(structureId, node.id),
   });
+  const members = new MemberService(registry, clock);
+  const workspaceLog = new WorkspaceLog({ registry, dir: paths.structures, clock });
   const mailer =
     deps.mailer ??
     (config.smtpUrl
@@ -99,8 +123,8 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
       : createOutboxMailer({ dir: paths.outbox, from: config.mailFrom, clock, log }));
   let listeningUrl = `http://${config.host}:${config.port}`;
   const publicUrl = () => config.publicUrl ?? listeningUrl;
-  const invites = new InviteService({ file: paths.invites, users, workspaces, mailer, publicUrl, clock });
-  await Promise.all([users.load(), keys.load(), invites.load(), workspaces.load()]);
+  const invites = new InviteService({ file: paths.invites, users, structures, members, mailer, publicUrl, clock });
+  await Promise.all([users.load(), keys.load(), invites.load(), registry.load()]);
   const onError = (error: unknown): void => log('error', 'chat: unexpected failure', errorFields(error));
   const skills = await createSkillStore({
     root: paths.skills,
@@ -113,18 +137,18 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
   const local = createLocalRuntime();
   const llm = config.llm ? createLlmRuntime(config.llm) : undefined;
   const directory: ChatDirectory = {
-    node: (structureId, roleId) => workspaces.node(structureId, roleId),
-    structure: (structureId) => workspaces.record(structureId),
-    nodeDir: (structureId, nodeId) => workspaces.nodeDir(structureId, nodeId),
+    node: (structureId, roleId) => nodes.record(structureId, roleId),
+    structure: (structureId) => structures.record(structureId),
+    nodeDir: (structureId, nodeId) => nodes.dir(structureId, nodeId),
     appendLog: async (structureId, entries) => {
-      for (const entry of entries) await workspaces.appendLog(structureId, entry);
+      await workspaceLog.append(structureId, entries);
     },
   };
   const chat = new ChatEngine({
     directory,
     activity,
     skills: createChatSkills(skills),
-    store: createFsChatStore({ stateDir: paths.state, nodeDir: (structureId, nodeId) => workspaces.nodeDir(structureId, nodeId) }),
+    store: createFsChatStore({ stateDir: paths.state, nodeDir: (structureId, nodeId) => nodes.dir(structureId, nodeId) }),
     clock,
     onError,
     router: (node) => deps.runtime?.(node) ?? (node.container_url ? createContainerRuntime(node.container_url) : (llm ?? local)),
@@ -132,7 +156,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
   await chat.recover();
   const inbound = new InboundService({
     chat,
-    workspaces,
+    structures,
     mailer,
     domain: config.inboundDomain,
     log,
@@ -142,7 +166,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
   // Start-up writes (the refreshed skill index) are done before the instance is ready:
   // none is left in flight, half-written, when the process reports that it listens.
   await skills.settle();
-  const access = new AccessControl({ users, keys, workspaces, ...(config.adminToken ? { adminToken: config.adminToken } : {}) });
+  const access = new AccessControl({ users, keys, structures, members, ...(config.adminToken ? { adminToken: config.adminToken } : {}) });
 
   return {
     config,
@@ -152,7 +176,10 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     users,
     keys,
     invites,
-    workspaces,
+    structures,
+    nodes,
+    members,
+    workspaceLog,
     activity,
     connections,
     access,
@@ -171,13 +198,15 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
       const { user, token } = await users.create('owner@localhost');
       const result: FirstStart = { email: user.email, token };
       if (config.demo) {
-        const demo = await workspaces.create({ name: 'Demo', template: 'exec-team', ownerId: user.id });
+        const demo = await structures.create({ name: 'Demo', template: 'exec-team', ownerId: user.id });
         result.demoStructureId = demo.id;
       }
       return result;
     },
     async close() {
       await chat.close(config.shutdownGraceMs);
+      await registry.idle();
+      await structureStore.close();
       await inbound.idle();
       await skills.close();
       await keys.close();

@@ -29,7 +29,7 @@ describe('attachments and artifacts', () => {
     };
     c = await startChat({ deps: { runtime: () => dispatchRuntime({ files: echo }, createLocalRuntime()) } });
     const node = c.structure.agents.find((agent) => agent.role_id === c.roleId)!;
-    shelf = join(c.t.app.workspaces.nodeDir(c.structure.id, node.id), 'artifacts');
+    shelf = join(c.t.app.nodes.dir(c.structure.id, node.id), 'artifacts');
   });
   afterAll(async () => {
     await c.close();

@@ -216,7 +216,7 @@ describe('cancel', () => {
     expect((await cancel('nope')).statusCode).toBe(400);
 
     const viewer = await c.t.createUser('cancel-viewer@example.com');
-    await c.t.app.workspaces.setMember(c.structure.id, viewer.id, 'viewer');
+    await c.t.app.members.set(c.structure.id, viewer.id, 'viewer');
     const running = await c.send('scripted watched by a viewer');
     await running.until((r) => r.frames().length >= 1);
     const runningId = String(running.headers['x-org-run-id']);

@@ -104,7 +104,7 @@ describe('chat history', () => {
     expect((await get(`structure_id=${c.structure.id}&role_id=exec-nobody`)).statusCode).toBe(404);
     expect((await get(`${base}&before=6a0b8f4e-2a6c-4c1e-9f0e-7d4b2c1a9e8f`)).statusCode).toBe(404);
     const viewer = await c.t.createUser('history-viewer@example.com');
-    await c.t.app.workspaces.setMember(c.structure.id, viewer.id, 'viewer');
+    await c.t.app.members.set(c.structure.id, viewer.id, 'viewer');
     expect((await get(base, viewer.token)).statusCode).toBe(200);
     const stranger = await c.t.createUser('history-stranger@example.com');
     expect((await get(base, stranger.token)).statusCode).toBe(404);
@@ -175,7 +175,7 @@ describe('restart recovery', () => {
     const first = await createApp(config(), { runtime: () => stuck });
     apps.push(first);
     const owner = await first.users.create('owner@example.com');
-    const structure = await first.workspaces.create({ name: 'Acme', template: 'exec-team', ownerId: owner.user.id });
+    const structure = await first.structures.create({ name: 'Acme', template: 'exec-team', ownerId: owner.user.id });
     const running = await first.chat.send({ structureId: structure.id, roleId: 'exec-cfo', message: 'never finishes' });
     const queued = await first.chat.send({ structureId: structure.id, roleId: 'exec-cfo', message: 'waits behind it' });
     // Both events are durable once the run publishes them.

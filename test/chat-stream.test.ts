@@ -93,7 +93,7 @@ describe('chat stream', () => {
 
   it('fails before any stream starts: validation, auth, unknown node, non-member, viewer, media type', async () => {
     const viewer = await c.t.createUser('viewer@example.com');
-    await c.t.app.workspaces.setMember(c.structure.id, viewer.id, 'viewer');
+    await c.t.app.members.set(c.structure.id, viewer.id, 'viewer');
     const stranger = await c.t.createUser('stranger@example.com');
     const before = (await c.history({ limit: 500 })).length;
 

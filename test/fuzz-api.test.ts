@@ -46,7 +46,7 @@ describe(`API fuzzer (${RUNS} requests, seed ${SEED}; replay with ORG_FUZZ_SEED=
     const stranger = await t.createUser('stranger@example.com');
     const structure = await t.createStructure(owner.token, 'exec-team', 'Fuzzed');
     const other = await t.createStructure(stranger.token, 'blank', 'Other');
-    await t.app.workspaces.setMember(structure.id, viewer.id, 'viewer');
+    await t.app.members.set(structure.id, viewer.id, 'viewer');
     const node = structure.agents[1]!;
     const key = await t.app.keys.mint({ structureId: structure.id, nodeId: node.id, roleId: node.role_id, label: 'fuzz' });
     const run = await t.app.chat.send({ structureId: structure.id, roleId: node.role_id, message: 'hello' });

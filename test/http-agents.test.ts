@@ -1,10 +1,8 @@
 /**
  * Node routes over HTTP (API.md §5): add with every rule (unique role_id, parent in the
  * same structure, one root), patch, delete into the archive and restore, with the
- * node's timeline kept on disk throughout.
+ * node’s activity timeline (GET …/agents/{role_id}/timeline) kept throughout.
  */
-import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInstance, type TestInstance } from './helpers/instance.js';
 import { expectProblem } from './helpers/problem.js';
@@ -36,11 +34,10 @@ describe('nodes', () => {
   const detail = async (structureId: string) =>
     (await t.server.inject({ method: 'GET', url: `/api/org/structures/${structureId}`, headers: t.auth(owner.token) })).json<{ agents: NodeBody[] }>();
   const timeline = async (structureId: string, nodeId: string) => {
-    const text = await readFile(join(t.home, '.org', 'structures', structureId, 'nodes', nodeId, 'timeline.jsonl'), 'utf8');
-    return text
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as { type: string; actor: string; at: string });
+    const roleId = [...t.app.structures.record(structureId).agents, ...t.app.structures.record(structureId).archive].find((node) => node.id === nodeId)!.role_id;
+    const response = await t.server.inject({ method: 'GET', url: `/api/org/structures/${structureId}/agents/${roleId}/timeline`, headers: t.auth(owner.token) });
+    expect(response.statusCode).toBe(200);
+    return response.json<{ entries: { type: string; actor: string; at: string; fields?: string[] }[] }>().entries;
   };
 
   describe('POST /agents', () => {
@@ -226,7 +223,6 @@ describe('nodes', () => {
         agents: { id: string; role_id: string; label: string; archived_at: string }[];
       }>();
       expect(archive.agents).toEqual([expect.objectContaining({ id: leaf.id, role_id: leaf.role_id, label: 'Before delete', archived_at: expect.stringMatching(ISO) })]);
-      expect((await stat(join(t.home, '.org', 'structures', s.id, 'nodes', leaf.id))).isDirectory()).toBe(true);
 
       expectProblem(await remove(s.id, leaf.role_id), 404, 'not_found');
       expectProblem(await patch(s.id, leaf.role_id, { label: 'X' }), 404, 'not_found');

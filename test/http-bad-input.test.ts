@@ -247,12 +247,12 @@ describe('huge bodies on a real socket', () => {
   }
 
   it('a chunked body past config.bodyLimit → 413 problem, and no structure is created', async () => {
-    const before = t.app.workspaces.summaries(null).length;
+    const before = t.app.structures.summaries(null).length;
     const response = await streamBody('/api/org/structures', 1024 * 1024);
     expect(response.status).toBe(413);
     expect(response.contentType).toMatch(/^application\/problem\+json/);
     expect(JSON.parse(response.body)).toMatchObject({ status: 413, code: 'payload_too_large' });
-    expect(t.app.workspaces.summaries(null).length).toBe(before);
+    expect(t.app.structures.summaries(null).length).toBe(before);
     const health = await fetch(`${t.url}/api/org/health`);
     expect(health.status).toBe(200);
   });

@@ -120,7 +120,7 @@ describe('framework-level errors are problem+json', () => {
   it('Expect: 100-continue over the body limit → 413 problem before 100 Continue; the body is never asked for', async () => {
     const head = (length: number) =>
       `POST /api/org/structures HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\n\r\n`;
-    const before = t.app.workspaces.summaries(null).length;
+    const before = t.app.structures.summaries(null).length;
     const refused = await raw(head(10 * 1024 * 1024), completeResponse);
     expect(refused.raw).not.toContain('100 Continue');
     const problem = expectRawProblem(refused, 413, 'payload_too_large');
@@ -148,7 +148,7 @@ describe('framework-level errors are problem+json', () => {
     });
     expect(accepted.raw.startsWith('HTTP/1.1 100 Continue')).toBe(true);
     expect(accepted.status, accepted.raw).toBe(201);
-    expect(t.app.workspaces.summaries(null).length).toBe(before + 1);
+    expect(t.app.structures.summaries(null).length).toBe(before + 1);
   });
 
   it('Expect: 100-continue over the limit, from a real HTTP client: 413 and no body sent', async () => {

@@ -121,7 +121,7 @@ describe('members and invites', () => {
     it('{members: [{user_id, email, role}], invites: [{id, email, role, status, expires_at}]}', async () => {
       const s = await t.createStructure(owner.token, 'blank', 'Members');
       const viewer = await t.createUser('viewer@example.com');
-      await t.app.workspaces.setMember(s.id, viewer.id, 'viewer');
+      await t.app.members.set(s.id, viewer.id, 'viewer');
       const invite = (await share({ email: 'pending@example.com', role: 'viewer' }, owner.token, s.id)).json<{ invite: { id: string; expires_at: string } }>().invite;
       const response = await members(owner.token, s.id);
       expect(response.statusCode).toBe(200);
@@ -141,7 +141,7 @@ describe('members and invites', () => {
       expectProblem(await members(stranger.token, s.id), 404, 'not_found');
       for (const role of ['viewer', 'operator'] as const) {
         const user = await t.createUser(`${role}-members@example.com`);
-        await t.app.workspaces.setMember(s.id, user.id, role);
+        await t.app.members.set(s.id, user.id, role);
         expectProblem(await members(user.token, s.id), 403, 'forbidden');
         expectProblem(await share({ email: 'x@example.com', role: 'viewer' }, user.token, s.id), 403, 'forbidden');
       }
@@ -160,7 +160,7 @@ describe('members and invites', () => {
       expect(Object.keys(body.user).sort()).toEqual(['email', 'id']);
       expect(body).toMatchObject({ structure_id: structureId, role: 'viewer', user: { email: 'joiner@example.com', id: expect.stringMatching(UUID) } });
       expect(body.token).toMatch(/^org_u_[0-9A-Za-z]{32,}$/);
-      expect(t.app.workspaces.roleOf(structureId, body.user.id)).toBe('viewer');
+      expect(t.app.members.roleOf(structureId, body.user.id)).toBe('viewer');
       expectProblem(await accept(inviteToken), 410, 'gone');
     });
 

@@ -1,7 +1,7 @@
 /**
  * The role matrix of API.md §3 as one table: every principal × every route of the
  * workspace API → the expected status, the problem code of a refusal, and (for writes)
- * whether the change happened. Members are made with `app.workspaces.setMember`.
+ * whether the change happened. Members are made with `app.members.set`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startInstance, type TestInstance } from './helpers/instance.js';
@@ -89,12 +89,12 @@ describe('role matrix', () => {
     const outsider = await t.createUser('outsider@example.com');
     const s = await t.createStructure(owner.token, 'blank', 'Matrix');
     structureId = s.id;
-    await t.app.workspaces.setMember(structureId, viewer.id, 'viewer');
-    await t.app.workspaces.setMember(structureId, operator.id, 'operator');
-    const root = await t.app.workspaces.addNode(structureId, { role_id: 'team-lead', label: 'Lead' }, 'test');
+    await t.app.members.set(structureId, viewer.id, 'viewer');
+    await t.app.members.set(structureId, operator.id, 'operator');
+    const root = await t.app.nodes.add(structureId, { role_id: 'team-lead', label: 'Lead' }, 'test');
     rootId = root.id;
-    nodeA = await t.app.workspaces.addNode(structureId, { role_id: 'team-alpha', label: 'Alpha', parent_id: rootId }, 'test');
-    const nodeB = await t.app.workspaces.addNode(structureId, { role_id: 'team-beta', label: 'Beta', parent_id: rootId }, 'test');
+    nodeA = await t.app.nodes.add(structureId, { role_id: 'team-alpha', label: 'Alpha', parent_id: rootId }, 'test');
+    const nodeB = await t.app.nodes.add(structureId, { role_id: 'team-beta', label: 'Beta', parent_id: rootId }, 'test');
     const other = await t.createStructure(owner.token, 'personal', 'Elsewhere');
     const otherNode = other.agents[0]!;
 
@@ -115,7 +115,7 @@ describe('role matrix', () => {
   });
 
   const base = () => `/api/org/structures/${structureId}`;
-  const live = (roleId: string) => t.app.workspaces.record(structureId).agents.some((node) => node.role_id === roleId);
+  const live = (roleId: string) => t.app.structures.record(structureId).agents.some((node) => node.role_id === roleId);
 
   /** Builds the request of a route for one case, with fresh targets for destructive writes. */
   async function prepare(route: RouteName, principal: PrincipalName): Promise<Prepared> {
@@ -138,18 +138,18 @@ describe('role matrix', () => {
           method: 'PATCH',
           url: `${base()}/agents/${nodeA.role_id}`,
           payload: { label },
-          happened: () => t.app.workspaces.node(structureId, nodeA.role_id).label === label,
+          happened: () => t.app.nodes.get(structureId, nodeA.role_id).label === label,
         };
       }
       case 'delete node': {
         // A node key aims at its own node; everyone else at a fresh leaf.
-        const target = isKey ? nodeA : await t.app.workspaces.addNode(structureId, { role_id: `team-leaf${n}`, label: 'Leaf', parent_id: rootId }, 'test');
+        const target = isKey ? nodeA : await t.app.nodes.add(structureId, { role_id: `team-leaf${n}`, label: 'Leaf', parent_id: rootId }, 'test');
         return { method: 'DELETE', url: `${base()}/agents/${target.role_id}`, happened: () => !live(target.role_id) };
       }
       case 'restore node': {
         const roleId = `team-gone${n}`;
-        await t.app.workspaces.addNode(structureId, { role_id: roleId, label: 'Gone', parent_id: rootId }, 'test');
-        await t.app.workspaces.removeNode(structureId, roleId, 'test');
+        await t.app.nodes.add(structureId, { role_id: roleId, label: 'Gone', parent_id: rootId }, 'test');
+        await t.app.nodes.remove(structureId, roleId, 'test');
         return { method: 'POST', url: `${base()}/agents/${roleId}/restore`, happened: () => live(roleId) };
       }
       case 'mint key': {
@@ -183,7 +183,7 @@ describe('role matrix', () => {
           method: 'POST',
           url: '/api/org/structures',
           payload: { name, template: 'blank' },
-          happened: () => t.app.workspaces.summaries(null).some((summary) => summary.name === name),
+          happened: () => t.app.structures.summaries(null).some((summary) => summary.name === name),
         };
       }
       case 'list structures':

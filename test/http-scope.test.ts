@@ -37,9 +37,9 @@ describe('scope: one structure and one node per request', () => {
     const victim = await t.createUser('victim@example.com');
     a = (await t.createStructure(attacker.token, 'blank', 'A')).id;
     b = (await t.createStructure(victim.token, 'blank', 'B')).id;
-    await t.app.workspaces.addNode(a, { role_id: 'team-a', label: 'A node' }, 'test');
-    await t.app.workspaces.addNode(b, { role_id: 'team-b', label: 'B node' }, 'test');
-    const minted = await t.app.keys.mint({ structureId: a, nodeId: t.app.workspaces.node(a, 'team-a').id, roleId: 'team-a', label: 'a' });
+    await t.app.nodes.add(a, { role_id: 'team-a', label: 'A node' }, 'test');
+    await t.app.nodes.add(b, { role_id: 'team-b', label: 'B node' }, 'test');
+    const minted = await t.app.keys.mint({ structureId: a, nodeId: t.app.nodes.get(a, 'team-a').id, roleId: 'team-a', label: 'a' });
     nodeKey = minted.token;
     keyA = minted.id;
     const run = await t.app.chat.send({ structureId: a, roleId: 'team-a', message: 'hello' });

@@ -57,7 +57,7 @@ describe('skills over HTTP', () => {
     viewer = await t.createUser('viewer@example.com');
     structureId = (await t.createStructure(owner.token, 'blank')).id;
     otherStructureId = (await t.createStructure(owner.token, 'blank', 'Other')).id;
-    await t.app.workspaces.setMember(structureId, viewer.id, 'viewer');
+    await t.app.members.set(structureId, viewer.id, 'viewer');
   });
   afterAll(() => t.close());
 
@@ -131,7 +131,7 @@ describe('skills over HTTP', () => {
     expect(await slugs('', otherStructureId)).not.toContain('scoped-way');
     // A member of another structure only cannot read the scoped skill.
     const outsider = await t.createUser('outsider@example.com');
-    await t.app.workspaces.setMember(otherStructureId, outsider.id, 'owner');
+    await t.app.members.set(otherStructureId, outsider.id, 'owner');
     expectProblem(await get('/api/org/knowledge/skills/scoped-way', outsider.token), 404, 'not_found');
     expect((await get('/api/org/knowledge/skills/old-way', viewer.token)).statusCode).toBe(200);
     // A scoped skill cannot be changed from another structure.

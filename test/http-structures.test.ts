@@ -131,7 +131,7 @@ describe('structures', () => {
       expect(entry).toMatchObject({ name: 'Listed', role: 'owner', node_count: mine.agents.length });
       expect(structures.every((s) => s.role === 'owner')).toBe(true);
 
-      await t.app.workspaces.setMember(mine.id, stranger.id, 'viewer');
+      await t.app.members.set(mine.id, stranger.id, 'viewer');
       const theirs = await t.server.inject({ method: 'GET', url: '/api/org/structures', headers: t.auth(stranger.token) });
       expect(theirs.json()).toEqual({ structures: [expect.objectContaining({ id: mine.id, role: 'viewer' })] });
 
@@ -143,7 +143,7 @@ describe('structures', () => {
     it('the administrator sees every structure as owner', async () => {
       const response = await t.server.inject({ method: 'GET', url: '/api/org/structures', headers: t.auth() });
       const { structures } = response.json<{ structures: { role: string }[] }>();
-      expect(structures.length).toBe(t.app.workspaces.summaries(null).length);
+      expect(structures.length).toBe(t.app.structures.summaries(null).length);
       expect(structures.length).toBeGreaterThan(0);
       expect(structures.every((s) => s.role === 'owner')).toBe(true);
     });
@@ -225,7 +225,7 @@ describe('structures', () => {
       expect((await t.server.inject({ method: 'GET', url, headers: t.auth(owner.token) })).json()).toEqual({ entries: [] });
       const node = created.agents[0]!;
       for (const title of ['first', 'second', 'third']) {
-        await t.app.workspaces.appendLog(created.id, { type: 'decision', title, role_id: node.role_id, node_id: node.id, run_id: null });
+        await t.app.workspaceLog.append(created.id, [{ type: 'decision', title, role_id: node.role_id, node_id: node.id, run_id: null }]);
       }
       const all = await t.server.inject({ method: 'GET', url, headers: t.auth(owner.token) });
       expect(all.statusCode).toBe(200);

@@ -185,8 +185,8 @@ describe('instance routes', () => {
     });
 
     it('an unexpected error is a 500 that reveals neither its message nor a stack', async () => {
-      const original = t.app.workspaces.summaries.bind(t.app.workspaces);
-      t.app.workspaces.summaries = () => {
+      const original = t.app.structures.summaries.bind(t.app.structures);
+      t.app.structures.summaries = () => {
         throw new Error(`ENOENT: open '${t.home}/.org/secret.json' at /work/main/src/x.ts:12`);
       };
       try {
@@ -197,7 +197,7 @@ describe('instance routes', () => {
         expect(response.body).not.toContain('secret');
         expect(body.detail).not.toMatch(/\//);
       } finally {
-        t.app.workspaces.summaries = original;
+        t.app.structures.summaries = original;
       }
     });
 

@@ -55,7 +55,7 @@ describe('inbound replies across a restart', () => {
     const firstMailer = memoryMailer();
     const first = await createApp(config, { runtime: () => stuck, mailer: firstMailer });
     apps.push(first);
-    const structure = await first.workspaces.create({ name: 'Acme', template: 'exec-team', ownerId: null });
+    const structure = await first.structures.create({ name: 'Acme', template: 'exec-team', ownerId: null });
     const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
     const raw = ((await transport.sendMail({
       from: 'alice@example.com',

@@ -102,7 +102,7 @@ describe('invite acceptance under SIGKILL', () => {
       else expect(bearer).toMatch(/^org_u_/);
       const structures = await fetch(`${t.url}/api/org/structures`, { headers: { authorization: `Bearer ${bearer}` } });
       expect(await structures.json()).toEqual({ structures: [expect.objectContaining({ id: structureId, role: 'operator' })] });
-      const members = t.app.workspaces.members(structureId).filter((member) => member.role === 'operator');
+      const members = t.app.members.list(structureId).filter((member) => member.role === 'operator');
       expect(members).toHaveLength(1);
       // Used up now, exactly once.
       expect((await accept(t.url, token)).status).toBe(410);

@@ -26,7 +26,7 @@ describe('names that are Object.prototype members', () => {
     home = await mkdtemp(join(tmpdir(), 'org-names-'));
     t = await startInstance({ home });
     structureId = (await t.createStructure(t.auth().authorization.slice(7), 'blank')).id;
-    await t.app.workspaces.addNode(structureId, { role_id: 'team-a', label: 'A' }, 'test');
+    await t.app.nodes.add(structureId, { role_id: 'team-a', label: 'A' }, 'test');
   });
   afterAll(async () => {
     await t.close();

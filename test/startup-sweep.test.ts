@@ -27,9 +27,9 @@ describe('temp files of interrupted writes', () => {
     // A first run leaves a structure, a node with a listed artifact named like a temp, and a skill.
     const first = await startInstance({ home });
     structureId = (await first.createStructure(first.auth().authorization.slice(7), 'blank')).id;
-    await first.app.workspaces.addNode(structureId, { role_id: 'team-a', label: 'A' }, 'test');
-    nodeDir = first.app.workspaces.nodeDir(structureId, first.app.workspaces.node(structureId, 'team-a').id);
-    await first.app.chat.shelfOf(structureId, first.app.workspaces.node(structureId, 'team-a').id).write('data.json.1', 'a user file', 'application/json');
+    await first.app.nodes.add(structureId, { role_id: 'team-a', label: 'A' }, 'test');
+    nodeDir = first.app.nodes.dir(structureId, first.app.nodes.get(structureId, 'team-a').id);
+    await first.app.chat.shelfOf(structureId, first.app.nodes.get(structureId, 'team-a').id).write('data.json.1', 'a user file', 'application/json');
     await writeFile(join(home, 'skills', 'chase.md'), SKILL('Chase'));
     await first.close();
 

@@ -152,8 +152,8 @@ describe('symbolic links in the home are never followed', () => {
 
   it('artifacts: a linked shelf file is not served, a linked shelf folder is not written to', async () => {
     const s = await start();
-    await s.app.workspaces.addNode(structureId, { role_id: 'team-a', label: 'A' }, 'test');
-    const node = s.app.workspaces.node(structureId, 'team-a');
+    await s.app.nodes.add(structureId, { role_id: 'team-a', label: 'A' }, 'test');
+    const node = s.app.nodes.get(structureId, 'team-a');
     const send = (name: string) =>
       s.server.inject({
         method: 'POST',
@@ -162,7 +162,7 @@ describe('symbolic links in the home are never followed', () => {
         payload: { structure_id: structureId, role_id: 'team-a', message: 'hi', attachments: [{ name, content_base64: Buffer.from('mine').toString('base64'), content_type: 'text/plain' }] },
       });
     expect((await send('notes.txt')).statusCode).toBe(200);
-    const shelf = join(s.app.workspaces.nodeDir(structureId, node.id), 'artifacts');
+    const shelf = join(s.app.nodes.dir(structureId, node.id), 'artifacts');
     await rm(join(shelf, 'notes.txt'));
     await symlink(join(outside, 'secret.md'), join(shelf, 'notes.txt'));
     const download = await s.server.inject({ method: 'GET', url: `/api/org/structures/${structureId}/agents/team-a/artifacts/notes.txt`, headers: s.auth() });

@@ -83,7 +83,7 @@ export function createAppBackend(app: App, key: McpKeyRecord, options: AppBacken
 
     async listPeers() {
       authorize('read');
-      const detail = app.workspaces.detail(structureId);
+      const detail = app.structures.detail(structureId);
       const roleOf = new Map(detail.agents.map((node) => [node.id, node.role_id]));
       const self = detail.agents.find((node) => node.id === key.node_id);
       if (!self) throw new ToolError(`node ${key.role_id} no longer exists`);

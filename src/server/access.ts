@@ -100,7 +100,7 @@ async function resolveRun(app: App, request: FastifyRequest, principal: Principa
 function resolveSigned(app: App, request: FastifyRequest, rule: Extract<AccessRule, { kind: 'signed' }>): StructureScope | undefined {
   if (!rule.from) return undefined;
   const structureId = required(request, rule.from, 'structure_id');
-  if (!app.workspaces.has(structureId)) throw notFound(`structure ${structureId} not found`);
+  if (!app.structures.has(structureId)) throw notFound(`structure ${structureId} not found`);
   if (!rule.node) return { structureId, grant: { role: 'channel' } };
   const roleId = required(request, rule.node, 'role_id');
   return { structureId, roleId, grant: { role: 'channel' } };

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isOrgError } from '../errors.js';
-import { NodeActivity, WorkspaceService } from '../workspaces/index.js';
+import { MemberService, NodeActivity, NodeService, StructureRegistry, StructureService, createFsStructureStore } from '../workspaces/index.js';
+import { systemClock } from '../util/index.js';
 import { ConnectionRegistry } from './connections.js';
 import { KeyService } from './keys.js';
 import { AccessControl, type Principal } from './principal.js';
@@ -16,7 +17,9 @@ describe('AccessControl', () => {
   let dir: string;
   let access: AccessControl;
   let keys: KeyService;
-  let workspaces: WorkspaceService;
+  let structures: StructureService;
+  let nodes: NodeService;
+  let members: MemberService;
   let users: UserService;
   let structureId: string;
   let otherId: string;
@@ -26,20 +29,25 @@ describe('AccessControl', () => {
     dir = await mkdtemp(join(tmpdir(), 'org-access-'));
     users = new UserService({ file: join(dir, 'users.json') });
     keys = new KeyService({ file: join(dir, 'keys.json'), connections: new ConnectionRegistry() });
-    workspaces = new WorkspaceService({ dir: join(dir, 'structures'), templates: new Map([['blank', { name: 'blank', description: '', nodes: [] }]]), activity: new NodeActivity() });
-    await Promise.all([users.load(), keys.load(), workspaces.load()]);
-    access = new AccessControl({ users, keys, workspaces, adminToken: ADMIN });
+    const store = createFsStructureStore({ dir: join(dir, 'structures') });
+    const registry = new StructureRegistry(store, systemClock);
+    const activity = new NodeActivity();
+    structures = new StructureService({ registry, templates: new Map([['blank', { name: 'blank', description: '', nodes: [] }]]), activity });
+    nodes = new NodeService({ registry, store, activity, dir: join(dir, 'structures') });
+    members = new MemberService(registry);
+    await Promise.all([users.load(), keys.load(), registry.load()]);
+    access = new AccessControl({ users, keys, structures, members, adminToken: ADMIN });
     const tokens: Record<string, string> = {};
     for (const name of ['owner', 'operator', 'viewer', 'outsider']) {
       const created = await users.create(`${name}@example.com`);
       tokens[name] = created.token;
     }
     const ownerId = users.byEmail('owner@example.com')!.id;
-    structureId = (await workspaces.create({ name: 'S', template: 'blank', ownerId })).id;
-    otherId = (await workspaces.create({ name: 'O', template: 'blank', ownerId })).id;
-    await workspaces.setMember(structureId, users.byEmail('operator@example.com')!.id, 'operator');
-    await workspaces.setMember(structureId, users.byEmail('viewer@example.com')!.id, 'viewer');
-    const root = await workspaces.addNode(structureId, { role_id: 'team-root', label: 'Root' }, 'test');
+    structureId = (await structures.create({ name: 'S', template: 'blank', ownerId })).id;
+    otherId = (await structures.create({ name: 'O', template: 'blank', ownerId })).id;
+    await members.set(structureId, users.byEmail('operator@example.com')!.id, 'operator');
+    await members.set(structureId, users.byEmail('viewer@example.com')!.id, 'viewer');
+    const root = await nodes.add(structureId, { role_id: 'team-root', label: 'Root' }, 'test');
     const key = await keys.mint({ structureId, nodeId: root.id, roleId: root.role_id });
     tokens.key = key.token;
     tokens.admin = ADMIN;
@@ -110,7 +118,7 @@ describe('AccessControl', () => {
   });
 
   it('a revoked key no longer authenticates', async () => {
-    const root = workspaces.node(structureId, 'team-root');
+    const root = nodes.get(structureId, 'team-root');
     const created = await keys.mint({ structureId, nodeId: root.id, roleId: root.role_id });
     expect(access.authenticate(created.token)?.kind).toBe('mcp');
     await keys.revoke(structureId, root.id, created.id);

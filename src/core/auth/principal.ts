@@ -4,7 +4,7 @@
  * single place where API.md §3 is enforced.
  */
 import { forbidden, notFound, unauthorized } from '../errors.js';
-import type { WorkspaceService } from '../workspaces/service.js';
+import type { MemberService, StructureService } from '../workspaces/index.js';
 import type { KeyService, McpKeyRecord } from './keys.js';
 import { ACTION_RULES, type Action, type Role, roleAtLeast } from './roles.js';
 import { hashToken, sameHash } from './tokens.js';
@@ -29,7 +29,8 @@ export interface Grant {
 export interface AccessControlOptions {
   users: UserService;
   keys: KeyService;
-  workspaces: WorkspaceService;
+  structures: Pick<StructureService, 'has'>;
+  members: Pick<MemberService, 'roleOf'>;
   adminToken?: string;
 }
 
@@ -61,7 +62,7 @@ export class AccessControl {
   authorize(principal: Principal, action: Action, structureId: string, roleId?: string): Grant {
     const rule = ACTION_RULES[action];
     const missing = () => notFound(`structure ${structureId} not found`);
-    if (!this.options.workspaces.has(structureId)) throw missing();
+    if (!this.options.structures.has(structureId)) throw missing();
     if (principal.kind === 'admin') return { role: 'owner' };
     if (principal.kind === 'mcp') {
       const key = principal.key;
@@ -72,7 +73,7 @@ export class AccessControl {
       }
       return { role: 'node' };
     }
-    const role = this.options.workspaces.roleOf(structureId, principal.id);
+    const role = this.options.members.roleOf(structureId, principal.id);
     if (!role) throw missing();
     if (!roleAtLeast(role, rule.minRole)) throw forbidden(`your role ${role} may not ${describe(action)}; ${rule.minRole} or higher is needed`);
     return { role };

@@ -12,7 +12,7 @@ import { invalid, notFound } from '../errors.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
 import { appendJsonl, readJsonl } from '../storage/index.js';
 import { errorFields, silentLog, type Log } from '../util/log.js';
-import type { WorkspaceService } from '../workspaces/service.js';
+import type { StructureService } from '../workspaces/structures.js';
 import { nodeAddress, parseNodeAddress, type NodeAddress } from './address.js';
 import { parseInboundEmail, type InboundEmail } from './email.js';
 
@@ -22,7 +22,7 @@ const MAX_MESSAGE = 100_000;
 /** Options of the inbound service. */
 export interface InboundServiceOptions {
   chat: ChatEngine;
-  workspaces: WorkspaceService;
+  structures: Pick<StructureService, 'has' | 'record'>;
   mailer: Mailer;
   /** The domain of routing addresses (ORG_INBOUND_DOMAIN). */
   domain: string;
@@ -95,7 +95,7 @@ export class InboundService {
   }
 
   private exists(address: NodeAddress): boolean {
-    return this.options.workspaces.has(address.structureId) && this.options.workspaces.record(address.structureId).agents.some((node) => node.role_id === address.roleId);
+    return this.options.structures.has(address.structureId) && this.options.structures.record(address.structureId).agents.some((node) => node.role_id === address.roleId);
   }
 
   /** The first recipient that names an existing node; 404 otherwise. */

@@ -181,3 +181,13 @@ export const LOG_LIMIT = { default: 50, maximum: 500 } as const;
 export const LogQuerySchema = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LOG_LIMIT.maximum, default: LOG_LIMIT.default })),
 });
+
+/** One line of a node's activity timeline: what happened to it, who did it and when. */
+export const TimelineEntrySchema = Type.Object({
+  type: StringEnum(['created', 'updated', 'moved', 'archived', 'restored']),
+  actor: Type.String({ description: 'the user id (or "system") that made the change' }),
+  at: Timestamp,
+  fields: Type.Optional(Type.Array(Type.String(), { description: 'for updated: the fields that changed' })),
+}, { title: 'TimelineEntry' });
+/** One line of a node's activity timeline. */
+export type TimelineEntry = Static<typeof TimelineEntrySchema>;

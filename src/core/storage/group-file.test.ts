@@ -40,6 +40,18 @@ describe('GroupFile', () => {
     await file.close();
   });
 
+  it('closing after each write still writes appends that arrive while it closes', async () => {
+    const path = join(dir, 'log.jsonl');
+    const file = new GroupFile(path, { closeAfterWrite: true });
+    const first = file.append('a\n');
+    await first;
+    // The first flush is now closing the file; this append must not wait for a flush that never comes.
+    await file.append('b\n');
+    await Promise.all([file.append('c\n'), file.append('d\n')]);
+    expect(await readFile(path, 'utf8')).toBe('a\nb\nc\nd\n');
+    await file.close();
+  });
+
   it('refuses appends after close', async () => {
     const file = new GroupFile(join(dir, 'log.jsonl'));
     await file.append('a\n');

@@ -23,6 +23,11 @@ export interface GroupFileOptions {
   syncDirectory?: boolean;
   /** File mode of a new file (default 0o600). */
   mode?: number;
+  /**
+   * Close the file after each write instead of keeping it open (default false): for
+   * many files written now and then, so that open files stay few.
+   */
+  closeAfterWrite?: boolean;
 }
 
 /** One append-only file with group-committed, durable appends. */
@@ -48,18 +53,22 @@ export class GroupFile {
 
   private async flush(): Promise<void> {
     try {
-      while (this.pending.length > 0) {
-        const batch = this.pending;
-        this.pending = [];
-        try {
-          const handle = await this.open();
-          await handle.write(batch.length === 1 ? batch[0]!.text : batch.map((entry) => entry.text).join(''));
-          await handle.datasync();
-          for (const entry of batch) entry.resolve();
-        } catch (error) {
-          for (const entry of batch) entry.reject(error);
+      do {
+        while (this.pending.length > 0) {
+          const batch = this.pending;
+          this.pending = [];
+          try {
+            const handle = await this.open();
+            await handle.write(batch.length === 1 ? batch[0]!.text : batch.map((entry) => entry.text).join(''));
+            await handle.datasync();
+            for (const entry of batch) entry.resolve();
+          } catch (error) {
+            for (const entry of batch) entry.reject(error);
+          }
         }
-      }
+        if (this.options.closeAfterWrite) await this.release();
+        // Appends made while the file was being closed are written by this same flush.
+      } while (this.pending.length > 0);
     } finally {
       this.flushing = undefined;
     }
@@ -88,6 +97,10 @@ export class GroupFile {
   async close(): Promise<void> {
     this.closed = true;
     while (this.flushing) await this.flushing;
+    await this.release();
+  }
+
+  private async release(): Promise<void> {
     const handle = this.handle;
     this.handle = undefined;
     if (handle) await (await handle.catch(() => undefined))?.close();

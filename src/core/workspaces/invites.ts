@@ -11,7 +11,8 @@ import type { Mailer } from '../mail/index.js';
 import { JsonFile, KeyedMutex } from '../storage/index.js';
 import { isoNow, uuid, type Clock, type IdGenerator, systemClock } from '../util/index.js';
 import type { Acceptance, Invite, InviteStatus } from '../schemas/workspaces.js';
-import type { WorkspaceService } from './service.js';
+import type { MemberService } from './members.js';
+import type { StructureService } from './structures.js';
 
 /** Invite lifetime: 14 days. */
 export const INVITE_TTL_MS = 14 * 24 * 60 * 60 * 1000;
@@ -41,7 +42,8 @@ interface InvitesDoc {
 export interface InviteServiceOptions {
   file: string;
   users: UserService;
-  workspaces: WorkspaceService;
+  structures: Pick<StructureService, 'record'>;
+  members: Pick<MemberService, 'set'>;
   mailer: Mailer;
   /** Base URL for links in the invite e-mail (resolved lazily: known only once listening). */
   publicUrl: () => string;
@@ -86,7 +88,7 @@ export class InviteService {
 
   /** Invites `email` to a structure with `role` and mails the acceptance token. */
   async share(input: { structureId: string; email: string; role: Role; invitedBy: string }): Promise<Invite> {
-    const structure = this.options.workspaces.record(input.structureId);
+    const structure = this.options.structures.record(input.structureId);
     const email = input.email.trim().toLowerCase();
     const token = mintToken('invite');
     const now = this.clock.now();
@@ -147,7 +149,7 @@ export class InviteService {
     return this.accepting.run(found.id, async () => {
       const invite = this.doc.current.invites.find((candidate) => candidate.id === found.id) ?? found;
       this.assertUsable(invite);
-      const { users, workspaces } = this.options;
+      const { users, members } = this.options;
       let user = users.byEmail(invite.email);
       let newToken: string | undefined;
       if (!user) {
@@ -157,7 +159,7 @@ export class InviteService {
       } else if (users.createdByInvite(user.id) === invite.id) {
         newToken = await users.replaceToken(user.id);
       }
-      await workspaces.setMember(invite.structure_id, user.id, invite.role);
+      await members.set(invite.structure_id, user.id, invite.role);
       await this.doc.update((draft) => {
         const stored = draft.invites.find((candidate) => candidate.id === invite.id);
         if (!stored || stored.status !== 'pending') throw gone('this invite has already been used');

@@ -2,7 +2,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { App } from '../../app.js';
 import { NoContent, NodeParams, StructureParams, problems } from '../schemas/common.js';
-import { NewNodeSchema, NodePatchSchema, NodeSchema } from '../../core/schemas/index.js';
+import { Type } from 'typebox';
+import { NewNodeSchema, NodePatchSchema, NodeSchema, TimelineEntrySchema } from '../../core/schemas/index.js';
 import { nodeScopeOf, scopeOf } from '../scope.js';
 
 /** Nodes of a structure. */
@@ -26,7 +27,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
       },
     },
     async (request, reply) => {
-      const node = await app.workspaces.addNode(scopeOf(request).structureId, request.body, actorOf(request));
+      const node = await app.nodes.add(scopeOf(request).structureId, request.body, actorOf(request));
       return reply.code(201).send(node);
     },
   );
@@ -46,7 +47,25 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
     },
     async (request) => {
       const { structureId, roleId } = nodeScopeOf(request);
-      return app.workspaces.patchNode(structureId, roleId, request.body, actorOf(request));
+      return app.nodes.update(structureId, roleId, request.body, actorOf(request));
+    },
+  );
+
+  server.get(
+    '/api/org/structures/:structure_id/agents/:role_id/timeline',
+    {
+      config: { access: { kind: 'structure', action: 'read', from: 'params', node: 'params' } },
+      schema: {
+        operationId: 'getNodeTimeline',
+        summary: 'What happened to a node (created, updated, moved, archived, restored), oldest first; also for an archived node',
+        tags,
+        params: NodeParams,
+        response: { 200: Type.Object({ entries: Type.Array(TimelineEntrySchema) }), ...problems(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const { structureId, roleId } = nodeScopeOf(request);
+      return { entries: await app.nodes.timelineOf(structureId, roleId) };
     },
   );
 
@@ -64,7 +83,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
     },
     async (request, reply) => {
       const { structureId, roleId } = nodeScopeOf(request);
-      await app.workspaces.removeNode(structureId, roleId, actorOf(request));
+      await app.nodes.remove(structureId, roleId, actorOf(request));
       return reply.code(204).send(null);
     },
   );
@@ -83,7 +102,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
     },
     async (request, reply) => {
       const { structureId, roleId } = nodeScopeOf(request);
-      const node = await app.workspaces.restoreNode(structureId, roleId, actorOf(request));
+      const node = await app.nodes.restore(structureId, roleId, actorOf(request));
       return reply.code(201).send(node);
     },
   );

@@ -25,7 +25,7 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (se
     },
     async (request) => {
       const { structureId, roleId } = nodeScopeOf(request);
-      const node = app.workspaces.node(structureId, roleId);
+      const node = app.nodes.get(structureId, roleId);
       return { artifacts: await app.chat.shelfOf(structureId, node.id).list() };
     },
   );
@@ -44,7 +44,7 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (se
     },
     async (request, reply) => {
       const { structureId, roleId } = nodeScopeOf(request);
-      const node = app.workspaces.node(structureId, roleId);
+      const node = app.nodes.get(structureId, roleId);
       const { info, stream } = await app.chat.shelfOf(structureId, node.id).open(request.params.name);
       return reply
         .type(info.content_type)

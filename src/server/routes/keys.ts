@@ -26,7 +26,7 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server,
     },
     async (request, reply) => {
       const { structureId, roleId } = nodeScopeOf(request);
-      const node = app.workspaces.node(structureId, roleId);
+      const node = app.nodes.get(structureId, roleId);
       const label = request.body?.label;
       const created = await app.keys.mint({ structureId, nodeId: node.id, roleId, ...(label ? { label } : {}) });
       return reply.code(201).header('cache-control', 'no-store').send(created);
@@ -47,7 +47,7 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server,
     },
     async (request) => {
       const { structureId, roleId } = nodeScopeOf(request);
-      const node = app.workspaces.node(structureId, roleId);
+      const node = app.nodes.get(structureId, roleId);
       return { keys: app.keys.list(structureId, node.id) };
     },
   );
@@ -66,7 +66,7 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server,
     },
     async (request, reply) => {
       const { structureId, roleId } = nodeScopeOf(request);
-      const node = app.workspaces.node(structureId, roleId);
+      const node = app.nodes.get(structureId, roleId);
       await app.keys.revoke(structureId, node.id, request.params.key_id);
       return reply.code(204).send(null);
     },

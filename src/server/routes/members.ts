@@ -50,7 +50,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serv
     },
     async (request) => {
       const id = scopeOf(request).structureId;
-      const members = app.workspaces.members(id).map((member) => ({
+      const members = app.members.list(id).map((member) => ({
         user_id: member.user_id,
         email: app.users.byId(member.user_id)?.email ?? '',
         role: member.role,

@@ -32,7 +32,7 @@ export const structureRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (s
     },
     async (request) => {
       const principal = request.principal!;
-      return { structures: app.workspaces.summaries(principal.kind === 'admin' ? null : principal.id) };
+      return { structures: app.structures.summaries(principal.kind === 'admin' ? null : principal.id) };
     },
   );
 
@@ -50,7 +50,7 @@ export const structureRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (s
     },
     async (request, reply) => {
       const principal = request.principal!;
-      const detail = await app.workspaces.create({
+      const detail = await app.structures.create({
         name: request.body.name,
         template: request.body.template,
         ownerId: principal.kind === 'user' ? principal.id : null,
@@ -71,7 +71,7 @@ export const structureRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (s
         response: { 200: StructureDetailSchema, ...problems(400, 401, 404) },
       },
     },
-    async (request) => app.workspaces.detail(scopeOf(request).structureId),
+    async (request) => app.structures.detail(scopeOf(request).structureId),
   );
 
   server.get(
@@ -86,7 +86,7 @@ export const structureRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (s
         response: { 200: Type.Object({ agents: Type.Array(ArchivedNodeSchema) }), ...problems(400, 401, 404) },
       },
     },
-    async (request) => ({ agents: app.workspaces.archive(scopeOf(request).structureId) }),
+    async (request) => ({ agents: app.nodes.archive(scopeOf(request).structureId) }),
   );
 
   server.get(
@@ -102,6 +102,6 @@ export const structureRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (s
         response: { 200: Type.Object({ entries: Type.Array(LogEntrySchema) }), ...problems(400, 401, 404) },
       },
     },
-    async (request) => ({ entries: await app.workspaces.readLog(scopeOf(request).structureId, request.query.limit ?? LOG_LIMIT.default) }),
+    async (request) => ({ entries: await app.workspaceLog.read(scopeOf(request).structureId, request.query.limit ?? LOG_LIMIT.default) }),
   );
 };

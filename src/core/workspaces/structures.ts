@@ -1,0 +1,113 @@
+/**
+ * Structures (API.md §5): creating one from a template, listing those a user can reach,
+ * and the detail of one with its nodes' live states.
+ */
+import { invalid } from '../errors.js';
+import { isoNow, uuid, type Clock, type IdGenerator, systemClock } from '../util/index.js';
+import type { NodeActivity } from './activity.js';
+import type { StructureRegistry } from './registry.js';
+import type { Template } from './templates.js';
+import type { Node, NodeRecord, StructureDetail, StructureRecord, StructureSummary } from './types.js';
+
+/** Options of the structure service. */
+export interface StructureServiceOptions {
+  registry: StructureRegistry;
+  templates: Map<string, Template>;
+  activity: NodeActivity;
+  clock?: Clock;
+  ids?: IdGenerator;
+}
+
+/** A node with its live state, built as one literal (no spread: a stable object shape). */
+export function withState(node: NodeRecord, activity: NodeActivity): Node {
+  return {
+    id: node.id,
+    role_id: node.role_id,
+    label: node.label,
+    parent_id: node.parent_id,
+    x: node.x,
+    y: node.y,
+    state: activity.stateOf(node.id),
+    starting_context: node.starting_context,
+    container_url: node.container_url,
+    created_at: node.created_at,
+  };
+}
+
+/** Structures: create, list, detail. */
+export class StructureService {
+  private readonly clock: Clock;
+  private readonly ids: IdGenerator;
+
+  constructor(private readonly options: StructureServiceOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.ids = options.ids ?? uuid;
+  }
+
+  /** The stored record of a structure; 404 when unknown. */
+  record(id: string): StructureRecord {
+    return this.options.registry.get(id);
+  }
+
+  /** True when a structure with this id exists. */
+  has(id: string): boolean {
+    return this.options.registry.has(id);
+  }
+
+  /** Summaries of the structures a user belongs to (every structure for `null`, the administrator). */
+  summaries(userId: string | null): StructureSummary[] {
+    const out: StructureSummary[] = [];
+    for (const record of this.options.registry.all()) {
+      const role = userId === null ? 'owner' : record.members.find((member) => member.user_id === userId)?.role;
+      if (!role) continue;
+      out.push({ id: record.id, name: record.name, role, created_at: record.created_at, node_count: record.agents.length });
+    }
+    return out.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+  }
+
+  /** The structure detail with live node states. */
+  detail(id: string): StructureDetail {
+    const record = this.record(id);
+    const activity = this.options.activity;
+    return { id: record.id, name: record.name, template: record.template, created_at: record.created_at, agents: record.agents.map((node) => withState(node, activity)) };
+  }
+
+  /** Creates a structure from a template; `ownerId` (null for the administrator) becomes its owner. */
+  async create(input: { name: string; template: string; ownerId: string | null }): Promise<StructureDetail> {
+    const template = this.options.templates.get(input.template);
+    if (!template) {
+      throw invalid(`unknown template "${input.template}"`, [
+        { path: 'body.template', message: `must be one of ${[...this.options.templates.keys()].join(', ')}` },
+      ]);
+    }
+    const now = isoNow(this.clock);
+    const byRole = new Map<string, string>();
+    const agents: NodeRecord[] = template.nodes.map((node) => {
+      const id = this.ids();
+      byRole.set(node.role_id, id);
+      return {
+        id,
+        role_id: node.role_id,
+        label: node.label,
+        parent_id: node.parent === null ? null : (byRole.get(node.parent) ?? null),
+        x: node.x,
+        y: node.y,
+        starting_context: node.starting_context,
+        container_url: null,
+        created_at: now,
+      };
+    });
+    const record: StructureRecord = {
+      version: 1,
+      id: this.ids(),
+      name: input.name,
+      template: template.name,
+      created_at: now,
+      members: input.ownerId ? [{ user_id: input.ownerId, role: 'owner', added_at: now }] : [],
+      agents,
+      archive: [],
+    };
+    await this.options.registry.create(record);
+    return this.detail(record.id);
+  }
+}
