@@ -1,8 +1,10 @@
 /**
- * The web UI as `org serve` serves it (src/server/routes/web.ts): the built app at `/`
- * with its security headers, content types and caching; unknown API paths keep their
- * problem+json 404; a plain hint when dist/web is missing; the sign-in link that
- * `org serve` prints on its first start. Needs `npm run build` (dist/web).
+ * The web UI as `org serve` serves it (src/server/routes/web.ts, @fastify/static and
+ * @fastify/helmet): the built app at `/` with its security headers, content types and
+ * caching; the SPA fallback for other pages; unknown API paths keep their problem+json
+ * 404 and get none of the UI's headers; the UI's routes stay out of the OpenAPI
+ * document; a plain hint when dist/web is missing; the sign-in link that `org serve`
+ * prints on its first start. Needs `npm run build` (dist/web).
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -66,13 +68,47 @@ describe('web UI routes', () => {
     expect(icon.headers['content-type']).toBe('image/svg+xml');
     const head = await t.server.inject({ method: 'HEAD', url: '/' });
     expect(head.statusCode).toBe(200);
+    // Conditional GET of an asset: the validators @fastify/static sends make a 304.
+    const again = await t.server.inject({ method: 'GET', url: js!, headers: { 'if-none-match': String(script.headers.etag) } });
+    expect(again.statusCode).toBe(304);
+  });
+
+  it('answers a page the browser navigates to with the app (SPA fallback), not other requests', async () => {
+    const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+    for (const url of ['/w/7d3c1a8e-2b4f-4c6d-9e0a-1b2c3d4e5f60/skills', '/some/bookmark?x=1']) {
+      const response = await t.server.inject({ method: 'GET', url, headers: html });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['content-type'], url).toBe('text/html; charset=utf-8');
+      expect(String(response.headers['content-security-policy']), url).toContain("script-src 'self'");
+      expect(response.body, url).toContain('<div id="root"></div>');
+    }
+    // Not a page load (no text/html accepted), the API, and MCP: the not-found problem.
+    for (const [url, headers] of [['/some/bookmark', {}], ['/api/org/nope', html], ['/api', html], ['/mcp/nope', html]] as const) {
+      const response = await t.server.inject({ method: 'GET', url, headers });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.headers['content-type'], url).toMatch(/^application\/problem\+json/);
+    }
+  });
+
+  it('keeps the UI routes out of the OpenAPI document and the UI headers off the API', async () => {
+    const doc = (await t.server.inject({ method: 'GET', url: '/api/org/openapi.json' })).json<{ paths: Record<string, unknown> }>();
+    const paths = Object.keys(doc.paths);
+    expect(paths.length).toBeGreaterThan(20);
+    expect(paths.filter((path) => !path.startsWith('/api/org/') && path !== '/mcp')).toEqual([]);
+    const health = await t.server.inject({ method: 'GET', url: '/api/org/health' });
+    expect(health.statusCode).toBe(200);
+    expect(health.headers['content-security-policy']).toBeUndefined();
+    expect(health.headers['x-frame-options']).toBeUndefined();
   });
 
   it('answers unknown assets and path tricks with the not-found problem', async () => {
     for (const url of ['/assets/nope.js', '/assets/%2e%2e/%2e%2e/%2e%2e/package.json', '/assets/..%2f..%2f..%2fpackage.json', '/assets/..%5c..%5cpackage.json', '/assets/']) {
       const response = await t.server.inject({ method: 'GET', url });
-      expect(response.statusCode, url).toBe(404);
+      // 404, or 403 where the path climbs out of the folder: never the file, never a path.
+      expect([403, 404], url).toContain(response.statusCode);
       expect(response.headers['content-type'], url).toMatch(/^application\/problem\+json/);
+      expect(response.body, url).not.toContain('"devDependencies"');
+      expect(response.body, url).not.toContain(DEFAULT_WEB_ROOT);
     }
   });
 
@@ -87,7 +123,7 @@ describe('web UI routes', () => {
 });
 
 describe('web UI not built', () => {
-  it('answers / with a short plain message to run npm run build', async () => {
+  it('answers / with a short plain message to run npm run build; assets are simply not found', async () => {
     const empty = await mkdtemp(join(tmpdir(), 'org-web-'));
     const server = Fastify();
     registerErrorHandling(server);
@@ -97,8 +133,10 @@ describe('web UI not built', () => {
       expect(response.statusCode).toBe(503);
       expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
       expect(response.body).toContain('npm run build');
+      expect(response.headers['content-security-policy']).toContain("default-src 'self'");
       const asset = await server.inject({ method: 'GET', url: '/assets/index.js' });
-      expect(asset.body).toContain('npm run build');
+      expect(asset.statusCode).toBe(404);
+      expect(asset.headers['content-type']).toMatch(/^application\/problem\+json/);
     } finally {
       await server.close();
       await rm(empty, { recursive: true, force: true });

@@ -1,15 +1,20 @@
 /**
- * The web UI: the static app that `vite build` writes to `dist/web/`, served at `/`
- * with strict security headers (a Content-Security-Policy without inline scripts,
- * nosniff, no referrer, no framing). Hashed files under `/assets/` are cached for a
- * year; `index.html` is revalidated on every load. These routes are outside `/api/org`,
- * so they need no access rule and unknown API paths keep their problem+json 404.
+ * The web UI: the static app that `vite build` writes to `dist/web/`, served at `/` by
+ * `@fastify/static` with the security headers of `@fastify/helmet` (a strict
+ * Content-Security-Policy without inline scripts or styles, nosniff, no referrer, no
+ * framing). Both plugins live inside this plugin's encapsulation context, so the headers
+ * and the `sendFile` decorator apply to these routes only, never to the API. Hashed files
+ * under `/assets/` are cached for a year; `index.html` is revalidated on every load and
+ * is also the answer to any other page a browser asks for (the SPA fallback). Every route
+ * here is hidden from the OpenAPI document, which lists the API alone; `/api/*` and
+ * `/mcp` paths without a route keep their problem+json 404.
  */
 import { existsSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
-import { extname, join, normalize, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Options of the web routes. */
 export interface WebRoutesOptions {
@@ -20,80 +25,84 @@ export interface WebRoutesOptions {
 /** The package's `dist/web`, from both `src/server/routes` (tests) and `dist/server/routes`. */
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../../dist/web/', import.meta.url));
 
-/** Content-Security-Policy of the UI: same-origin only, no inline scripts or styles. */
-export const WEB_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** Content-Security-Policy directives of the UI: same origin only, no inline scripts or styles. */
+export const WEB_CSP_DIRECTIVES = {
+  'default-src': ["'self'"],
+  'script-src': ["'self'"],
+  'style-src': ["'self'"],
+  // blob: for previews of images on a node's artifact shelf (fetched with the bearer).
+  'img-src': ["'self'", 'data:', 'blob:'],
+  'font-src': ["'self'"],
+  'connect-src': ["'self'"],
+  'object-src': ["'none'"],
+  'base-uri': ["'none'"],
+  'form-action': ["'self'"],
+  'frame-ancestors': ["'none'"],
+} as const;
 
-const SECURITY_HEADERS: Record<string, string> = {
-  'content-security-policy': WEB_CSP,
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-  'x-frame-options': 'DENY',
-  'cross-origin-opener-policy': 'same-origin',
+/**
+ * Helmet's configuration for the UI. No defaults are merged into the policy (helmet's
+ * `upgrade-insecure-requests` would break plain-HTTP serving on a LAN address), and HSTS
+ * is left to the TLS-terminating proxy that knows whether HTTPS is there to stay.
+ */
+const HELMET: FastifyHelmetOptions = {
+  global: true,
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: Object.fromEntries(Object.entries(WEB_CSP_DIRECTIVES).map(([name, values]) => [name, [...values]])),
+  },
+  frameguard: { action: 'deny' },
+  referrerPolicy: { policy: 'no-referrer' },
+  crossOriginOpenerPolicy: { policy: 'same-origin' },
+  strictTransportSecurity: false,
 };
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.ico': 'image/x-icon',
-  '.webp': 'image/webp',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-  '.txt': 'text/plain; charset=utf-8',
-};
+/** Vite names the files under `/assets/` by content hash: they never change. */
+const ASSET_CACHE = { maxAge: '365d', immutable: true } as const;
+const HIDDEN = { schema: { hide: true } } as const;
+
+/** True for paths that belong to the API or MCP, whose misses stay problem+json 404s. */
+function isServicePath(url: string): boolean {
+  const path = url.split('?')[0] ?? '';
+  return path === '/api' || path.startsWith('/api/') || path === '/mcp' || path.startsWith('/mcp/');
+}
 
 /** Serves the built web UI. */
 export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (server, options) => {
   const root = resolve(options.root ?? DEFAULT_WEB_ROOT);
+  await server.register(helmet, HELMET);
+  await server.register(fastifyStatic, {
+    root: join(root, 'assets'),
+    prefix: '/assets/',
+    ...ASSET_CACHE,
+    // A missing dist/web is reported at `/` (below), not as a warning at start.
+    suppressWarning: true,
+    // Hidden files are not part of a build: never serve one.
+    dotfiles: 'deny',
+    // RFC 9239: JavaScript is text/javascript (the mime table still says application/).
+    setHeaders: (reply, path) => {
+      if (path.endsWith('.js')) reply.header('content-type', 'text/javascript; charset=utf-8');
+    },
+  });
 
-  const notBuilt = (reply: FastifyReply) =>
-    reply
-      .code(503)
-      .headers(SECURITY_HEADERS)
-      .header('cache-control', 'no-store')
-      .type('text/plain; charset=utf-8')
-      .send('org: the web UI is not built. Run `npm run build` (it writes dist/web/), then reload.\nThe API is served under /api/org.\n');
-
-  /** Sends one file of the app, or the not-found problem when it does not exist. */
-  const sendFile = async (reply: FastifyReply, relative: string, cache: string) => {
-    if (!existsSync(join(root, 'index.html'))) return notBuilt(reply);
-    const path = normalize(join(root, relative));
-    if (!path.startsWith(root + sep)) return reply.callNotFound();
-    const info = await stat(path).catch(() => undefined);
-    if (!info?.isFile()) return reply.callNotFound();
-    const body = await readFile(path);
-    return reply
-      .headers(SECURITY_HEADERS)
-      .header('cache-control', cache)
-      .type(TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream')
-      .send(body);
+  /** The app's page, or a plain hint while the UI is not built (checked per request, so a build shows up without a restart). */
+  const page = (reply: FastifyReply) => {
+    if (!existsSync(join(root, 'index.html'))) {
+      return reply
+        .code(503)
+        .header('cache-control', 'no-store')
+        .type('text/plain; charset=utf-8')
+        .send('org: the web UI is not built. Run `npm run build` (it writes dist/web/), then reload.\nThe API is served under /api/org.\n');
+    }
+    return reply.header('cache-control', 'no-cache').sendFile('index.html', root, { cacheControl: false });
   };
 
-  const page = (_request: unknown, reply: FastifyReply) => sendFile(reply, 'index.html', 'no-cache');
-  server.get('/', page);
-  server.get('/index.html', page);
-  server.get('/favicon.svg', (_request, reply) => sendFile(reply, 'favicon.svg', 'public, max-age=86400'));
-  server.get<{ Params: { '*': string } }>('/assets/*', (request, reply) => {
-    const name = request.params['*'];
-    if (!name || name.includes('\0')) return reply.callNotFound();
-    // Vite names these files by content hash: they never change.
-    return sendFile(reply, join('assets', name), 'public, max-age=31536000, immutable');
+  server.get('/', HIDDEN, (_request, reply) => page(reply));
+  server.get('/index.html', HIDDEN, (_request, reply) => page(reply));
+  server.get('/favicon.svg', HIDDEN, (_request, reply) => reply.sendFile('favicon.svg', root, { maxAge: '1d' }));
+  // The SPA fallback: a page the browser navigates to (a bookmark, a pasted link) gets the app.
+  server.get('/*', HIDDEN, (request: FastifyRequest, reply) => {
+    if (isServicePath(request.url) || !String(request.headers.accept ?? '').includes('text/html')) return reply.callNotFound();
+    return page(reply);
   });
 };
