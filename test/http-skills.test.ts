@@ -87,6 +87,35 @@ describe('skills over HTTP', () => {
     expect(read.json().body).toBe(updated.json().body);
   });
 
+  it('creates only with If-None-Match: * (409 already_exists, nothing replaced), and keeps a replaced version', async () => {
+    const createOnly = (payload: object, value = '*') =>
+      t.server.inject({ method: 'POST', url: '/api/org/knowledge/skills', headers: { ...t.auth(owner.token), 'if-none-match': value }, payload });
+    const payload = { structure_id: structureId, slug: 'onboard-new-hire', frontmatter: frontmatter({ name: 'Onboard new hire' }), body: BODY };
+    expect((await createOnly(payload)).statusCode).toBe(201);
+    const file = join(t.home, 'skills', 'onboard-new-hire.md');
+    const published = await readFile(file, 'utf8');
+
+    const taken = expectProblem(await createOnly({ ...payload, frontmatter: frontmatter({ name: 'Template', status: 'draft' }), body: 'x' }), 409, 'already_exists', ['slug']);
+    expect(taken).toMatchObject({ slug: 'onboard-new-hire', title: 'Already exists' });
+    expect(taken.detail).toContain('onboard-new-hire');
+    expect(await readFile(file, 'utf8')).toBe(published);
+    expectProblem(await createOnly(payload, '"v1"'), 400, 'invalid_request');
+
+    // A plain POST replaces, and the replaced text stays recoverable in .deleted/.
+    expect((await post({ ...payload, frontmatter: frontmatter({ name: 'Onboard new hire', summary: 'Second.' }) })).statusCode).toBe(200);
+    const kept = (await readdir(join(t.home, 'skills', '.deleted'))).filter((name) => name.startsWith('onboard-new-hire--'));
+    expect(kept).toEqual([expect.stringMatching(/\.replaced\.md$/)]);
+    expect(await readFile(join(t.home, 'skills', '.deleted', kept[0]!), 'utf8')).toBe(published);
+    const deleted = (await get(`/api/org/knowledge/deleted?structure_id=${structureId}`)).json().skills as { slug: string; reason: string }[];
+    expect(deleted.filter((entry) => entry.slug === 'onboard-new-hire')).toEqual([expect.objectContaining({ reason: 'replaced', name: 'Onboard new hire' })]);
+
+    // The OpenAPI document carries the header and the 409.
+    const doc = (await t.server.inject({ method: 'GET', url: '/api/org/openapi.json' })).json();
+    const operation = doc.paths['/api/org/knowledge/skills'].post;
+    expect(operation.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ in: 'header', name: 'if-none-match' })]));
+    expect(Object.keys(operation.responses)).toContain('409');
+  });
+
   it('validates the front matter with field errors and writes nothing', async () => {
     const before = await readdir(join(t.home, 'skills'));
     const bad = await post({ structure_id: structureId, slug: 'bad-one', frontmatter: frontmatter({ type: 'recipe', status: 'finished', name: '' }), body: 'x' });
@@ -201,8 +230,8 @@ describe('skills over HTTP', () => {
     const reported = nextChange(t.app.skills, (event) => event.type === 'problem' && event.file === 'broken.md', 'the problem of broken.md');
     await writeFile(join(t.home, 'skills', 'broken.md'), '---\ntype: skill\nname: [unclosed\n---\nbody');
     await reported;
-    const problems = (await get('/api/org/knowledge/problems')).json().problems as { file: string; message: string }[];
-    expect(problems.find((p) => p.file === 'broken.md')?.message).toBeTruthy();
+    const problems = (await get('/api/org/knowledge/problems')).json().problems as { file: string; message: string; line?: number }[];
+    expect(problems.find((p) => p.file === 'broken.md')).toEqual({ file: 'broken.md', message: expect.stringContaining('not valid YAML'), line: 4 });
     expect(JSON.stringify(problems)).not.toContain(t.home);
     expect((await get('/api/org/health')).json().status).toBe('ok');
   });

@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   request_timeout: 408,
   conflict: 409,
+  already_exists: 409,
   gone: 410,
   payload_too_large: 413,
   uri_too_long: 414,
@@ -37,6 +38,7 @@ export const ERROR_TITLE: Record<ErrorCode, string> = {
   not_found: 'Not found',
   request_timeout: 'Request timeout',
   conflict: 'Conflict',
+  already_exists: 'Already exists',
   gone: 'Gone',
   payload_too_large: 'Payload too large',
   uri_too_long: 'URI too long',
@@ -55,6 +57,7 @@ const EXIT_CODE: Record<ErrorCode, number> = {
   not_found: 4,
   request_timeout: 7,
   conflict: 5,
+  already_exists: 5,
   gone: 5,
   payload_too_large: 2,
   uri_too_long: 2,
@@ -122,6 +125,12 @@ export const invalid = (message: string, errors?: FieldError[]): OrgError =>
 export const notFound = (message: string): OrgError => new OrgError('not_found', message);
 /** 409 for a state conflict (duplicate, not empty, already live). */
 export const conflict = (message: string): OrgError => new OrgError('conflict', message);
+/**
+ * 409 `already_exists`: a create-only write (`If-None-Match: *`) found the resource
+ * there. `extra` names it (for example `{slug}`), so a client can offer to open it.
+ */
+export const alreadyExists = (message: string, extra?: Record<string, unknown>): OrgError =>
+  new OrgError('already_exists', message, extra ? { extra } : {});
 /** 403 for a member whose role is too low. */
 export const forbidden = (message: string): OrgError => new OrgError('forbidden', message);
 /** 401 for a missing, unknown or revoked token. */

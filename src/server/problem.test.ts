@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_STATUS, type ErrorCode, OrgError, conflict, forbidden, gone, invalid, notFound, unauthorized } from '../core/errors.js';
+import { ERROR_STATUS, type ErrorCode, OrgError, alreadyExists, conflict, forbidden, gone, invalid, notFound, unauthorized } from '../core/errors.js';
 import { problemBody, toProblem } from './problem.js';
 
 const KEYS = ['code', 'detail', 'errors', 'status', 'title', 'type'];
@@ -18,6 +18,11 @@ describe('toProblem', () => {
     expect(toProblem(forbidden('x')).status).toBe(403);
     expect(toProblem(gone('x')).status).toBe(410);
     expect(toProblem(invalid('x')).status).toBe(400);
+    expect(toProblem(alreadyExists('x', { slug: 'a' })).body).toMatchObject({ status: 409, code: 'already_exists', title: 'Already exists', slug: 'a' });
+  });
+
+  it('a foreign error with status 409 is the generic conflict, not already_exists', () => {
+    expect(toProblem(Object.assign(new Error('taken'), { statusCode: 409 })).body.code).toBe('conflict');
   });
 
   it('401 carries WWW-Authenticate: Bearer; 429 carries Retry-After in whole seconds ≥ 1', () => {

@@ -26,7 +26,12 @@ interface FastifyLikeError {
   validationContext?: string;
 }
 
-const CODE_BY_STATUS = new Map<number, ErrorCode>(Object.entries(ERROR_STATUS).map(([code, status]) => [status, code as ErrorCode]));
+/** The generic code of each status (the first listed: 409 is `conflict`, not `already_exists`). */
+const CODE_BY_STATUS = new Map<number, ErrorCode>(
+  Object.entries(ERROR_STATUS)
+    .reverse()
+    .map(([code, status]) => [status, code as ErrorCode]),
+);
 
 /** Longest path segment (a path parameter) the router accepts; longer → 414. */
 export const MAX_PATH_SEGMENT = 2048;

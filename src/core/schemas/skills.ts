@@ -97,12 +97,24 @@ export type SearchMatch = Static<typeof SearchMatchSchema>;
 export const SkillProblemSchema = Type.Object({
   file: Type.String({ description: 'path relative to the skills folder, e.g. broken.md' }),
   message: Type.String(),
+  line: Type.Optional(Type.Integer({ minimum: 1, description: '1-based line of the file the problem is on, when it has one (a YAML error, an invalid member)' })),
 }, { title: 'SkillProblem' });
 /** A skill file that could not be loaded. */
 export type SkillProblem = Static<typeof SkillProblemSchema>;
 
-/** A soft-deleted skill waiting in `skills/.deleted/`. */
-export const DeletedSkillSchema = Type.Object({ slug: Type.String(), name: Type.String(), deleted_at: Timestamp }, { title: 'DeletedSkill' });
+/** Why a file is in `skills/.deleted/`. */
+export const DELETED_REASONS = ['deleted', 'replaced'] as const;
+
+/**
+ * A soft-deleted skill waiting in `skills/.deleted/`, or the previous text of a skill an
+ * update replaced (kept there too, so no write loses a version).
+ */
+export const DeletedSkillSchema = Type.Object({
+  slug: Type.String(),
+  name: Type.String(),
+  deleted_at: Timestamp,
+  reason: StringEnum(DELETED_REASONS, { description: 'deleted: removed through the API; replaced: the previous version an update kept' }),
+}, { title: 'DeletedSkill' });
 /** A soft-deleted skill. */
 export type DeletedSkill = Static<typeof DeletedSkillSchema>;
 
@@ -147,6 +159,18 @@ export const SkillWriteSchema = Type.Object({
 }, { title: 'SkillWrite' });
 /** Body of a skill write. */
 export type SkillWrite = Static<typeof SkillWriteSchema>;
+
+/**
+ * Conditional-request headers of `POST /knowledge/skills` (RFC 9110 §13). `If-None-Match: *`
+ * creates only; a version condition (`If-Match` with an ETag) belongs beside it.
+ */
+export const SkillWriteHeadersSchema = Type.Object({
+  'if-none-match': Type.Optional(
+    Type.Literal('*', { description: '`*`: create only; 409 already_exists when a skill (or a file that does not parse) has the slug' }),
+  ),
+});
+/** The conditional headers of a skill write. */
+export type SkillWriteHeaders = Static<typeof SkillWriteHeadersSchema>;
 
 /** Body of `POST /knowledge/search`. */
 export const SearchRequestSchema = Type.Object({

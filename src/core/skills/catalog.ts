@@ -34,10 +34,10 @@ export class Catalog {
     this.index.set(toSearchDocument(skill));
   }
 
-  /** Records a file that does not load; a skill of that slug leaves the catalog. */
-  putProblem(file: string, message: string, signature: FileSignature): void {
+  /** Records a file that does not load (at `line` of it, when known); a skill of that slug leaves the catalog. */
+  putProblem(file: string, message: string, signature: FileSignature, line?: number): void {
     if (file.endsWith('.md')) this.drop(file.slice(0, -3));
-    this.problems.set(file, { file, message, ...signature });
+    this.problems.set(file, { file, message, ...(line ? { line } : {}), ...signature });
   }
 
   /** Removes a skill (and any problem recorded for its file); false when nothing was there. */

@@ -5,12 +5,22 @@
  */
 import matter from 'gray-matter';
 import type { FieldError } from '../errors.js';
+import { lineOfMember } from './front-matter-source.js';
 import { MAX_FRONTMATTER_BYTES, setOwn, validateFrontmatter, type FrontmatterDefaults } from './frontmatter.js';
 import { parseSteps } from './steps.js';
 import type { Skill, SkillFrontmatter } from './types.js';
 
-/** Outcome of {@link parseSkillText}. */
-export type ParseResult = { ok: true; skill: Skill } | { ok: false; message: string; errors: FieldError[] };
+/**
+ * Outcome of {@link parseSkillText}. A failure names the 1-based `line` of the file
+ * where the problem is, when there is one (a YAML error, or the first invalid member).
+ */
+export type ParseResult = { ok: true; skill: Skill } | { ok: false; message: string; errors: FieldError[]; line?: number };
+
+/** What js-yaml (inside gray-matter) throws: the reason and where, 0-based in the front matter. */
+interface YamlError {
+  reason?: string;
+  mark?: { line?: number };
+}
 
 /**
  * The canonical body: line endings as `\n` and a final newline when non-empty. The
@@ -42,18 +52,23 @@ export function parseSkillText(slug: string, text: string, defaults: Frontmatter
     content = file.content;
   } catch (error) {
     if (error instanceof RangeError) return { ok: false, message: 'front matter nests too deeply to be read', errors: [] };
-    const reason = error instanceof Error ? error.message.split('\n')[0] : 'unreadable';
-    return { ok: false, message: `front matter is not valid YAML: ${reason}`, errors: [] };
+    const { reason, mark } = error as YamlError;
+    const detail = reason ?? (error instanceof Error ? error.message.split('\n')[0] : 'unreadable');
+    // The front matter gray-matter hands to js-yaml starts on the file's first line (after `---`).
+    const line = typeof mark?.line === 'number' ? mark.line + 1 : undefined;
+    return { ok: false, message: `front matter is not valid YAML: ${detail}`, errors: [], ...(line ? { line } : {}) };
   }
   if (!/^\uFEFF?---/.test(text)) {
-    return { ok: false, message: 'no front matter: the file must start with a --- line', errors: [] };
+    return { ok: false, message: 'no front matter: the file must start with a --- line', errors: [], line: 1 };
   }
   const checked = validateFrontmatter(data, defaults);
   if (!checked.ok) {
+    const line = checked.errors.map((e) => lineOfMember(text, e.path)).find((found) => found !== undefined);
     return {
       ok: false,
       message: checked.errors.map((e) => `${e.path} ${e.message}`).join('; '),
       errors: checked.errors,
+      ...(line ? { line } : {}),
     };
   }
   const body = normalizeBody(content);

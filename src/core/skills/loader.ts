@@ -92,7 +92,7 @@ export async function loadCatalog(
       const outcome = readSkillFileSync(options.root, slug);
       if (outcome === 'unchanged' || outcome.kind === 'missing') continue;
       if (outcome.kind === 'skill') catalog.catalog.put(outcome.skill, outcome.signature);
-      else catalog.catalog.putProblem(name, outcome.message, outcome.signature);
+      else catalog.catalog.putProblem(name, outcome.message, outcome.signature, outcome.line);
     }
   }
 

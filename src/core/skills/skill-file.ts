@@ -20,7 +20,7 @@ export interface FileSignature {
 /** Outcome of {@link readSkillFile}. */
 export type ReadOutcome =
   | { kind: 'skill'; skill: Skill; signature: FileSignature }
-  | { kind: 'problem'; message: string; signature: FileSignature; link?: true }
+  | { kind: 'problem'; message: string; signature: FileSignature; link?: true; line?: number }
   | { kind: 'missing' };
 
 /** The problem message of a skill file that is a symbolic link. */
@@ -117,6 +117,6 @@ function parseFile(slug: string, text: string, signature: FileSignature): ReadOu
     category: 'general',
     difficulty: 'medium',
   });
-  if (!parsed.ok) return { kind: 'problem', message: parsed.message, signature };
+  if (!parsed.ok) return { kind: 'problem', message: parsed.message, signature, ...(parsed.line ? { line: parsed.line } : {}) };
   return { kind: 'skill', skill: parsed.skill, signature };
 }

@@ -150,8 +150,8 @@ describe('delete and restore', () => {
     expect(await codeOf(s.restore('chase'))).toMatch(/^conflict/);
     await s.remove('chase');
     expect(await s.listDeleted()).toEqual([
-      { slug: 'chase', name: 'Second', deleted_at: '2026-03-02T12:00:00.000Z' },
-      { slug: 'chase', name: 'First', deleted_at: '2026-03-01T12:00:00.000Z' },
+      { slug: 'chase', name: 'Second', deleted_at: '2026-03-02T12:00:00.000Z', reason: 'deleted' },
+      { slug: 'chase', name: 'First', deleted_at: '2026-03-01T12:00:00.000Z', reason: 'deleted' },
     ]);
     const restored = await s.restore('chase');
     expect(restored.frontmatter.name).toBe('Second');
@@ -187,8 +187,9 @@ describe('loading', () => {
     expect(s.list().map((e) => e.slug)).toEqual(['good']);
     expect(s.problems()).toEqual([
       { file: 'Bad Name.md', message: 'file name is not a valid slug' },
-      { file: 'broken.md', message: expect.stringContaining('front matter is not valid YAML') as string },
-      { file: 'invalid.md', message: 'frontmatter.status must be one of draft, complete, deprecated' },
+      // The flow collection opened on line 2 is still open at the closing --- on line 3.
+      { file: 'broken.md', message: expect.stringContaining('front matter is not valid YAML') as string, line: 3 },
+      { file: 'invalid.md', message: 'frontmatter.status must be one of draft, complete, deprecated', line: 4 },
     ]);
   });
 

@@ -153,7 +153,7 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
     restore: (slug, scope) => restoreSkill(ctx, slug, scope),
     problems: () =>
       [...catalog.problems.values()]
-        .map(({ file, message }) => ({ file, message }))
+        .map(({ file, message, line }) => ({ file, message, ...(line ? { line } : {}) }))
         .sort((a, b) => (a.file < b.file ? -1 : 1)),
     search(query, request = {}) {
       const errors = [];

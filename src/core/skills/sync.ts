@@ -51,7 +51,7 @@ export function applyFileChanges(ctx: StoreContext, names: string[]): Promise<nu
         ctx.changed({ type: 'upsert', slug, created, source: 'watcher' });
       } else if (outcome.kind === 'problem') {
         log('warn', 'skill file skipped', { file: name, message: outcome.message });
-        ctx.catalog.putProblem(name, outcome.message, outcome.signature);
+        ctx.catalog.putProblem(name, outcome.message, outcome.signature, outcome.line);
         ctx.changed({ type: 'problem', file: name, message: outcome.message, source: 'watcher' });
       } else if (ctx.catalog.drop(slug)) {
         ctx.changed({ type: 'remove', slug, source: 'watcher' });

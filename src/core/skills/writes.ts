@@ -2,19 +2,31 @@
  * The writes of the skill store (API.md §4): upsert with validation, soft delete into
  * `.deleted/`, restore of the newest deleted version. Each runs under the store mutex,
  * writes atomically, updates the catalog and index at once (the watcher's later event
- * for the same file is then a no-op) and, when enabled, commits with git.
+ * for the same file is then a no-op) and, when enabled, commits with git. An update
+ * keeps the replaced text in `.deleted/` and rewrites only the front matter members
+ * that changed, so the author's YAML formatting survives.
  */
-import { conflict, invalid, notFound, type FieldError, type OrgError } from '../errors.js';
-import { lstatOrUndefined, renameSafe, writeAtomic } from '../storage/index.js';
+import { isDeepStrictEqual } from 'node:util';
+import { alreadyExists, conflict, invalid, notFound, type FieldError, type OrgError } from '../errors.js';
+import { lstatOrUndefined, readFileSafe, renameSafe, writeAtomic } from '../storage/index.js';
 import { errorFields } from '../util/log.js';
 import { STORE_LOCK, type StoreContext } from './context.js';
-import { parseSkillText, serializeSkill } from './file-format.js';
+import { normalizeBody, parseSkillText, serializeSkill, type ParseResult } from './file-format.js';
+import { rewriteFrontMatter } from './front-matter-source.js';
 import { isPlainObject, validateFrontmatter } from './frontmatter.js';
 import { commitSkillChange } from './git.js';
 import { readSkillFile, signatureOf, skillPath, type ReadOutcome } from './skill-file.js';
 import { assertSlug } from './slug.js';
-import { listTrash, moveToTrash, readTrashed } from './trash.js';
+import { keepReplaced, listTrash, moveToTrash, readTrashed } from './trash.js';
 import type { Skill } from './types.js';
+
+/**
+ * A condition the stored skill must meet for a write to go ahead (HTTP's conditional
+ * requests): `absent` creates only (`If-None-Match: *`), failing with 409
+ * `already_exists` when the slug is taken. A version check (`If-Match`) is the other
+ * member this union is meant to grow.
+ */
+export type WritePrecondition = { kind: 'absent' };
 
 /** Largest body accepted, in bytes (UTF-8). */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -29,6 +41,8 @@ export interface UpsertInput {
   structureId?: string;
   /** Who writes (user e-mail, `agent:<role>`, …), for the git message. */
   actor?: string;
+  /** Write only when the stored skill meets this condition (default: create or replace). */
+  precondition?: WritePrecondition;
 }
 
 /** Result of an upsert: the stored record and whether the slug was new. */
@@ -63,6 +77,9 @@ export async function upsertSkill(ctx: StoreContext, input: UpsertInput): Promis
     if (previous && input.structureId !== undefined && !scopeAllows(previous, input.structureId)) {
       throw notFound(`skill ${input.slug} not found`);
     }
+    if (input.precondition?.kind === 'absent' && existing.kind !== 'missing') {
+      throw alreadyExists(`a skill with the slug ${input.slug} already exists`, { slug: input.slug });
+    }
     const raw = { ...(input.frontmatter as Record<string, unknown>) };
     raw.learned_at = previous?.frontmatter.learned_at ?? raw.learned_at ?? clock().toISOString();
     raw.learned_by ??= previous?.frontmatter.learned_by ?? 'user';
@@ -78,20 +95,28 @@ export async function upsertSkill(ctx: StoreContext, input: UpsertInput): Promis
       throw invalidSkill([{ path: 'frontmatter.structure_id', message: 'must be the structure of the request' }]);
     }
 
-    const text = serializeSkill(checked.frontmatter, input.body);
-    const parsed = parseSkillText(input.slug, text, {
-      learned_by: 'user',
-      learned_at: checked.frontmatter.learned_at,
-      category: 'general',
-      difficulty: 'medium',
-    });
+    const parse = (text: string) =>
+      parseSkillText(input.slug, text, {
+        learned_by: 'user',
+        learned_at: checked.frontmatter.learned_at,
+        category: 'general',
+        difficulty: 'medium',
+      });
+    const canonical = serializeSkill(checked.frontmatter, input.body);
+    const parsed = parse(canonical);
     if (!parsed.ok) throw invalidSkill(parsed.errors.length > 0 ? parsed.errors : [{ path: 'frontmatter', message: parsed.message }]);
+    const previousText = existing.kind === 'missing' ? undefined : await readFileSafe(file, 'utf8').catch(() => undefined);
+    const text = (previous && previousText !== undefined && keptFormatting(previousText, previous, parsed, parse)) || canonical;
+    if (text === previousText) return { skill: parsed.skill, created: false };
+
+    const files = [file];
+    if (previousText !== undefined) files.push(await keepReplaced(root, input.slug, previousText, clock()));
     await writeAtomic(file, text);
     const signature = await signatureOf(file);
     if (signature) ctx.catalog.put(parsed.skill, signature);
     const created = existing.kind === 'missing';
     ctx.changed({ type: 'upsert', slug: input.slug, created, source: 'api' });
-    await commit(ctx, [file], `skill ${input.slug}: ${created ? 'create' : 'update'}`, input.actor);
+    await commit(ctx, files, `skill ${input.slug}: ${created ? 'create' : 'update'}`, input.actor);
     return { skill: parsed.skill, created };
   });
 }
@@ -133,7 +158,7 @@ export async function restoreSkill(ctx: StoreContext, slug: string, scope: Scope
     await renameSafe(newest.file, file);
     const outcome = await readSkillFile(root, slug);
     if (outcome.kind !== 'skill') {
-      if (outcome.kind === 'problem') ctx.catalog.putProblem(`${slug}.md`, outcome.message, outcome.signature);
+      if (outcome.kind === 'problem') ctx.catalog.putProblem(`${slug}.md`, outcome.message, outcome.signature, outcome.line);
       throw invalid(`deleted skill ${slug} no longer parses`);
     }
     ctx.catalog.put(outcome.skill, outcome.signature);
@@ -148,6 +173,18 @@ function invalidSkill(errors: FieldError[]): OrgError {
   const first = errors[0];
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
   return invalid(first ? `invalid skill: ${first.path} ${first.message}${more}` : 'invalid skill', errors);
+}
+
+/**
+ * The new file text written over the previous one with the unchanged front matter
+ * members kept as the author wrote them; used only when it reads back exactly as the
+ * canonical text does (else undefined, and the canonical form is written).
+ */
+function keptFormatting(previousText: string, previous: Skill, wanted: Extract<ParseResult, { ok: true }>, parse: (text: string) => ParseResult): string | undefined {
+  const text = rewriteFrontMatter(previousText, previous.frontmatter, wanted.skill.frontmatter, normalizeBody(wanted.skill.body));
+  if (text === undefined) return undefined;
+  const reread = parse(text);
+  return reread.ok && isDeepStrictEqual(reread.skill, wanted.skill) ? text : undefined;
 }
 
 /** A scoped skill may be changed only from its own structure. */

@@ -14,12 +14,20 @@ import {
   SkillListQuerySchema,
   SkillProblemSchema,
   SkillSchema,
+  SkillWriteHeadersSchema,
   SkillWriteSchema,
   Slug,
   Uuid,
 } from '../../core/schemas/index.js';
+import type { SkillWriteHeaders } from '../../core/schemas/index.js';
+import type { WritePrecondition } from '../../core/skills/index.js';
 import { NoContent, StructureQuery, problems } from '../schemas/common.js';
 import { scopeOf } from '../scope.js';
+
+/** The store's write condition for a skill write's headers (undefined: create or replace). */
+function writePrecondition(headers: SkillWriteHeaders): WritePrecondition | undefined {
+  return headers['if-none-match'] === '*' ? { kind: 'absent' } : undefined;
+}
 
 /** The skill library. */
 export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
@@ -111,16 +119,20 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
       config: { access: { kind: 'structure', action: 'write_skills', from: 'body' } },
       schema: {
         operationId: 'upsertSkill',
-        summary: 'Create (201) or update (200) a skill',
+        summary: 'Create (201) or update (200) a skill; with If-None-Match: * create only (409 already_exists when the slug is taken)',
+        description:
+          'An update keeps the replaced version in skills/.deleted/ (listed at /knowledge/deleted with reason "replaced") and rewrites only the front matter members that changed.',
         tags,
+        headers: SkillWriteHeadersSchema,
         body: SkillWriteSchema,
-        response: { 200: SkillSchema, 201: SkillSchema, ...problems(400, 401, 403, 404, 413, 415) },
+        response: { 200: SkillSchema, 201: SkillSchema, ...problems(400, 401, 403, 404, 409, 413, 415) },
       },
     },
     async (request, reply) => {
       const { structureId } = scopeOf(request);
       const { slug, frontmatter, body } = request.body;
-      const { skill, created } = await app.skills.upsert({ slug, frontmatter, body, structureId, actor: actorOf(request) });
+      const precondition = writePrecondition(request.headers);
+      const { skill, created } = await app.skills.upsert({ slug, frontmatter, body, structureId, actor: actorOf(request), ...(precondition ? { precondition } : {}) });
       return reply.code(created ? 201 : 200).send(skill);
     },
   );
@@ -199,7 +211,7 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
       config: { access: { kind: 'authenticated' } },
       schema: {
         operationId: 'listSkillProblems',
-        summary: 'Skill files that could not be loaded, with the reason',
+        summary: 'Skill files that could not be loaded, with the reason and the line of the file it is on',
         tags,
         response: { 200: Type.Object({ problems: Type.Array(SkillProblemSchema) }), ...problems(401) },
       },
