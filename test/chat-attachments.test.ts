@@ -38,7 +38,7 @@ describe('attachments and artifacts', () => {
   const artifacts = async (roleId = c.roleId) => {
     const response = await c.t.server.inject({ method: 'GET', url: `/api/org/structures/${c.structure.id}/agents/${roleId}/artifacts`, headers: c.t.auth(c.owner.token) });
     expect(response.statusCode, response.body).toBe(200);
-    return response.json<{ artifacts: { name: string; size: number; content_type: string; created_at: string }[] }>().artifacts;
+    return response.json<{ artifacts: { name: string; size: number; content_type: string; created_at: string; run_id?: string; source?: string }[] }>().artifacts;
   };
   const download = (name: string) => c.open(`/api/org/structures/${c.structure.id}/agents/${c.roleId}/artifacts/${name}`, { token: c.owner.token });
 
@@ -83,7 +83,15 @@ describe('attachments and artifacts', () => {
 
     const listed = await artifacts();
     expect(listed.map((entry) => entry.name).sort()).toEqual(['hidden.csv', 'passwd', 'pic.png', 'win.ini']);
-    expect(listed.find((entry) => entry.name === 'pic.png')).toMatchObject({ size: 10, content_type: 'image/png', created_at: expect.stringMatching(/Z$/) });
+    // Each names the run whose message brought it.
+    expect(listed.find((entry) => entry.name === 'pic.png')).toEqual({
+      name: 'pic.png',
+      size: 10,
+      content_type: 'image/png',
+      created_at: expect.stringMatching(/Z$/),
+      run_id: stream.headers['x-org-run-id'],
+      source: 'attachment',
+    });
 
     const csv = await download('hidden.csv');
     await csv.ended;
@@ -159,7 +167,8 @@ describe('attachments and artifacts', () => {
     expect(complete?.type).toBe('complete');
     const [report] = (complete?.content as { artifacts: string[] }).artifacts;
     expect(report).toMatch(/^run-report-[0-9a-f]{8}\.md$/);
-    expect((await artifacts()).find((entry) => entry.name === report)).toMatchObject({ content_type: 'text/markdown' });
+    // The report names the run that wrote it.
+    expect((await artifacts()).find((entry) => entry.name === report)).toMatchObject({ content_type: 'text/markdown', run_id: stream.headers['x-org-run-id'], source: 'agent' });
     const file = await download(report!);
     await file.ended;
     expect(file.headers['content-type']).toMatch(/^text\/markdown/);

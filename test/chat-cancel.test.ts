@@ -130,7 +130,8 @@ describe('cancel', () => {
     expect(response.json()).toEqual({ run_id: runId });
     await stream.ended;
     const frames = stream.frames();
-    expect(frames.at(-1)?.event).toMatchObject({ type: 'error', content: { message: 'cancelled' } });
+    // The error names who stopped the run, so a client can say "Stopped by …".
+    expect(frames.at(-1)?.event).toMatchObject({ type: 'error', content: { message: 'cancelled', cancelled_by: expect.stringMatching(/@example\.com$/) } });
     expect(frames.filter((frame) => frame.event?.type === 'error' || frame.event?.type === 'complete')).toHaveLength(1);
     const message = await c.settled(runId, roleId);
     expect(message.status).toBe('error');
@@ -192,7 +193,7 @@ describe('cancel', () => {
     const secondId = String(second.headers['x-org-run-id']);
     expect((await cancel(secondId)).statusCode).toBe(202);
     await second.ended;
-    expect(second.frames().map((frame) => frame.event)).toEqual([expect.objectContaining({ type: 'error', content: { message: 'cancelled' } })]);
+    expect(second.frames().map((frame) => frame.event)).toEqual([expect.objectContaining({ type: 'error', content: expect.objectContaining({ message: 'cancelled' }) })]);
     // cancelAndCheck runs a later turn on the node: a queued turn would have started before it.
     await cancelAndCheck(first, c.roleId);
     expect(scripted.log).not.toContain('start scripted second');

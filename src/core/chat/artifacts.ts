@@ -15,6 +15,15 @@ import { isoNow, type Clock, systemClock } from '../util/index.js';
 
 export type { ArtifactInfo } from '../schemas/chat.js';
 
+/** How an artifact reached the shelf. */
+export type ArtifactSource = NonNullable<ArtifactInfo['source']>;
+
+/** Which run stored an artifact, and how. */
+export interface ArtifactOrigin {
+  runId: string;
+  source: ArtifactSource;
+}
+
 /**
  * `artifacts.json`. Version 1 kept a name-keyed object (which lost an artifact named
  * `__proto__`); it is read as a list and written back as version 2.
@@ -142,13 +151,19 @@ export class ArtifactShelf {
     return file;
   }
 
-  /** Writes an artifact (replacing one of the same name); returns its metadata. */
-  async write(name: string, data: Buffer | string, contentType: string): Promise<ArtifactInfo> {
+  /** Writes an artifact (replacing one of the same name), noting the run it came from; returns its metadata. */
+  async write(name: string, data: Buffer | string, contentType: string, origin?: ArtifactOrigin): Promise<ArtifactInfo> {
     await this.ready();
     const safe = safeName(name);
     const buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     await writeAtomic(this.pathOf(safe), buffer);
-    const info: ArtifactInfo = { name: safe, size: buffer.length, content_type: contentType, created_at: isoNow(this.clock) };
+    const info: ArtifactInfo = {
+      name: safe,
+      size: buffer.length,
+      content_type: contentType,
+      created_at: isoNow(this.clock),
+      ...(origin ? { run_id: origin.runId, source: origin.source } : {}),
+    };
     await this.doc.update((draft) => {
       const artifacts = listOf(draft).filter((existing) => existing.name !== safe);
       artifacts.push(info);

@@ -136,7 +136,7 @@ export class ChatEngine {
     const shelf = this.shelfOf(input.structureId, node.id);
     const staged: Turn['attachments'] = [];
     for (const attachment of input.attachments ?? []) {
-      const info = await shelf.write(attachment.name, attachment.data, attachment.content_type);
+      const info = await shelf.write(attachment.name, attachment.data, attachment.content_type, { runId, source: 'attachment' });
       staged.push({ name: info.name, content_type: info.content_type, size: info.size, path: join(shelf.dir, info.name) });
     }
     const now = isoNow(this.clock);
@@ -234,7 +234,8 @@ export class ChatEngine {
     return {
       searchSkills: (query, limit = 5) => this.options.skills.search(query, run.structureId, limit),
       readSkill: (slug) => this.options.skills.readRaw(slug, run.structureId),
-      writeArtifact: async (name, content, contentType) => (await this.shelfOf(run.structureId, run.nodeId).write(name, content, contentType)).name,
+      writeArtifact: async (name, content, contentType) =>
+        (await this.shelfOf(run.structureId, run.nodeId).write(name, content, contentType, { runId: run.id, source: 'agent' })).name,
     };
   }
 
@@ -259,15 +260,18 @@ export class ChatEngine {
     return { events: await this.options.store.events(runId, afterSeq) };
   }
 
-  /** Cancels a running or queued run: it ends with `error` "cancelled" and its runtime is aborted. */
-  async cancel(runId: string, reason = 'cancelled'): Promise<void> {
+  /**
+   * Cancels a running or queued run: it ends with `error` "cancelled" (naming `by`, the
+   * person or key that stopped it, as `cancelled_by`) and its runtime is aborted.
+   */
+  async cancel(runId: string, reason = 'cancelled', by?: string): Promise<void> {
     const entry = this.live.get(runId);
     if (!entry) {
       if (await this.locate(runId)) throw conflict(`run ${runId} has already finished`);
       throw notFound(`run ${runId} not found`);
     }
     if (entry.appender.sealed) throw conflict(`run ${runId} has already finished`);
-    const event: EventInput = { type: 'error', content: { message: reason } };
+    const event: EventInput = { type: 'error', content: { message: reason, ...(by ? { cancelled_by: by } : {}) } };
     const ended = entry.turn ? entry.turn.handle(event) : entry.appender.append(event);
     entry.run.controller.abort(new Error(reason));
     await ended;

@@ -43,7 +43,13 @@ export const EventContentSchemas = {
     { summary: Type.String(), artifacts: Type.Array(Type.String(), { default: [], description: 'names on the node’s artifact shelf' }) },
     { description: 'terminal: the turn completed' },
   ),
-  error: Type.Object({ message: Type.String() }, { description: 'terminal: the turn failed' }),
+  error: Type.Object(
+    {
+      message: Type.String(),
+      cancelled_by: Type.Optional(Type.String({ description: 'on a cancel ("cancelled"): who stopped the run, an e-mail or a key label' })),
+    },
+    { description: 'terminal: the turn failed, or was stopped' },
+  ),
 } as const satisfies Record<EventType, TSchema>;
 
 /** The payload of each event type. */
@@ -150,7 +156,14 @@ export type HistoryQuery = Static<typeof HistoryQuerySchema>;
 
 /** An artifact on a node's shelf. */
 export const ArtifactInfoSchema = Type.Object(
-  { name: Type.String(), size: Type.Integer(), content_type: Type.String(), created_at: Timestamp },
+  {
+    name: Type.String(),
+    size: Type.Integer(),
+    content_type: Type.String(),
+    created_at: Timestamp,
+    run_id: Type.Optional(Type.String({ format: 'uuid', description: 'the run that stored it (absent for files stored before runs were recorded)' })),
+    source: Type.Optional(StringEnum(['attachment', 'agent'], { description: 'attached to the run’s message, or written by the agent during the run' })),
+  },
   { title: 'ArtifactInfo' },
 );
 /** Metadata of a stored artifact. */

@@ -26,6 +26,14 @@ function streamOptions(app: App, request: FastifyRequest, after = 0): StreamOpti
   };
 }
 
+/** Who acts, as the chat shows it: a person's e-mail, a node key's label, or the administrator. */
+function actorOf(request: FastifyRequest): string {
+  const principal = request.principal;
+  if (principal?.kind === 'user') return principal.user.email;
+  if (principal?.kind === 'mcp') return `key ${principal.key.label || principal.key.id}`;
+  return 'the administrator';
+}
+
 /** Chat with nodes. */
 export const chatRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
   const tags = ['chat'];
@@ -148,7 +156,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server
     },
     async (request, reply) => {
       const { runId } = runScopeOf(request);
-      await app.chat.cancel(runId);
+      await app.chat.cancel(runId, 'cancelled', actorOf(request));
       return reply.code(202).send({ run_id: runId });
     },
   );
