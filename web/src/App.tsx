@@ -4,7 +4,7 @@
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ApiError, createApi } from './api/client';
-import { SessionContext, type Session } from './api/context';
+import { SessionContext, type Me, type Session } from './api/context';
 import type { StructureSummary } from './api/types';
 import { AcceptInvite } from './auth/AcceptInvite';
 import { clearToken, parseFragment, replaceFragment, storedToken, storeToken } from './auth/session';
@@ -12,20 +12,22 @@ import { SignIn } from './auth/SignIn';
 import { CanvasPage } from './canvas/CanvasPage';
 import { AccessPage } from './access/AccessPage';
 import { LogPage } from './log/LogPage';
-import { parseRoute, useHash } from './router';
+import { LeaveGuardContext, parseRoute, useHash } from './router';
 import { SkillsPage } from './skills/SkillsPage';
 import { TopBar } from './TopBar';
-import { ErrorNote } from './ui/Notice';
+import { useTitle } from './ui/hooks';
+import { ErrorNote, Skeleton } from './ui/Notice';
+import { ToastProvider } from './ui/Toasts';
 import { WorkspacesPage } from './workspaces/WorkspacesPage';
 
 type AuthState =
   | { status: 'signed-out'; reason?: string }
   | { status: 'checking'; token: string }
-  | { status: 'signed-in'; token: string; structures: StructureSummary[] };
+  | { status: 'signed-in'; token: string; structures: StructureSummary[]; me: Me };
 
 /** The web UI. */
 export function App() {
-  const hash = useHash();
+  const { hash, guard } = useHash();
   const fragment = parseFragment(hash);
   const [invite, setInvite] = useState<string | null>(() => (fragment.kind === 'invite' ? fragment.token : null));
   const [auth, setAuth] = useState<AuthState>(() => {
@@ -57,11 +59,12 @@ export function App() {
   useEffect(() => {
     if (auth.status !== 'checking') return;
     let live = true;
-    api.get<{ structures: StructureSummary[] }>('/api/org/structures').then(
-      ({ structures }) => {
+    // One request first (its failure says why the token is refused), then who it is.
+    api.get<{ structures: StructureSummary[] }>('/api/org/structures').then(async ({ structures }) => ({ structures, me: await api.get<Me>('/api/org/whoami') })).then(
+      ({ structures, me }) => {
         if (!live) return;
         storeToken(auth.token);
-        setAuth({ status: 'signed-in', token: auth.token, structures });
+        setAuth({ status: 'signed-in', token: auth.token, structures, me });
       },
       (error: unknown) => {
         if (!live) return;
@@ -117,16 +120,31 @@ export function App() {
   }
   if (auth.status === 'checking') {
     return (
-      <div className="center-page">
-        <p className="muted">Signing in…</p>
-      </div>
+      <main className="center-page">
+        <Skeleton lines={2} label="Signing in" />
+      </main>
     );
   }
-  const session: Session = { api, structures: auth.structures, refreshStructures, signOut: () => signOut() };
+  const session: Session = { api, me: auth.me, structures: auth.structures, refreshStructures, signOut: () => signOut() };
   return (
     <SessionContext.Provider value={session}>
-      <Routed path={fragment.kind === 'route' ? fragment.path : '/'} />
+      <LeaveGuardContext.Provider value={guard}>
+        <ToastProvider>
+          <Routed path={fragment.kind === 'route' ? fragment.path : '/'} />
+        </ToastProvider>
+      </LeaveGuardContext.Provider>
     </SessionContext.Provider>
+  );
+}
+
+function NotFound({ path }: { path: string }) {
+  useTitle('Page not found');
+  return (
+    <div className="page">
+      <h1>Page not found</h1>
+      <ErrorNote error={new Error(`There is no page at ${path}.`)} />
+      <a href="#/">Back to the workspaces</a>
+    </div>
   );
 }
 
@@ -142,12 +160,7 @@ function Routed({ path }: { path: string }) {
         {route.page === 'skills' ? <SkillsPage key={route.structureId} structureId={route.structureId} view={route.view} /> : null}
         {route.page === 'access' ? <AccessPage key={structureId} structureId={route.structureId} /> : null}
         {route.page === 'log' ? <LogPage key={structureId} structureId={route.structureId} /> : null}
-        {route.page === 'not-found' ? (
-          <div className="page">
-            <ErrorNote error={new Error(`There is no page at ${route.path}.`)} />
-            <a href="#/">Back to the workspaces</a>
-          </div>
-        ) : null}
+        {route.page === 'not-found' ? <NotFound path={route.path} /> : null}
       </main>
     </div>
   );

@@ -3,7 +3,7 @@
  * `#/w/<id>/skills[/…]`, `#/w/<id>/access`, `#/w/<id>/log`. Secrets in the fragment
  * (`#token=`, `#invite=`) are handled by the app shell before routing.
  */
-import { useEffect, useState } from 'react';
+import { createContext, useContext, useEffect, useRef, useState, type RefObject } from 'react';
 
 /** A parsed route. */
 export type Route =
@@ -20,6 +20,7 @@ export type SkillsView =
   | { tab: 'drafts'; slug?: string }
   | { tab: 'deleted' }
   | { tab: 'search' }
+  | { tab: 'problems' }
   | { tab: 'new' }
   | { tab: 'skill'; slug: string }
   | { tab: 'edit'; slug: string };
@@ -40,7 +41,7 @@ export function parseRoute(path: string): Route {
   if (section === 'skills') {
     if (a === undefined) return { page: 'skills', structureId, view: { tab: 'catalog' } };
     if (a === 'drafts') return { page: 'skills', structureId, view: b ? { tab: 'drafts', slug: seg(b)! } : { tab: 'drafts' } };
-    if (a === 'deleted' || a === 'search' || a === 'new') return { page: 'skills', structureId, view: { tab: a } };
+    if (a === 'deleted' || a === 'search' || a === 'new' || a === 'problems') return { page: 'skills', structureId, view: { tab: a } };
     if (a === 's' && b) return { page: 'skills', structureId, view: parts[5] === 'edit' ? { tab: 'edit', slug: seg(b)! } : { tab: 'skill', slug: seg(b)! } };
   }
   return { page: 'not-found', path };
@@ -62,13 +63,58 @@ export function navigate(link: string): void {
   location.hash = link.startsWith('#') ? link.slice(1) : link;
 }
 
-/** The current fragment, updated on every hashchange. */
-export function useHash(): string {
+/**
+ * What would be lost by leaving the current page (a sentence to confirm with), or null.
+ * Held by the app shell and set by pages with unsaved work through {@link useLeaveGuard}.
+ */
+export type LeaveGuard = RefObject<string | null>;
+
+/** The app's leave guard, for {@link useLeaveGuard}. */
+export const LeaveGuardContext = createContext<LeaveGuard | null>(null);
+
+/**
+ * The current fragment, updated on every hashchange. While the guard holds a message,
+ * leaving asks first; declining puts the address back without a history entry.
+ */
+export function useHash(): { hash: string; guard: LeaveGuard } {
   const [hash, setHash] = useState(() => location.hash);
+  const guard = useRef<string | null>(null);
+  const current = useRef(hash);
   useEffect(() => {
-    const onChange = () => setHash(location.hash);
+    const onChange = () => {
+      if (location.hash === current.current) return;
+      if (guard.current && !window.confirm(guard.current)) {
+        history.replaceState(null, '', `${location.pathname}${location.search}${current.current}`);
+        return;
+      }
+      guard.current = null;
+      current.current = location.hash;
+      setHash(location.hash);
+    };
     window.addEventListener('hashchange', onChange);
     return () => window.removeEventListener('hashchange', onChange);
   }, []);
-  return hash;
+  return { hash, guard };
+}
+
+/**
+ * Asks before leaving the page while `message` is set (unsaved changes): in-app links
+ * through the router, reloads and closing the tab through the browser's own prompt.
+ * Returns `release`, to call right before a navigation that saved the work.
+ */
+export function useLeaveGuard(message: string | null): () => void {
+  const guard = useContext(LeaveGuardContext);
+  useEffect(() => {
+    if (!guard || !message) return;
+    guard.current = message;
+    const onBeforeUnload = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', onBeforeUnload);
+    return () => {
+      if (guard.current === message) guard.current = null;
+      window.removeEventListener('beforeunload', onBeforeUnload);
+    };
+  }, [guard, message]);
+  return () => {
+    if (guard) guard.current = null;
+  };
 }

@@ -91,8 +91,8 @@ describe('EventList renders each event type', () => {
     expect(html).toContain('Read the request');
   });
 
-  it('links a learned skill to its draft in the review queue', () => {
-    const html = only(render([ev({ type: 'skill_learned', content: { slug: 'echo-a-message', name: 'Echo a message' } })]));
+  it('links a stored learned skill to its draft in the review queue', () => {
+    const html = only(render([ev({ type: 'skill_learned', content: { slug: 'echo-a-message', name: 'Echo a message', stored: true } as never })]));
     expect(html).toContain('ev-learned');
     expect(html).toContain('Echo a message');
     expect(html).toContain(`href="#/w/${SID}/skills/drafts/echo-a-message"`);
@@ -108,9 +108,9 @@ describe('EventList renders each event type', () => {
   });
 
   it('shows an error in red (the error style, announced as an alert)', () => {
-    const html = only(render([ev({ type: 'error', content: { message: 'cancelled' } })]));
+    const html = only(render([ev({ type: 'error', content: { message: 'the container stopped answering' } })]));
     expect(html).toMatch(/^<div class="ev ev-error" role="alert">/);
-    expect(html).toContain('cancelled');
+    expect(html).toContain('the container stopped answering');
   });
 
   it('keeps the order of a whole turn', () => {

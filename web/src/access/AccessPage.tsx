@@ -1,5 +1,6 @@
 /** Keys and members (owner): MCP keys of every node, members, invites and sharing. */
 import { useRole } from '../api/context';
+import { useTitle } from '../ui/hooks';
 import { InfoNote } from '../ui/Notice';
 import { KeysSection } from './KeysSection';
 import { MembersSection } from './MembersSection';
@@ -7,6 +8,7 @@ import { MembersSection } from './MembersSection';
 /** The access page of a workspace. */
 export function AccessPage({ structureId }: { structureId: string }) {
   const role = useRole(structureId);
+  useTitle('Keys & members');
   return (
     <div className="page">
       <div className="page-head">

@@ -115,7 +115,7 @@ export function KeysSection({ structureId }: { structureId: string }) {
           {copied === 'failed' ? <p className="field-error">The browser did not allow copying; select the token and copy it by hand.</p> : null}
         </div>
       ) : null}
-      <ErrorNote error={keys.error ?? error} onDismiss={() => setError(null)} />
+      <ErrorNote error={keys.error ?? error} onDismiss={() => setError(null)} labels={{ label: 'Label', node: 'Node' }} />
       {notice ? <InfoNote tone="success">{notice}</InfoNote> : null}
       {keys.data && keys.data.keys.length === 0 ? <Empty>No key yet.</Empty> : null}
       {keys.data && keys.data.keys.length > 0 ? (
@@ -124,10 +124,12 @@ export function KeysSection({ structureId }: { structureId: string }) {
             <tr>
               <th>Label</th>
               <th>Node</th>
-              <th>Prefix</th>
-              <th>Created</th>
-              <th>Last used</th>
-              <th />
+              <th className="col-optional">Prefix</th>
+              <th className="col-optional">Created</th>
+              <th className="col-optional">Last used</th>
+              <th>
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -137,13 +139,13 @@ export function KeysSection({ structureId }: { structureId: string }) {
                 <td>
                   <code>{key.node.role_id}</code>
                 </td>
-                <td>
+                <td className="col-optional">
                   <code>{key.prefix}…</code>
                 </td>
-                <td className="muted nowrap">{formatTime(key.created_at)}</td>
-                <td className="muted nowrap">{formatAgo(key.last_used_at)}</td>
+                <td className="muted nowrap col-optional">{formatTime(key.created_at)}</td>
+                <td className="muted nowrap col-optional">{formatAgo(key.last_used_at)}</td>
                 <td className="actions">
-                  <button type="button" className="btn btn-small btn-danger-outline" onClick={() => setRevoking(key)}>
+                  <button type="button" className="btn btn-small btn-danger-outline" aria-label={`Revoke ${key.label || key.prefix}`} onClick={() => setRevoking(key)}>
                     Revoke
                   </button>
                 </td>

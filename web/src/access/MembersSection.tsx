@@ -1,28 +1,39 @@
-/** Members and pending invites; share the workspace by e-mail with a role. */
+/**
+ * Members and pending invites of a workspace (owner): share by e-mail with a role,
+ * change a member's role, remove a member, cancel a pending invite.
+ */
 import { useState } from 'react';
 import { structurePath } from '../api/client';
 import { useSession } from '../api/context';
-import type { Invite, Members, Role } from '../api/types';
+import type { Invite, Member, Members, Role } from '../api/types';
+import { Confirm } from '../ui/Dialog';
 import { formatTime } from '../ui/format';
-import { Empty, ErrorNote, InfoNote } from '../ui/Notice';
+import { Empty, ErrorNote, InfoNote, Skeleton } from '../ui/Notice';
+import { useToast } from '../ui/Toasts';
 import { useLoad } from '../ui/useLoad';
+
+const ROLES: Role[] = ['viewer', 'operator', 'owner'];
 
 /** The members section. */
 export function MembersSection({ structureId }: { structureId: string }) {
-  const { api } = useSession();
-  const members = useLoad((signal) => api.get<Members>(`${structurePath(structureId)}/members`, { signal }), [api, structureId]);
+  const { api, me } = useSession();
+  const toast = useToast();
+  const base = structurePath(structureId);
+  const members = useLoad((signal) => api.get<Members>(`${base}/members`, { signal }), [api, base]);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('operator');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [sent, setSent] = useState<Invite | null>(null);
+  const [removing, setRemoving] = useState<Member | null>(null);
+  const [cancelling, setCancelling] = useState<Members['invites'][number] | null>(null);
 
   const share = async () => {
     setBusy(true);
     setError(null);
     setSent(null);
     try {
-      const { invite } = await api.post<{ invite: Invite }>(`${structurePath(structureId)}/share`, { email: email.trim(), role });
+      const { invite } = await api.post<{ invite: Invite }>(`${base}/share`, { email: email.trim(), role });
       setSent(invite);
       setEmail('');
       await members.reload();
@@ -30,6 +41,27 @@ export function MembersSection({ structureId }: { structureId: string }) {
       setError(failure);
     } finally {
       setBusy(false);
+    }
+  };
+
+  const changeRole = async (member: Member, next: Role) => {
+    setError(null);
+    try {
+      await api.patch(`${base}/members/${encodeURIComponent(member.user_id)}`, { role: next });
+      await members.reload();
+      toast({
+        tone: 'success',
+        message: `${member.email} is now ${next}.`,
+        action: {
+          label: 'Undo',
+          run: async () => {
+            await api.patch(`${base}/members/${encodeURIComponent(member.user_id)}`, { role: member.role });
+            await members.reload();
+          },
+        },
+      });
+    } catch (failure) {
+      setError(failure);
     }
   };
 
@@ -51,9 +83,11 @@ export function MembersSection({ structureId }: { structureId: string }) {
         <label className="field">
           <span>Role</span>
           <select name="role" value={role} onChange={(event) => setRole(event.target.value as Role)}>
-            <option value="viewer">viewer</option>
-            <option value="operator">operator</option>
-            <option value="owner">owner</option>
+            {ROLES.map((candidate) => (
+              <option key={candidate} value={candidate}>
+                {candidate}
+              </option>
+            ))}
           </select>
         </label>
         <button type="submit" className="btn btn-primary" disabled={busy || !email.trim()}>
@@ -65,50 +99,107 @@ export function MembersSection({ structureId }: { structureId: string }) {
           Invite sent to {sent.email} as {sent.role}; it expires {formatTime(sent.expires_at)}.
         </InfoNote>
       ) : null}
-      <ErrorNote error={members.error ?? error} onDismiss={() => setError(null)} />
+      <ErrorNote error={members.error ?? error} onDismiss={() => setError(null)} labels={{ email: 'E-mail', role: 'Role' }} />
+      {!members.data && !members.error ? <Skeleton lines={3} label="Loading members" /> : null}
       {members.data ? (
-        <table className="table table-dense">
+        <table className="table table-dense members">
           <thead>
             <tr>
               <th>E-mail</th>
               <th>Role</th>
+              <th>
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
-            {members.data.members.map((member) => (
-              <tr key={member.user_id}>
-                <td>{member.email || <span className="muted">{member.user_id}</span>}</td>
-                <td>
-                  <span className={`role-chip role-${member.role}`}>{member.role}</span>
-                </td>
-              </tr>
-            ))}
+            {members.data.members.map((member) => {
+              const self = member.user_id === me.user?.id;
+              return (
+                <tr key={member.user_id}>
+                  <td className="wrap-anywhere">
+                    {member.email || <span className="muted">{member.user_id}</span>}
+                    {self ? <span className="muted"> (you)</span> : null}
+                  </td>
+                  <td>
+                    <select aria-label={`Role of ${member.email}`} className="select-small" value={member.role} onChange={(event) => void changeRole(member, event.target.value as Role)}>
+                      {ROLES.map((candidate) => (
+                        <option key={candidate} value={candidate}>
+                          {candidate}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                  <td className="actions">
+                    <button type="button" className="btn btn-small btn-danger-outline" aria-label={`Remove ${member.email}`} onClick={() => setRemoving(member)}>
+                      Remove
+                    </button>
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       ) : null}
       <h3>Pending invites</h3>
       {members.data && invites.length === 0 ? <Empty>No pending invite.</Empty> : null}
       {invites.length > 0 ? (
-        <table className="table table-dense">
+        <table className="table table-dense invites">
           <thead>
             <tr>
               <th>E-mail</th>
               <th>Role</th>
-              <th>Expires</th>
+              <th className="col-optional">Expires</th>
+              <th>
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {invites.map((invite) => (
               <tr key={invite.id}>
-                <td>{invite.email}</td>
+                <td className="wrap-anywhere">{invite.email}</td>
                 <td>
                   <span className={`role-chip role-${invite.role}`}>{invite.role}</span>
                 </td>
-                <td className="muted nowrap">{formatTime(invite.expires_at)}</td>
+                <td className="muted nowrap col-optional">{formatTime(invite.expires_at)}</td>
+                <td className="actions">
+                  <button type="button" className="btn btn-small" aria-label={`Cancel the invite of ${invite.email}`} onClick={() => setCancelling(invite)}>
+                    Cancel invite
+                  </button>
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
+      ) : null}
+      {removing ? (
+        <Confirm
+          title={`Remove ${removing.email}?`}
+          message={<p>They lose access to this workspace at once. To let them back in, send a new invite.</p>}
+          confirmLabel="Remove member"
+          danger
+          onClose={() => setRemoving(null)}
+          onConfirm={async () => {
+            await api.del(`${base}/members/${encodeURIComponent(removing.user_id)}`);
+            await members.reload();
+            toast({ tone: 'success', message: `Removed ${removing.email}.` });
+          }}
+        />
+      ) : null}
+      {cancelling ? (
+        <Confirm
+          title={`Cancel the invite of ${cancelling.email}?`}
+          message={<p>The link in the e-mail stops working. You can invite them again at any time.</p>}
+          confirmLabel="Cancel invite"
+          danger
+          onClose={() => setCancelling(null)}
+          onConfirm={async () => {
+            await api.del(`${base}/invites/${encodeURIComponent(cancelling.id)}`);
+            await members.reload();
+            toast({ tone: 'success', message: `Cancelled the invite of ${cancelling.email}.` });
+          }}
+        />
       ) : null}
     </section>
   );

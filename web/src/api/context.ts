@@ -3,9 +3,17 @@ import { createContext, useContext } from 'react';
 import type { Api } from './client';
 import type { StructureSummary } from './types';
 
+/** Who is signed in (GET /api/org/whoami). */
+export interface Me {
+  kind: 'user' | 'admin' | 'mcp';
+  user?: { id: string; email: string };
+}
+
 /** What every signed-in page can reach. */
 export interface Session {
   api: Api;
+  /** The signed-in user, or the instance administrator. */
+  me: Me;
   /** The workspaces the token can access (refreshed by `refreshStructures`). */
   structures: StructureSummary[];
   refreshStructures: () => Promise<void>;

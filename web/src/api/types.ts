@@ -7,6 +7,7 @@ import type { Problem as ProblemRecord } from '../../../src/core/schemas/index.j
 
 export type {
   Acceptance,
+  ArtifactInfo,
   ArchivedNodeRecord as ArchivedNode,
   ChatEvent,
   DeletedSkill,
@@ -24,6 +25,7 @@ export type {
   Skill,
   SkillCommit,
   SkillListEntry as SkillEntry,
+  SkillProblem,
   StructureDetail,
   StructureSummary,
 } from '../../../src/core/schemas/index.js';

@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { createApi } from '../api/client';
 import type { Acceptance } from '../api/types';
+import { useTitle } from '../ui/hooks';
 import { ErrorNote, InfoNote } from '../ui/Notice';
 
 /** Accepts an invite; a new user's token is handed to `onDone` to sign in with. */
@@ -16,6 +17,7 @@ export function AcceptInvite({
   onDone: (acceptance: Acceptance) => void;
   onCancel: () => void;
 }) {
+  useTitle('Join a workspace');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [accepted, setAccepted] = useState<Acceptance | null>(null);
@@ -32,7 +34,7 @@ export function AcceptInvite({
     }
   };
   return (
-    <div className="center-page">
+    <main className="center-page">
       <div className="card signin">
         <h1 className="brand-title">
           <span className="brand-mark" aria-hidden="true" /> Join a workspace
@@ -66,6 +68,6 @@ export function AcceptInvite({
           </>
         )}
       </div>
-    </div>
+    </main>
   );
 }

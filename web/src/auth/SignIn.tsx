@@ -1,12 +1,14 @@
 /** The sign-in page: a user token pasted once, kept in this browser until sign-out. */
 import { useState } from 'react';
+import { useTitle } from '../ui/hooks';
 import { InfoNote } from '../ui/Notice';
 
 /** Asks for a token. */
 export function SignIn({ reason, onToken }: { reason?: string | undefined; onToken: (token: string) => void }) {
   const [token, setToken] = useState('');
+  useTitle('Sign in');
   return (
-    <div className="center-page">
+    <main className="center-page">
       <form
         className="card signin"
         onSubmit={(event) => {
@@ -41,6 +43,6 @@ export function SignIn({ reason, onToken }: { reason?: string | undefined; onTok
           <code>~/.config/org/credentials.json</code>. The token stays in this browser until you sign out.
         </p>
       </form>
-    </div>
+    </main>
   );
 }

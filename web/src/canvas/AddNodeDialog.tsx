@@ -5,7 +5,6 @@ import { useSession } from '../api/context';
 import type { OrgNode } from '../api/types';
 import { Dialog } from '../ui/Dialog';
 import { ErrorNote } from '../ui/Notice';
-import { childSpot } from './geometry';
 
 /** Adds a node under a parent. */
 export function AddNodeDialog({
@@ -16,14 +15,13 @@ export function AddNodeDialog({
   onAdded,
 }: {
   structureId: string;
-  nodes: OrgNode[];
+  nodes: readonly OrgNode[];
   parent: OrgNode | undefined;
   onClose: () => void;
   onAdded: (node: OrgNode) => Promise<void>;
 }) {
   const { api } = useSession();
   const [parentId, setParentId] = useState(parent?.id ?? '');
-  const spot = childSpot(nodes, nodes.find((node) => node.id === parentId));
   const [roleId, setRoleId] = useState('');
   const [label, setLabel] = useState('');
   const [x, setX] = useState<string>('');
@@ -37,6 +35,8 @@ export function AddNodeDialog({
     setBusy(true);
     setError(null);
     try {
+      // An empty position is laid out beside the parent (the layout library loads only now).
+      const spot = x === '' || y === '' ? (await import('./layout')).spotForNewChild(nodes, parentId || null) : { x: 0, y: 0 };
       const node = await api.post<OrgNode>(`${structurePath(structureId)}/agents`, {
         role_id: roleId.trim(),
         label: label.trim(),
@@ -86,11 +86,11 @@ export function AddNodeDialog({
           <div className="row gap">
             <label className="field">
               <span>x</span>
-              <input name="x" type="number" step={1} placeholder={String(spot.x)} value={x} onChange={(event) => setX(event.target.value)} />
+              <input name="x" type="number" step={1} placeholder="auto" value={x} onChange={(event) => setX(event.target.value)} />
             </label>
             <label className="field">
               <span>y</span>
-              <input name="y" type="number" step={1} placeholder={String(spot.y)} value={y} onChange={(event) => setY(event.target.value)} />
+              <input name="y" type="number" step={1} placeholder="auto" value={y} onChange={(event) => setY(event.target.value)} />
             </label>
           </div>
         </div>
@@ -102,7 +102,7 @@ export function AddNodeDialog({
           <span>Container URL (optional)</span>
           <input name="container_url" type="url" placeholder="http://127.0.0.1:8700" value={containerUrl} onChange={(event) => setContainerUrl(event.target.value)} />
         </label>
-        <ErrorNote error={error} />
+        <ErrorNote error={error} labels={{ role_id: 'Role id', label: 'Label', parent_id: 'Parent', starting_context: 'Starting context', container_url: 'Container URL', x: 'x', y: 'y' }} />
         <div className="dialog-actions">
           <button type="button" className="btn" onClick={onClose}>
             Cancel

@@ -5,7 +5,7 @@ import { useSession } from '../api/context';
 import type { ArchivedNode } from '../api/types';
 import { Dialog } from '../ui/Dialog';
 import { formatTime } from '../ui/format';
-import { Empty, ErrorNote, InfoNote } from '../ui/Notice';
+import { Empty, ErrorNote, InfoNote, Skeleton } from '../ui/Notice';
 import { useLoad } from '../ui/useLoad';
 
 /** Lists the archive and restores nodes. */
@@ -36,7 +36,7 @@ export function ArchiveDialog({ structureId, canWrite, onClose, onRestored }: { 
     <Dialog title="Archived nodes" onClose={onClose} wide>
       <ErrorNote error={archive.error ?? error} />
       {restored ? <InfoNote tone="success">Restored {restored} with its history and artifacts.</InfoNote> : null}
-      {archive.loading && !archive.data ? <p className="muted">Loading…</p> : null}
+      {archive.loading && !archive.data ? <Skeleton lines={3} label="Loading the archive" /> : null}
       {archive.data && agents.length === 0 ? <Empty>No archived node. Deleted nodes land here with their history, artifacts and timeline.</Empty> : null}
       {agents.length > 0 ? (
         <table className="table">
@@ -45,7 +45,9 @@ export function ArchiveDialog({ structureId, canWrite, onClose, onRestored }: { 
               <th>Label</th>
               <th>Role id</th>
               <th>Archived</th>
-              <th />
+              <th>
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>

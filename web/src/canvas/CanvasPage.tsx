@@ -1,66 +1,98 @@
 /**
  * The canvas page: the node tree (polled every 2 s so idle/working badges stay live),
- * add / archive / restore, and the side panel of the selected node with its chat.
+ * "Tidy up", add / archive / restore, and the selected node's panel beside it, behind a
+ * resizable splitter. On phones the tree is a list, and a selected node's panel takes
+ * the screen.
  */
-import { Fragment, useState } from 'react';
+import { lazy, Suspense, useState, type CSSProperties } from 'react';
 import { nodePath, structurePath } from '../api/client';
 import { useRole, useSession } from '../api/context';
 import type { OrgNode, StructureDetail } from '../api/types';
-import { ChatPanel } from '../chat/ChatPanel';
 import { href, navigate } from '../router';
-import { ErrorNote } from '../ui/Notice';
+import { NARROW, useMediaQuery, useTitle } from '../ui/hooks';
+import { ErrorNote, Skeleton } from '../ui/Notice';
+import { useToast } from '../ui/Toasts';
 import { useLoad } from '../ui/useLoad';
 import { AddNodeDialog } from './AddNodeDialog';
 import { ArchiveDialog } from './ArchiveDialog';
-import { Canvas } from './Canvas';
-import { NodeHeader } from './NodeHeader';
+import type { Point } from './layout';
+import { NodeList } from './NodeList';
+import { NodePanel } from './NodePanel';
+import { Splitter, usePanelWidth } from './Splitter';
+import { useTidy } from './useTidy';
+
+/** The canvas library loads only where a canvas is shown (not on phones). */
+const FlowCanvas = lazy(() => import('./FlowCanvas').then((module) => ({ default: module.FlowCanvas })));
 
 /** The workspace canvas with the selected node's panel. */
 export function CanvasPage({ structureId, roleId }: { structureId: string; roleId?: string | undefined }) {
   const { api, refreshStructures } = useSession();
   const role = useRole(structureId);
   const canWrite = role === 'operator' || role === 'owner';
+  const narrow = useMediaQuery(NARROW);
+  const toast = useToast();
   const structure = useLoad((signal) => api.get<StructureDetail>(structurePath(structureId), { signal }), [api, structureId], 2000);
   const [dialog, setDialog] = useState<'add' | 'archive' | null>(null);
   const [moveError, setMoveError] = useState<unknown>(null);
+  const [width, setWidth] = usePanelWidth();
 
   const detail = structure.data;
   const nodes = detail?.agents ?? [];
   const selected = roleId ? nodes.find((node) => node.role_id === roleId) : undefined;
-
-  const move = async (moving: string, x: number, y: number) => {
-    setMoveError(null);
-    try {
-      const updated = await api.patch<OrgNode>(nodePath(structureId, moving), { x, y });
-      if (detail) structure.setData({ ...detail, agents: detail.agents.map((node) => (node.role_id === moving ? { ...node, ...updated } : node)) });
-    } catch (failure) {
-      setMoveError(failure);
-      throw failure;
-    }
-  };
-
-  if (!detail) {
-    return (
-      <div className="page">
-        {structure.error ? <ErrorNote error={structure.error} /> : <p className="muted">Loading the workspace…</p>}
-      </div>
-    );
-  }
+  useTitle(detail ? (selected ? `${selected.label} · ${detail.name}` : detail.name) : 'Canvas');
 
   const reloadAll = async () => {
     await structure.reload();
     await refreshStructures().catch(() => undefined);
   };
+  const move = async (moving: string, point: Point) => {
+    setMoveError(null);
+    try {
+      const updated = await api.patch<OrgNode>(nodePath(structureId, moving), point);
+      if (structure.data) structure.setData({ ...structure.data, agents: structure.data.agents.map((node) => (node.role_id === moving ? { ...node, ...updated } : node)) });
+    } catch (failure) {
+      setMoveError(failure);
+      throw failure;
+    }
+  };
+  const tidy = useTidy({ nodes, move, reload: reloadAll, onError: setMoveError });
 
+  if (!detail) {
+    return <div className="page">{structure.error ? <ErrorNote error={structure.error} /> : <Skeleton lines={6} label="Loading the workspace" />}</div>;
+  }
+
+  const onDeleted = async (deleted: OrgNode) => {
+    navigate(href.canvas(structureId));
+    await reloadAll();
+    toast({
+      tone: 'success',
+      message: `${deleted.label} moved to the archive.`,
+      action: {
+        label: 'Undo',
+        run: async () => {
+          await api.post(`${nodePath(structureId, deleted.role_id)}/restore`);
+          await reloadAll();
+        },
+      },
+    });
+  };
+
+  const working = nodes.filter((node) => node.state === 'working').length;
+  const layoutStyle = { '--panel-width': `${width}px` } as CSSProperties;
   return (
-    <div className="canvas-layout">
+    <div className={`canvas-layout${selected ? ' has-selection' : ''}`} style={layoutStyle}>
       <section className="canvas-area" aria-labelledby="canvas-title">
         <div className="toolbar">
           <h1 id="canvas-title">{detail.name}</h1>
           <span className="muted small">
-            {detail.template} · {nodes.length} node{nodes.length === 1 ? '' : 's'} · {nodes.filter((node) => node.state === 'working').length} working
+            {detail.template} · {nodes.length} node{nodes.length === 1 ? '' : 's'} · {working} working
           </span>
           <span className="grow" />
+          {canWrite && !narrow && nodes.length > 1 ? (
+            <button type="button" className="btn btn-small" disabled={tidy.busy} onClick={() => void tidy.run()} title="Lay the whole tree out again and save the positions">
+              {tidy.busy ? 'Tidying…' : 'Tidy up'}
+            </button>
+          ) : null}
           {canWrite ? (
             <button type="button" className="btn btn-small btn-primary" onClick={() => setDialog('add')}>
               + Add node
@@ -72,56 +104,51 @@ export function CanvasPage({ structureId, roleId }: { structureId: string; roleI
         </div>
         {structure.error ? <ErrorNote error={structure.error} /> : null}
         <ErrorNote error={moveError} onDismiss={() => setMoveError(null)} />
-        <div className="canvas-frame">
-          {nodes.length === 0 ? (
-            <div className="canvas-empty">
-              <p>This workspace has no node yet.</p>
-              {canWrite ? (
-                <button type="button" className="btn btn-primary" onClick={() => setDialog('add')}>
-                  Add the root node
-                </button>
-              ) : null}
-            </div>
-          ) : (
-            <Canvas nodes={nodes} selected={roleId} canMove={canWrite} onSelect={(id) => navigate(href.canvas(structureId, id))} onMove={move} />
-          )}
-        </div>
-        <p className="hint canvas-hint">
-          Click a node to open its chat. {canWrite ? 'Drag a node to move it, or Tab to it and use the arrow keys (Shift for bigger steps).' : ''}
-        </p>
-      </section>
-      <aside className="side-panel" aria-label="Selected node">
-        {selected ? (
-          <Fragment key={selected.role_id}>
-            <NodeHeader
-              structureId={structureId}
-              node={selected}
+        {nodes.length === 0 ? (
+          <div className="canvas-frame canvas-empty">
+            <p>This workspace has no node yet.</p>
+            {canWrite ? (
+              <button type="button" className="btn btn-primary" onClick={() => setDialog('add')}>
+                Add the root node
+              </button>
+            ) : null}
+          </div>
+        ) : narrow ? (
+          <NodeList structureId={structureId} nodes={nodes} selected={roleId} />
+        ) : (
+          <div className="canvas-frame">
+            <Suspense fallback={<Skeleton lines={4} label="Loading the canvas" />}>
+              <FlowCanvas
               nodes={nodes}
-              canWrite={canWrite}
-              onChanged={reloadAll}
-              onDeleted={async () => {
-                navigate(href.canvas(structureId));
-                await reloadAll();
-              }}
-            />
-            <ChatPanel structureId={structureId} node={selected} canChat={canWrite} />
-          </Fragment>
+              selected={roleId}
+              canMove={canWrite}
+              onSelect={(id) => navigate(href.canvas(structureId, id))}
+              onMove={move}
+                placed={tidy.placed}
+                fitRequest={tidy.fitRequest}
+              />
+            </Suspense>
+          </div>
+        )}
+        {!narrow && nodes.length > 0 ? (
+          <p className="hint canvas-hint">
+            Click a node to open its chat. Scroll or pinch to zoom at the pointer; drag the background to pan.
+            {canWrite ? ' Drag a node to move it, or select it and use the arrow keys (Shift for bigger steps).' : ''}
+          </p>
+        ) : null}
+      </section>
+      {narrow ? null : <Splitter width={width} onResize={setWidth} />}
+      <aside className={`side-panel${selected ? ' side-panel-node' : ''}`} aria-label={selected ? `${selected.label}` : 'Nodes'}>
+        {selected ? (
+          <NodePanel key={selected.role_id} structureId={structureId} node={selected} nodes={nodes} canWrite={canWrite} onChanged={reloadAll} onDeleted={() => onDeleted(selected)} />
+        ) : narrow ? (
+          roleId ? <ErrorNote error={new Error(`There is no node ${roleId} in this workspace (it may have been deleted).`)} /> : null
         ) : (
           <div className="side-empty">
             <h2>Nodes</h2>
-            <p className="muted small">Select a node here or on the canvas to open its chat and details.</p>
+            <p className="muted small">Select a node here or on the canvas to open its chat and files.</p>
             {roleId ? <ErrorNote error={new Error(`There is no node ${roleId} in this workspace (it may have been deleted).`)} /> : null}
-            <ul className="node-list">
-              {nodes.map((node) => (
-                <li key={node.id}>
-                  <a href={href.canvas(structureId, node.role_id)} className="node-list-item">
-                    <span className="node-list-label">{node.label}</span>
-                    <code className="muted">{node.role_id}</code>
-                    <span className={`state-pill state-${node.state}`}>{node.state}</span>
-                  </a>
-                </li>
-              ))}
-            </ul>
+            <NodeList structureId={structureId} nodes={nodes} selected={roleId} />
           </div>
         )}
       </aside>

@@ -17,7 +17,7 @@ export function NodeHeader({
 }: {
   structureId: string;
   node: OrgNode;
-  nodes: OrgNode[];
+  nodes: readonly OrgNode[];
   canWrite: boolean;
   onChanged: () => Promise<void>;
   onDeleted: () => Promise<void>;

@@ -24,8 +24,9 @@ export interface ChatPanelProps {
 
 /** Chat with one node. */
 export function ChatPanel({ structureId, node, canChat }: ChatPanelProps) {
-  const { api } = useSession();
+  const { api, me } = useSession();
   const chat = useChat(api, structureId, node.role_id);
+  const viewer = me.user?.email;
   const [text, setText] = useState('');
   const [files, setFiles] = useState<Attachment[]>([]);
   const [fileError, setFileError] = useState<string | null>(null);
@@ -97,6 +98,7 @@ export function ChatPanel({ structureId, node, canChat }: ChatPanelProps) {
         className="chat-log"
         ref={logRef}
         tabIndex={0}
+        role="region"
         aria-label="Conversation"
         onScroll={(event) => {
           const log = event.currentTarget;
@@ -123,7 +125,7 @@ export function ChatPanel({ structureId, node, canChat }: ChatPanelProps) {
           message.sender === 'user' ? (
             <UserMessage key={message.id} message={message} />
           ) : (
-            <AgentMessage key={message.id} message={message} node={node} structureId={structureId} onDownload={download} />
+            <AgentMessage key={message.id} message={message} node={node} structureId={structureId} onDownload={download} viewer={viewer} />
           ),
         )}
       </div>
@@ -228,16 +230,34 @@ function UserMessage({ message }: { message: HistoryMessage }) {
   );
 }
 
-function AgentMessage({ message, node, structureId, onDownload }: { message: HistoryMessage; node: OrgNode; structureId: string; onDownload: (name: string) => void }) {
+/** The id of a turn's agent message on the page (the shelf links to it). */
+export const runAnchor = (runId: string) => `run-${runId}`;
+
+/** A finished turn that was stopped on purpose reads "stopped", not "error". */
+function statusOf(message: HistoryMessage): string {
+  const last = message.events.at(-1);
+  return message.status === 'error' && last?.type === 'error' && last.content.message === 'cancelled' ? 'stopped' : message.status;
+}
+
+interface AgentMessageProps {
+  message: HistoryMessage;
+  node: OrgNode;
+  structureId: string;
+  onDownload: (name: string) => void;
+  viewer: string | undefined;
+}
+
+function AgentMessage({ message, node, structureId, onDownload, viewer }: AgentMessageProps) {
   const running = message.status === 'running';
+  const status = statusOf(message);
   return (
-    <article className={`msg msg-agent msg-${message.status}`} aria-busy={running}>
+    <article className={`msg msg-agent msg-${status}`} aria-busy={running} id={runAnchor(message.run_id)} tabIndex={-1}>
       <header className="msg-head">
         <span className="msg-who">{node.label}</span>
-        <span className={`status status-${message.status}`}>{running ? 'working…' : message.status}</span>
+        <span className={`status status-${status}`}>{running ? 'working…' : status}</span>
         <time dateTime={message.created_at}>{formatTime(message.created_at)}</time>
       </header>
-      <EventList events={message.events} structureId={structureId} running={running} onDownload={onDownload} />
+      <EventList events={message.events} structureId={structureId} running={running} onDownload={onDownload} viewer={viewer} />
       {running ? (
         <div className="typing" aria-label="The agent is working">
           <span />

@@ -1,14 +1,17 @@
 /**
  * Renders a turn's events per type: thoughts folded, tool calls paired with their
- * results and collapsible, text streamed as markdown, decisions and milestones marked,
- * learned skills linked to the draft review, the summary with artifact downloads, and
- * errors in red. Props in, callbacks out: no fetching here.
+ * results and collapsible (a skill search as its matches, scored as the search tester
+ * scores them), text streamed as GitHub-flavoured markdown, decisions and milestones
+ * marked, a stored draft linked to its review (and a draft that was not stored said so),
+ * the summary with artifact downloads, a stopped run in a neutral note, and errors in
+ * red. Props in, callbacks out: no fetching here.
  */
-import Markdown from 'react-markdown';
 import type { ChatEvent } from '../api/types';
 import { href } from '../router';
 import { formatJson } from '../ui/format';
-import { toBlocks, type Block } from './blocks';
+import { Gfm } from '../ui/Gfm';
+import { Score } from '../ui/Score';
+import { toBlocks, type Block, type SkillMatch } from './blocks';
 
 /** Props of {@link EventList}. */
 export interface EventListProps {
@@ -18,21 +21,31 @@ export interface EventListProps {
   running?: boolean;
   /** Downloads an artifact of the turn by name. */
   onDownload?: (name: string) => void;
+  /** Who is reading (their e-mail), so a run they stopped reads "Stopped by you". */
+  viewer?: string | undefined;
 }
 
 /** The events of one turn. */
-export function EventList({ events, structureId, running = false, onDownload }: EventListProps) {
+export function EventList({ events, structureId, running = false, onDownload, viewer }: EventListProps) {
   const blocks = toBlocks(events);
   return (
     <div className="events">
       {blocks.map((block) => (
-        <BlockView key={block.key} block={block} structureId={structureId} running={running} onDownload={onDownload} />
+        <BlockView key={block.key} block={block} structureId={structureId} running={running} onDownload={onDownload} viewer={viewer} />
       ))}
     </div>
   );
 }
 
-function BlockView({ block, structureId, running, onDownload }: { block: Block; structureId: string; running: boolean; onDownload?: ((name: string) => void) | undefined }) {
+interface BlockViewProps {
+  block: Block;
+  structureId: string;
+  running: boolean;
+  onDownload?: ((name: string) => void) | undefined;
+  viewer?: string | undefined;
+}
+
+function BlockView({ block, structureId, running, onDownload, viewer }: BlockViewProps) {
   switch (block.kind) {
     case 'thought':
       return (
@@ -44,11 +57,7 @@ function BlockView({ block, structureId, running, onDownload }: { block: Block; 
         </details>
       );
     case 'text':
-      return (
-        <div className="ev ev-text">
-          <Markdown skipHtml>{block.text}</Markdown>
-        </div>
-      );
+      return <Gfm className="ev ev-text">{block.text}</Gfm>;
     case 'tool': {
       const state = block.done ? 'done' : running ? 'running' : 'no result';
       return (
@@ -63,7 +72,8 @@ function BlockView({ block, structureId, running, onDownload }: { block: Block; 
               <pre className="ev-code ev-tool-args">{formatJson(block.args)}</pre>
             </div>
           ) : null}
-          {block.done ? (
+          {block.matches ? <Matches matches={block.matches} structureId={structureId} /> : null}
+          {block.done && !block.matches ? (
             <div className="ev-tool-part">
               <div className="ev-tool-label">Result</div>
               <pre className="ev-code ev-tool-result">{formatJson(block.result)}</pre>
@@ -87,13 +97,31 @@ function BlockView({ block, structureId, running, onDownload }: { block: Block; 
           <span className="ev-milestone-dot" aria-hidden="true" /> <span className="ev-tag ev-tag-milestone">Milestone</span> {block.title}
         </div>
       );
-    case 'skill_learned':
+    case 'learned':
       return (
         <div className="ev ev-learned">
           <span className="ev-tag ev-tag-learned">Skill learned</span> {block.name}{' '}
           <a href={href.draft(structureId, block.slug)} className="ev-learned-link">
             Review the draft <code>{block.slug}</code>
           </a>
+        </div>
+      );
+    case 'not_learned':
+      return (
+        <div className="ev ev-not-learned" role="note">
+          <span className="ev-tag">Not stored</span> The agent offered a skill, {block.name}, but no draft was stored: {block.reason}
+        </div>
+      );
+    case 'proposed':
+      return (
+        <div className="ev ev-not-learned" role="note">
+          <span className="ev-tag">Skill offered</span> {block.name}. <a href={href.skills(structureId, 'drafts')}>See the drafts waiting for review</a>
+        </div>
+      );
+    case 'stopped':
+      return (
+        <div className="ev ev-stopped" role="note">
+          <span className="ev-tag">Stopped</span> {block.by ? `Stopped by ${block.by === viewer ? 'you' : block.by}.` : 'This turn was stopped.'}
         </div>
       );
     case 'complete':
@@ -132,6 +160,23 @@ function BlockView({ block, structureId, running, onDownload }: { block: Block; 
         </details>
       );
   }
+}
+
+function Matches({ matches, structureId }: { matches: SkillMatch[]; structureId: string }) {
+  if (matches.length === 0) return <p className="ev-tool-part muted">No skill matched.</p>;
+  const best = Math.max(...matches.map((match) => match.score));
+  return (
+    <div className="ev-tool-part">
+      <div className="ev-tool-label">Skills matched</div>
+      <ol className="ev-matches">
+        {matches.map((match) => (
+          <li key={match.slug}>
+            <a href={href.skill(structureId, match.slug)}>{match.name ?? match.slug}</a> <Score value={match.score} best={best} />
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
 }
 
 function preview(text: string): string {

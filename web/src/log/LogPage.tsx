@@ -5,12 +5,14 @@ import { useSession } from '../api/context';
 import type { LogEntry } from '../api/types';
 import { href } from '../router';
 import { formatTime } from '../ui/format';
-import { Empty, ErrorNote } from '../ui/Notice';
+import { useTitle } from '../ui/hooks';
+import { Empty, ErrorNote, Skeleton } from '../ui/Notice';
 import { useLoad } from '../ui/useLoad';
 
 /** The log page. */
 export function LogPage({ structureId }: { structureId: string }) {
   const { api } = useSession();
+  useTitle('Workspace log');
   const [limit, setLimit] = useState(100);
   const [type, setType] = useState<'all' | LogEntry['type']>('all');
   const log = useLoad((signal) => api.get<{ entries: LogEntry[] }>(`${structurePath(structureId)}/log`, { query: { limit }, signal }), [api, structureId, limit], 5000);
@@ -30,6 +32,7 @@ export function LogPage({ structureId }: { structureId: string }) {
         </label>
       </div>
       <ErrorNote error={log.error} />
+      {!log.data && !log.error ? <Skeleton lines={5} label="Loading the log" /> : null}
       {log.data && entries.length === 0 ? <Empty>Nothing logged yet. Decisions and milestones of every turn land here.</Empty> : null}
       <ol className="timeline">
         {entries.map((entry) => (

@@ -3,7 +3,7 @@ import { useMemo, useState } from 'react';
 import type { SkillEntry } from '../api/types';
 import { href } from '../router';
 import { formatTime } from '../ui/format';
-import { Empty, ErrorNote } from '../ui/Notice';
+import { Empty, ErrorNote, Skeleton } from '../ui/Notice';
 import { useLoad } from '../ui/useLoad';
 import type { SkillsApi } from './api';
 import { StatusBadge, Tags } from './badges';
@@ -64,11 +64,11 @@ export function Catalog({ structureId, skills }: { structureId: string; skills: 
             <tr>
               <th>Name</th>
               <th>Status</th>
-              <th>Category</th>
-              <th>Difficulty</th>
-              <th>Tags</th>
-              <th>Learned by</th>
-              <th>Learned</th>
+              <th className="col-optional">Category</th>
+              <th className="col-optional">Difficulty</th>
+              <th className="col-optional">Tags</th>
+              <th className="col-optional">Learned by</th>
+              <th className="col-optional">Learned</th>
             </tr>
           </thead>
           <tbody>
@@ -84,19 +84,19 @@ export function Catalog({ structureId, skills }: { structureId: string; skills: 
                 <td>
                   <StatusBadge status={skill.status} />
                 </td>
-                <td>{skill.category || '—'}</td>
-                <td>{skill.difficulty || '—'}</td>
-                <td>
+                <td className="col-optional">{skill.category || '—'}</td>
+                <td className="col-optional">{skill.difficulty || '—'}</td>
+                <td className="col-optional">
                   <Tags tags={skill.tags} />
                 </td>
-                <td>{skill.learned_by}</td>
-                <td className="muted nowrap">{formatTime(skill.learned_at)}</td>
+                <td className="col-optional">{skill.learned_by}</td>
+                <td className="muted nowrap col-optional">{formatTime(skill.learned_at)}</td>
               </tr>
             ))}
           </tbody>
         </table>
       ) : null}
-      {list.loading && !list.data ? <p className="muted">Loading skills…</p> : null}
+      {list.loading && !list.data ? <Skeleton lines={6} label="Loading skills" /> : null}
     </section>
   );
 }

@@ -7,7 +7,8 @@ import type { SkillEntry } from '../api/types';
 import { href } from '../router';
 import { Confirm } from '../ui/Dialog';
 import { formatTime } from '../ui/format';
-import { Empty, ErrorNote, InfoNote } from '../ui/Notice';
+import { Empty, ErrorNote, InfoNote, Skeleton } from '../ui/Notice';
+import { useToast } from '../ui/Toasts';
 import { useLoad } from '../ui/useLoad';
 import { approve, type SkillsApi } from './api';
 import { SkillMarkdown } from './Markdown';
@@ -32,6 +33,7 @@ export function DraftsQueue({ structureId, skills, canWrite, focus }: { structur
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const toast = useToast();
 
   const list = drafts.data ?? [];
   useEffect(() => {
@@ -107,7 +109,7 @@ export function DraftsQueue({ structureId, skills, canWrite, focus }: { structur
               ) : null}
             </header>
             <ErrorNote error={full.error} />
-            {full.data ? <SkillMarkdown body={full.data.body} /> : <p className="muted">Loading…</p>}
+            {full.data ? <SkillMarkdown body={full.data.body} /> : <Skeleton lines={6} label="Loading the draft" />}
           </>
         ) : (
           <p className="muted">Select a draft to review it.</p>
@@ -121,9 +123,20 @@ export function DraftsQueue({ structureId, skills, canWrite, focus }: { structur
           danger
           onClose={() => setRejecting(null)}
           onConfirm={async () => {
-            await skills.remove(rejecting);
-            setNotice(`Rejected ${rejecting}.`);
+            const slug = rejecting;
+            await skills.remove(slug);
             await drafts.reload();
+            toast({
+              tone: 'success',
+              message: `Rejected ${slug}.`,
+              action: {
+                label: 'Undo',
+                run: async () => {
+                  await skills.restore(slug);
+                  await drafts.reload();
+                },
+              },
+            });
           }}
         />
       ) : null}

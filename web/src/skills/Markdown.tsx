@@ -1,6 +1,10 @@
-/** Markdown of skill bodies (no raw HTML); step headings get ids so the step list can jump to them. */
+/**
+ * Markdown of skill bodies (GitHub-flavoured, no raw HTML); step headings get ids so the
+ * step list can jump to them.
+ */
 import { Children, isValidElement, type ReactNode } from 'react';
 import Markdown from 'react-markdown';
+import { GFM_COMPONENTS, GFM_PLUGINS } from '../ui/Gfm';
 
 function textOf(node: ReactNode): string {
   if (typeof node === 'string' || typeof node === 'number') return String(node);
@@ -18,7 +22,9 @@ export function SkillMarkdown({ body }: { body: string }) {
     <div className="markdown">
       <Markdown
         skipHtml
+        remarkPlugins={GFM_PLUGINS}
         components={{
+          ...GFM_COMPONENTS,
           h2: ({ children }) => {
             const parts = Children.toArray(children);
             const match = /^\[([^\]]+)\]\s*/.exec(textOf(parts));

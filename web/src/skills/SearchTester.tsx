@@ -1,8 +1,12 @@
-/** The search tester: what an agent of this workspace would match, with score and reason. */
+/**
+ * The search tester: what an agent of this workspace would match, with score and
+ * reason. Scores look exactly as they do in a chat turn's "Skills matched" (one scale).
+ */
 import { useState } from 'react';
 import type { SearchMatch } from '../api/types';
 import { href } from '../router';
 import { Empty, ErrorNote } from '../ui/Notice';
+import { Score } from '../ui/Score';
 import type { SkillsApi } from './api';
 
 /** Runs searches the way the chat enrichment does. */
@@ -23,7 +27,7 @@ export function SearchTester({ structureId, skills }: { structureId: string; ski
       setBusy(false);
     }
   };
-  const top = matches?.[0]?.score ?? 1;
+  const best = Math.max(0, ...(matches ?? []).map((match) => match.score));
   return (
     <section className="card">
       <h2>Search tester</h2>
@@ -47,32 +51,29 @@ export function SearchTester({ structureId, skills }: { structureId: string; ski
           {busy ? 'Searching…' : 'Search'}
         </button>
       </form>
-      <ErrorNote error={error} />
+      <ErrorNote error={error} labels={{ query: 'Message', limit: 'Limit' }} />
       {matches && matches.length === 0 ? <Empty>No complete skill matches; an agent would work without one (and may learn a draft).</Empty> : null}
       {matches && matches.length > 0 ? (
         <table className="table">
           <thead>
             <tr>
-              <th>#</th>
+              <th className="col-optional">#</th>
               <th>Skill</th>
               <th className="num">Score</th>
-              <th>Reason</th>
+              <th className="col-optional">Reason</th>
             </tr>
           </thead>
           <tbody>
             {matches.map((match, index) => (
               <tr key={match.slug}>
-                <td className="muted">{index + 1}</td>
+                <td className="muted col-optional">{index + 1}</td>
                 <td>
                   <a href={href.skill(structureId, match.slug)}>{match.slug}</a>
                 </td>
                 <td className="num">
-                  <span className="score">
-                    <span className="score-bar" style={{ width: `${Math.max(4, (match.score / top) * 100)}%` }} />
-                    {match.score.toFixed(2)}
-                  </span>
+                  <Score value={match.score} best={best} />
                 </td>
-                <td className="reason">{match.reason}</td>
+                <td className="reason col-optional">{match.reason}</td>
               </tr>
             ))}
           </tbody>

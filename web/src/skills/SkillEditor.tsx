@@ -1,14 +1,31 @@
 /**
  * The skill editor: a front-matter form and the markdown body with a live preview,
- * saved through POST /knowledge/skills. Front-matter members the form does not know
- * are kept as they are.
+ * saved through POST /knowledge/skills. A new skill is created only (`If-None-Match: *`):
+ * a slug that is taken is never overwritten, and the editor offers to open the existing
+ * skill or pick another slug. Leaving with unsaved changes asks first. Front-matter
+ * members the form does not know are kept as they are.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { ApiError } from '../api/client';
 import type { Skill } from '../api/types';
-import { href, navigate } from '../router';
-import { ErrorNote } from '../ui/Notice';
+import { href, navigate, useLeaveGuard } from '../router';
+import { ErrorNote, Skeleton } from '../ui/Notice';
 import type { SkillsApi } from './api';
 import { SkillMarkdown } from './Markdown';
+
+/** The editor's labels, so errors about fields name them as the form does. */
+export const SKILL_LABELS = {
+  name: 'Name',
+  slug: 'Slug',
+  status: 'Status',
+  category: 'Category',
+  difficulty: 'Difficulty',
+  tags: 'Tags',
+  summary: 'Summary',
+  tool_url: 'Tool URL',
+  body: 'Markdown body',
+  type: 'Type',
+} as const;
 
 const TEMPLATE_BODY = '## [first-step] Step 1: Title of the step\n\nWhat to do, and how to tell it is done.\n';
 
@@ -53,15 +70,24 @@ export function slugify(name: string): string {
     .replace(/-+$/, '');
 }
 
+/** True when an error says the slug of a new skill is taken. */
+function isTaken(error: unknown): boolean {
+  return error instanceof ApiError && error.problem.code === 'already_exists';
+}
+
 /** Creates (no slug) or edits a skill. */
 export function SkillEditor({ structureId, slug, skills }: { structureId: string; slug?: string; skills: SkillsApi }) {
   const [form, setForm] = useState<Form>(emptyForm);
+  const [saved, setSaved] = useState<Form | null>(slug ? null : emptyForm);
   const [original, setOriginal] = useState<Record<string, unknown>>({ type: 'skill' });
   const [loadError, setLoadError] = useState<unknown>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [slugTouched, setSlugTouched] = useState(Boolean(slug));
   const [tab, setTab] = useState<'split' | 'write' | 'preview'>('split');
+  const slugInput = useRef<HTMLInputElement>(null);
+  const dirty = saved !== null && JSON.stringify(form) !== JSON.stringify(saved);
+  const release = useLeaveGuard(dirty ? 'Leave the editor? Your changes to this skill are not saved.' : null);
 
   useEffect(() => {
     if (!slug) return;
@@ -69,6 +95,7 @@ export function SkillEditor({ structureId, slug, skills }: { structureId: string
     skills.get(slug, controller.signal).then(
       (skill) => {
         setForm(toForm(skill));
+        setSaved(toForm(skill));
         setOriginal(skill.frontmatter);
       },
       (failure: unknown) => {
@@ -101,8 +128,9 @@ export function SkillEditor({ structureId, slug, skills }: { structureId: string
       tool_url: form.tool_url.trim() ? form.tool_url.trim() : null,
     };
     try {
-      const saved = await skills.save(form.slug.trim(), frontmatter, form.body);
-      navigate(href.skill(structureId, saved.slug));
+      const stored = slug ? await skills.save(slug, frontmatter, form.body) : await skills.create(form.slug.trim(), frontmatter, form.body);
+      release();
+      navigate(href.skill(structureId, stored.slug));
     } catch (failure) {
       setError(failure);
       setBusy(false);
@@ -110,6 +138,7 @@ export function SkillEditor({ structureId, slug, skills }: { structureId: string
   };
 
   if (loadError) return <ErrorNote error={loadError} />;
+  if (!saved) return <Skeleton lines={8} label={`Loading ${slug ?? 'the skill'}`} />;
   return (
     <form
       className="card editor"
@@ -128,7 +157,30 @@ export function SkillEditor({ structureId, slug, skills }: { structureId: string
           {busy ? 'Saving…' : 'Save skill'}
         </button>
       </div>
-      <ErrorNote error={error} />
+      {isTaken(error) ? (
+        <ErrorNote error={error} labels={SKILL_LABELS} onDismiss={() => setError(null)}>
+          <p>
+            A skill with the slug <code>{form.slug.trim()}</code> already exists, and creating never replaces one. Open it to change it, or choose another slug.
+          </p>
+          <a className="btn btn-small" href={href.skill(structureId, form.slug.trim())}>
+            Open the existing one
+          </a>
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => {
+              setError(null);
+              setSlugTouched(true);
+              slugInput.current?.focus();
+              slugInput.current?.select();
+            }}
+          >
+            Choose another slug
+          </button>
+        </ErrorNote>
+      ) : (
+        <ErrorNote error={error} labels={SKILL_LABELS} />
+      )}
       <div className="fm-grid">
         <label className="field">
           <span>Name</span>
@@ -137,6 +189,7 @@ export function SkillEditor({ structureId, slug, skills }: { structureId: string
         <label className="field">
           <span>Slug</span>
           <input
+            ref={slugInput}
             name="slug"
             required
             pattern="[a-z0-9]+(-[a-z0-9]+)*"

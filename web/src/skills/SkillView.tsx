@@ -4,7 +4,8 @@ import type { Skill } from '../api/types';
 import { href, navigate } from '../router';
 import { Confirm } from '../ui/Dialog';
 import { formatTime } from '../ui/format';
-import { ErrorNote, InfoNote } from '../ui/Notice';
+import { ErrorNote, InfoNote, Skeleton } from '../ui/Notice';
+import { useToast } from '../ui/Toasts';
 import { useLoad } from '../ui/useLoad';
 import { approve, type SkillsApi } from './api';
 import { StatusBadge } from './badges';
@@ -15,10 +16,11 @@ export function SkillView({ structureId, slug, skills, canWrite }: { structureId
   const skill = useLoad((signal) => skills.get(slug, signal), [skills, slug]);
   const history = useLoad((signal) => skills.history(slug, signal), [skills, slug]);
   const [confirming, setConfirming] = useState(false);
+  const toast = useToast();
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
-  if (!skill.data) return skill.error ? <ErrorNote error={skill.error} /> : <p className="muted">Loading {slug}…</p>;
+  if (!skill.data) return skill.error ? <ErrorNote error={skill.error} /> : <Skeleton lines={8} label={`Loading ${slug}`} />;
   const data: Skill = skill.data;
   const fm = data.frontmatter;
   const status = String(fm.status ?? '');
@@ -120,13 +122,24 @@ export function SkillView({ structureId, slug, skills, canWrite }: { structureId
       {confirming ? (
         <Confirm
           title={`Delete ${slug}?`}
-          message={<p>The file moves to the deleted area of the library; you can restore it from the Deleted tab.</p>}
+          message={<p>The file moves to the deleted area of the library; you can undo this right after, or restore it later from the Deleted tab.</p>}
           confirmLabel="Delete skill"
           danger
           onClose={() => setConfirming(false)}
           onConfirm={async () => {
             await skills.remove(slug);
-            navigate(href.skills(structureId, 'deleted'));
+            navigate(href.skills(structureId));
+            toast({
+              tone: 'success',
+              message: `Deleted ${String(fm.name ?? slug)}.`,
+              action: {
+                label: 'Undo',
+                run: async () => {
+                  await skills.restore(slug);
+                  navigate(href.skill(structureId, slug));
+                },
+              },
+            });
           }}
         />
       ) : null}

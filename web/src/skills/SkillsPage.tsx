@@ -1,14 +1,18 @@
 /**
  * The workspace's Skills Editor: catalog with filters, skill pages, the editor, the
- * drafts review queue, deleted skills with restore, and the search tester.
+ * drafts review queue, deleted skills with restore, the search tester, and the files
+ * that do not load (polled, so a fix on disk shows without a reload).
  */
 import { useMemo } from 'react';
 import { useRole, useSession } from '../api/context';
 import { href, type SkillsView } from '../router';
+import { useTitle } from '../ui/hooks';
+import { useLoad } from '../ui/useLoad';
 import { skillsApi } from './api';
 import { Catalog } from './Catalog';
 import { DeletedSkills } from './DeletedSkills';
 import { DraftsQueue } from './DraftsQueue';
+import { Problems, ProblemsBanner } from './Problems';
 import { SearchTester } from './SearchTester';
 import { SkillEditor } from './SkillEditor';
 import { SkillView as SkillPage } from './SkillView';
@@ -18,7 +22,10 @@ const TABS = [
   { tab: 'drafts', label: 'Drafts review', sub: 'drafts' },
   { tab: 'deleted', label: 'Deleted', sub: 'deleted' },
   { tab: 'search', label: 'Search tester', sub: 'search' },
+  { tab: 'problems', label: 'Problems', sub: 'problems' },
 ] as const;
+
+const TITLES: Record<string, string> = { catalog: 'Skills', drafts: 'Drafts review', deleted: 'Deleted skills', search: 'Search tester', problems: 'Skill problems', new: 'New skill' };
 
 /** The Skills Editor. */
 export function SkillsPage({ structureId, view }: { structureId: string; view: SkillsView }) {
@@ -27,6 +34,9 @@ export function SkillsPage({ structureId, view }: { structureId: string; view: S
   const canWrite = role === 'operator' || role === 'owner';
   const skills = useMemo(() => skillsApi(api, structureId), [api, structureId]);
   const active = view.tab === 'skill' || view.tab === 'edit' || view.tab === 'new' ? 'catalog' : view.tab;
+  const problems = useLoad((signal) => skills.problems(signal), [skills], 5000);
+  const problemCount = problems.data?.length ?? 0;
+  useTitle(view.tab === 'skill' ? view.slug : view.tab === 'edit' ? `Edit ${view.slug}` : TITLES[view.tab]);
   return (
     <div className="page">
       <div className="page-head">
@@ -35,6 +45,7 @@ export function SkillsPage({ structureId, view }: { structureId: string; view: S
           {TABS.map((tab) => (
             <a key={tab.tab} href={href.skills(structureId, tab.sub)} className={active === tab.tab ? 'subtab active' : 'subtab'} aria-current={active === tab.tab ? 'page' : undefined}>
               {tab.label}
+              {tab.tab === 'problems' && problemCount > 0 ? <span className="count count-warning">{problemCount}</span> : null}
             </a>
           ))}
         </nav>
@@ -45,7 +56,9 @@ export function SkillsPage({ structureId, view }: { structureId: string; view: S
           </a>
         ) : null}
       </div>
+      {view.tab === 'catalog' ? <ProblemsBanner structureId={structureId} count={problemCount} /> : null}
       {view.tab === 'catalog' ? <Catalog structureId={structureId} skills={skills} /> : null}
+      {view.tab === 'problems' ? <Problems problems={problems} /> : null}
       {view.tab === 'drafts' ? <DraftsQueue structureId={structureId} skills={skills} canWrite={canWrite} focus={view.slug} /> : null}
       {view.tab === 'deleted' ? <DeletedSkills skills={skills} canWrite={canWrite} structureId={structureId} /> : null}
       {view.tab === 'search' ? <SearchTester structureId={structureId} skills={skills} /> : null}

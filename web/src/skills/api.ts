@@ -1,6 +1,6 @@
 /** Skill library calls of the Skills Editor, scoped to the workspace. */
 import type { Api } from '../api/client';
-import type { DeletedSkill, SearchMatch, Skill, SkillCommit, SkillEntry } from '../api/types';
+import type { DeletedSkill, SearchMatch, Skill, SkillCommit, SkillEntry, SkillProblem } from '../api/types';
 
 const base = '/api/org/knowledge';
 const slugPath = (slug: string) => `${base}/skills/${encodeURIComponent(slug)}`;
@@ -13,6 +13,11 @@ export function skillsApi(api: Api, structureId: string) {
     get: (slug: string, signal?: AbortSignal) => api.get<Skill>(slugPath(slug), signal ? { signal } : {}),
     history: (slug: string, signal?: AbortSignal) => api.get<{ commits: SkillCommit[] }>(`${slugPath(slug)}/history`, signal ? { signal } : {}).then((body) => body.commits),
     save: (slug: string, frontmatter: Record<string, unknown>, body: string) => api.post<Skill>(`${base}/skills`, { structure_id: structureId, slug, frontmatter, body }),
+    /** Creates a skill, never replacing one: 409 `already_exists` when the slug is taken. */
+    create: (slug: string, frontmatter: Record<string, unknown>, body: string) =>
+      api.post<Skill>(`${base}/skills`, { structure_id: structureId, slug, frontmatter, body }, { headers: { 'if-none-match': '*' } }),
+    /** Skill files that do not load, with file, line and message. */
+    problems: (signal?: AbortSignal) => api.get<{ problems: SkillProblem[] }>(`${base}/problems`, signal ? { signal } : {}).then((body) => body.problems),
     remove: (slug: string) => api.del(slugPath(slug), { query: { structure_id: structureId } }),
     restore: (slug: string) => api.post<Skill>(`${slugPath(slug)}/restore`, undefined, { query: { structure_id: structureId } }),
     deleted: (signal?: AbortSignal) => api.get<{ skills: DeletedSkill[] }>(`${base}/deleted`, { query: { structure_id: structureId }, ...(signal ? { signal } : {}) }).then((body) => body.skills),

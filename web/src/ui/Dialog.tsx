@@ -1,6 +1,7 @@
 /**
  * Modal dialogs on the native `<dialog>` element: focus is trapped and Escape closes
- * it, so they are keyboard operable without extra code.
+ * it, so they are keyboard operable without extra code. When a dialog goes away, focus
+ * returns to the control that opened it.
  */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { ErrorNote } from './Notice';
@@ -10,8 +11,13 @@ export function Dialog({ title, onClose, children, wide }: { title: string; onCl
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
+    return () => {
+      dialog?.close();
+      // Back to where the user was (if that control is still on the page).
+      if (opener?.isConnected) opener.focus();
+    };
   }, []);
   return (
     <dialog

@@ -4,11 +4,13 @@ import { useSession } from '../api/context';
 import { TEMPLATES, type StructureDetail } from '../api/types';
 import { href, navigate } from '../router';
 import { formatTime } from '../ui/format';
+import { useTitle } from '../ui/hooks';
 import { Empty, ErrorNote } from '../ui/Notice';
 
 /** Lists and creates workspaces. */
 export function WorkspacesPage() {
   const { api, structures, refreshStructures } = useSession();
+  useTitle('Workspaces');
   const [name, setName] = useState('');
   const [template, setTemplate] = useState<string>('exec-team');
   const [busy, setBusy] = useState(false);
@@ -48,7 +50,7 @@ export function WorkspacesPage() {
                   <th>Name</th>
                   <th>Your role</th>
                   <th className="num">Nodes</th>
-                  <th>Created</th>
+                  <th className="col-optional">Created</th>
                 </tr>
               </thead>
               <tbody>
@@ -61,7 +63,7 @@ export function WorkspacesPage() {
                       <span className={`role-chip role-${structure.role}`}>{structure.role}</span>
                     </td>
                     <td className="num">{structure.node_count}</td>
-                    <td className="muted">{formatTime(structure.created_at)}</td>
+                    <td className="muted col-optional">{formatTime(structure.created_at)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -91,7 +93,7 @@ export function WorkspacesPage() {
               ))}
             </select>
           </label>
-          <ErrorNote error={error} />
+          <ErrorNote error={error} labels={{ name: 'Name', template: 'Template' }} />
           <button type="submit" className="btn btn-primary" disabled={busy || !name.trim()}>
             {busy ? 'Creating…' : 'Create workspace'}
           </button>

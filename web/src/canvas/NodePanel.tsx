@@ -1,0 +1,78 @@
+/**
+ * The selected node's panel: its header (details, delete) and two tabs, the chat and
+ * the artifact shelf. On phones the panel takes the whole screen, with a way back to
+ * the node list.
+ */
+import { useState } from 'react';
+import type { OrgNode } from '../api/types';
+import { ChatPanel, runAnchor } from '../chat/ChatPanel';
+import { href } from '../router';
+import { Shelf } from '../shelf/Shelf';
+import { NodeHeader } from './NodeHeader';
+
+/** Props of {@link NodePanel}. */
+export interface NodePanelProps {
+  structureId: string;
+  node: OrgNode;
+  nodes: readonly OrgNode[];
+  canWrite: boolean;
+  onChanged: () => Promise<void>;
+  onDeleted: () => Promise<void>;
+}
+
+const TABS = [
+  { id: 'chat', label: 'Chat' },
+  { id: 'files', label: 'Files' },
+] as const;
+
+/** The panel of one node. */
+export function NodePanel({ structureId, node, nodes, canWrite, onChanged, onDeleted }: NodePanelProps) {
+  const [tab, setTab] = useState<'chat' | 'files'>('chat');
+  const showRun = (runId: string) => {
+    setTab('chat');
+    // The chat is mounted again on the switch; look the turn up once it is on the page.
+    window.requestAnimationFrame(() => {
+      const turn = document.getElementById(runAnchor(runId));
+      turn?.scrollIntoView({ block: 'center' });
+      turn?.focus({ preventScroll: true });
+    });
+  };
+  return (
+    <>
+      <a className="panel-back" href={href.canvas(structureId)}>
+        All nodes
+      </a>
+      <NodeHeader structureId={structureId} node={node} nodes={nodes} canWrite={canWrite} onChanged={onChanged} onDeleted={onDeleted} />
+      <div className="panel-tabs" role="tablist" aria-label={`${node.label}: chat and files`}>
+        {TABS.map((candidate) => (
+          <button
+            key={candidate.id}
+            type="button"
+            role="tab"
+            id={`tab-${candidate.id}`}
+            aria-selected={tab === candidate.id}
+            aria-controls={`panel-${candidate.id}`}
+            tabIndex={tab === candidate.id ? 0 : -1}
+            className={tab === candidate.id ? 'panel-tab active' : 'panel-tab'}
+            onClick={() => setTab(candidate.id)}
+            onKeyDown={(event) => {
+              if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+              const next = tab === 'chat' ? 'files' : 'chat';
+              setTab(next);
+              document.getElementById(`tab-${next}`)?.focus();
+            }}
+          >
+            {candidate.label}
+          </button>
+        ))}
+      </div>
+      <div className="panel-body" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+        {tab === 'chat' ? (
+          <ChatPanel structureId={structureId} node={node} canChat={canWrite} />
+        ) : (
+          <Shelf structureId={structureId} roleId={node.role_id} refreshKey={node.state} onShowRun={showRun} />
+        )}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,60 @@
+/**
+ * The canvas as React Flow sees it: one node per org node at its shown position (box
+ * centres, with `nodeOrigin` [0.5, 0.5]), one edge per parent link meeting the child at
+ * its top or, in a stacked column, at its left side. Pure.
+ */
+import type { Edge, Node } from '@xyflow/react';
+import type { OrgNode } from '../api/types';
+import { edgeSide, stackedIds, type Point } from './layout';
+
+/** The data of a canvas node: the org node and whether it is the selected one. */
+export type CardData = { node: OrgNode; selected: boolean };
+
+/** A canvas node. */
+export type CardNode = Node<CardData, 'card'>;
+
+/** Canvas nodes for org nodes at their positions; only operators and owners may drag. */
+export function toFlowNodes(nodes: readonly OrgNode[], positions: ReadonlyMap<string, Point>, selected: string | undefined, canMove: boolean): CardNode[] {
+  return nodes.map((node) => {
+    const position = positions.get(node.id) ?? { x: node.x, y: node.y };
+    return {
+      id: node.id,
+      type: 'card',
+      position,
+      data: { node, selected: node.role_id === selected },
+      draggable: canMove,
+      selectable: true,
+      connectable: false,
+      deletable: false,
+      selected: node.role_id === selected,
+      // Named by its visible text (label, role id, state), as a button that opens the node.
+      ariaRole: 'button',
+      // The shown position (box centre) is on the element too, for tools and tests.
+      domAttributes: { 'data-role-id': node.role_id, 'data-x': position.x, 'data-y': position.y, 'aria-pressed': node.role_id === selected },
+    };
+  });
+}
+
+/** An edge per parent link. */
+export function toFlowEdges(nodes: readonly OrgNode[], positions: ReadonlyMap<string, Point>): Edge[] {
+  const byId = new Map(nodes.map((node) => [node.id, node]));
+  const stacked = stackedIds(nodes);
+  const edges: Edge[] = [];
+  for (const node of nodes) {
+    const parent = node.parent_id ? byId.get(node.parent_id) : undefined;
+    if (!parent) continue;
+    const side = edgeSide(positions.get(parent.id) ?? parent, positions.get(node.id) ?? node, stacked.has(node.id));
+    edges.push({
+      id: `edge-${node.id}`,
+      source: parent.id,
+      target: node.id,
+      sourceHandle: 'bottom',
+      targetHandle: side,
+      type: 'smoothstep',
+      className: 'edge',
+      focusable: false,
+      selectable: false,
+    });
+  }
+  return edges;
+}

@@ -1,0 +1,197 @@
+/**
+ * Where nodes go on the canvas. Positions are box centres in canvas units, as the API
+ * stores them. The tree layout comes from dagre (top to bottom, ranks spaced as the
+ * bundled templates space them), made compact the way org charts are: the leaf reports
+ * of a manager with several of them are stacked in an indented column below it instead
+ * of spreading in one wide row, so a 40-node tree keeps a shape close to the screen's
+ * and its labels stay readable when it fits.
+ *
+ * A node "has no stored position" when it sits at the origin on top of another node
+ * (nodes added through the API or CLI without x/y all land at 0,0): those are placed
+ * next to their parent where the tree layout would put them, clear of every other node.
+ * Pure functions; tested without a browser.
+ */
+import dagre from '@dagrejs/dagre';
+
+/** Width of a node box in canvas units. */
+export const NODE_W = 232;
+/** Height of a node box in canvas units. */
+export const NODE_H = 64;
+/** A manager with at least this many leaf reports gets them stacked in a column. */
+export const STACK_MIN = 3;
+/** How far right of the manager's centre a stacked column's boxes start. */
+export const STACK_INDENT = 24;
+/** Vertical distance between the boxes of a stacked column. */
+export const STACK_STEP = NODE_H + 16;
+/** Distance between the centres of two ranks (as the bundled templates space them). */
+export const RANK_STEP = 180;
+/** Horizontal gap between neighbouring boxes (templates put centres 300 apart). */
+export const GAP_X = 68;
+
+/** A point on the canvas (a box centre). */
+export interface Point {
+  x: number;
+  y: number;
+}
+
+/** What the layout needs of a node. */
+export interface LayoutNode extends Point {
+  id: string;
+  parent_id: string | null;
+  created_at: string;
+}
+
+/** True when two node boxes centred on `a` and `b` overlap. */
+export function overlaps(a: Point, b: Point): boolean {
+  return Math.abs(a.x - b.x) < NODE_W && Math.abs(a.y - b.y) < NODE_H;
+}
+
+/** Children per parent id, each list in creation order. */
+function childrenOf(nodes: readonly LayoutNode[]): Map<string, LayoutNode[]> {
+  const byParent = new Map<string, LayoutNode[]>();
+  for (const node of [...nodes].sort(byCreation)) {
+    if (!node.parent_id) continue;
+    const list = byParent.get(node.parent_id) ?? [];
+    list.push(node);
+    byParent.set(node.parent_id, list);
+  }
+  return byParent;
+}
+
+function byCreation(a: LayoutNode, b: LayoutNode): number {
+  return a.created_at === b.created_at ? (a.id < b.id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1;
+}
+
+/**
+ * The stacked columns: for each manager with at least `STACK_MIN` leaf reports, those
+ * leaves in creation order (its other reports are laid out as usual, below the column).
+ */
+function stackColumns(nodes: readonly LayoutNode[], children = childrenOf(nodes)): Map<string, LayoutNode[]> {
+  const ids = new Set(nodes.map((node) => node.id));
+  const columns = new Map<string, LayoutNode[]>();
+  for (const [parent, list] of children) {
+    const leaves = list.filter((child) => !children.has(child.id));
+    if (ids.has(parent) && leaves.length >= STACK_MIN) columns.set(parent, leaves);
+  }
+  return columns;
+}
+
+/** Ids of the nodes the tree layout stacks in a column under their manager. */
+export function stackedIds(nodes: readonly LayoutNode[]): Set<string> {
+  return new Set([...stackColumns(nodes).values()].flat().map((leaf) => leaf.id));
+}
+
+/** Extra width a manager's box reserves on its right for its stacked column. */
+const COLUMN_OVERHANG = STACK_INDENT + NODE_W - NODE_W / 2;
+
+/**
+ * The compact tree layout of every node, with the root's centre at (0, 0). A manager
+ * whose reports are all leaves (at least `STACK_MIN`) has them stacked below it, each
+ * `STACK_INDENT` right of its centre; dagre lays out the rest, with the manager and its
+ * column as one tall box, and every rank's boxes aligned at the top.
+ */
+export function treeLayout(nodes: readonly LayoutNode[]): Map<string, Point> {
+  const children = childrenOf(nodes);
+  const ids = new Set(nodes.map((node) => node.id));
+  const columns = stackColumns(nodes, children);
+  const stacked = new Set([...columns.values()].flat().map((leaf) => leaf.id));
+
+  const graph = new dagre.graphlib.Graph();
+  graph.setGraph({ rankdir: 'TB', nodesep: GAP_X, ranksep: RANK_STEP - NODE_H, marginx: 0, marginy: 0 });
+  graph.setDefaultEdgeLabel(() => ({}));
+  const size = (id: string) => {
+    const column = columns.get(id);
+    return column ? { width: NODE_W + COLUMN_OVERHANG, height: NODE_H + column.length * STACK_STEP } : { width: NODE_W, height: NODE_H };
+  };
+  for (const node of nodes) if (!stacked.has(node.id)) graph.setNode(node.id, size(node.id));
+  for (const [parent, list] of children) {
+    if (!ids.has(parent)) continue;
+    for (const child of list) if (!stacked.has(child.id)) graph.setEdge(parent, child.id);
+  }
+  dagre.layout(graph);
+
+  // dagre centres boxes in their rank; line every rank up at its top instead.
+  const boxes = graph.nodes().map((id) => ({ id, ...(graph.node(id) as { x: number; y: number; width: number; height: number }) }));
+  const rankTop = new Map<number, number>();
+  for (const box of boxes) rankTop.set(Math.round(box.y), Math.min(rankTop.get(Math.round(box.y)) ?? Infinity, box.y - box.height / 2));
+  const raw = new Map<string, Point>();
+  for (const box of boxes) {
+    const top = rankTop.get(Math.round(box.y))!;
+    const x = columns.has(box.id) ? box.x - COLUMN_OVERHANG / 2 : box.x;
+    raw.set(box.id, { x, y: top + NODE_H / 2 });
+  }
+  for (const [parent, column] of columns) {
+    const at = raw.get(parent)!;
+    column.forEach((leaf, index) => raw.set(leaf.id, { x: at.x + STACK_INDENT + NODE_W / 2, y: at.y + (index + 1) * STACK_STEP }));
+  }
+  const root = nodes.find((node) => !node.parent_id || !ids.has(node.parent_id));
+  const origin = root ? raw.get(root.id)! : { x: 0, y: 0 };
+  return new Map([...raw].map(([id, point]) => [id, { x: Math.round(point.x - origin.x), y: Math.round(point.y - origin.y) }]));
+}
+
+/**
+ * Ids of nodes without a stored position: at the origin and overlapping a node created
+ * before them (the first node at the origin keeps it: a template's root sits there).
+ */
+export function unplaced(nodes: readonly LayoutNode[]): Set<string> {
+  const kept: LayoutNode[] = [];
+  const out = new Set<string>();
+  for (const node of [...nodes].sort(byCreation)) {
+    if (node.x === 0 && node.y === 0 && kept.some((other) => overlaps(node, other))) out.add(node.id);
+    else kept.push(node);
+  }
+  return out;
+}
+
+/**
+ * The position of every node as shown: stored positions as they are, and nodes without
+ * one (`missing`, by default those of {@link unplaced}) placed by the tree layout relative to their parent, moved right until clear of
+ * every node already shown.
+ */
+export function displayPositions(nodes: readonly LayoutNode[], missing: ReadonlySet<string> = unplaced(nodes)): Map<string, Point> {
+  const shown = new Map<string, Point>();
+  for (const node of nodes) if (!missing.has(node.id)) shown.set(node.id, { x: node.x, y: node.y });
+  if (missing.size === 0) return shown;
+  const ideal = treeLayout(nodes);
+  const byId = new Map(nodes.map((node) => [node.id, node]));
+  // Parents before children: a missing node's parent is shown before it is placed.
+  const depth = (node: LayoutNode): number => (node.parent_id && byId.has(node.parent_id) ? 1 + depth(byId.get(node.parent_id)!) : 0);
+  const queue = nodes.filter((node) => missing.has(node.id)).sort((a, b) => depth(a) - depth(b) || byCreation(a, b));
+  for (const node of queue) {
+    const parent = node.parent_id ? byId.get(node.parent_id) : undefined;
+    const anchor = parent && shown.has(parent.id) ? shown.get(parent.id)! : { x: 0, y: 0 };
+    const offset = parent ? { x: ideal.get(node.id)!.x - ideal.get(parent.id)!.x, y: ideal.get(node.id)!.y - ideal.get(parent.id)!.y } : ideal.get(node.id)!;
+    let spot = { x: anchor.x + offset.x, y: anchor.y + offset.y };
+    for (let tries = 0; tries < 500 && [...shown.values()].some((other) => overlaps(spot, other)); tries++) spot = { x: spot.x + NODE_W + GAP_X, y: spot.y };
+    shown.set(node.id, spot);
+  }
+  return shown;
+}
+
+/**
+ * Positions for "Tidy up": the whole tree laid out again, kept where the root is now so
+ * the picture does not leave the screen.
+ */
+export function tidyPositions(nodes: readonly LayoutNode[]): Map<string, Point> {
+  const layout = treeLayout(nodes);
+  const root = nodes.find((node) => !node.parent_id);
+  const anchor = root ? { x: root.x, y: root.y } : { x: 0, y: 0 };
+  return new Map([...layout].map(([id, point]) => [id, { x: point.x + anchor.x, y: point.y + anchor.y }]));
+}
+
+/**
+ * How an edge meets its child: at the left side for a box of a stacked column that still
+ * sits below and right of its manager's centre, else at the top.
+ */
+export function edgeSide(parent: Point, child: Point, stacked: boolean): 'top' | 'left' {
+  return stacked && child.y > parent.y + NODE_H / 2 && child.x - NODE_W / 2 >= parent.x - STACK_INDENT ? 'left' : 'top';
+}
+
+/** Where a new child of `parentId` would be shown (the root's spot when there is no node yet). */
+export function spotForNewChild(nodes: readonly LayoutNode[], parentId: string | null): Point {
+  if (nodes.length === 0 || !parentId) return { x: 0, y: 0 };
+  const probe: LayoutNode = { id: '\u0000new', parent_id: parentId, x: 0, y: 0, created_at: '\uffff' };
+  const current = displayPositions(nodes);
+  const shown = displayPositions([...nodes.map((node) => ({ ...node, ...current.get(node.id) })), probe], new Set([probe.id]));
+  return shown.get(probe.id) ?? { x: 0, y: 0 };
+}

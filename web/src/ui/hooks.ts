@@ -1,0 +1,25 @@
+/** Small browser hooks shared by the pages: the page title and media queries. */
+import { useEffect, useState } from 'react';
+
+/** Sets the document title to `<page> · org` while mounted (screen readers announce it on navigation). */
+export function useTitle(page: string | undefined): void {
+  useEffect(() => {
+    document.title = page ? `${page} · org` : 'org';
+  }, [page]);
+}
+
+/** True while the media query matches (for layouts that differ in structure, not just style). */
+export function useMediaQuery(query: string): boolean {
+  const [matches, setMatches] = useState(() => typeof window !== 'undefined' && window.matchMedia(query).matches);
+  useEffect(() => {
+    const list = window.matchMedia(query);
+    const onChange = () => setMatches(list.matches);
+    onChange();
+    list.addEventListener('change', onChange);
+    return () => list.removeEventListener('change', onChange);
+  }, [query]);
+  return matches;
+}
+
+/** Phones and narrow windows: the node list replaces the canvas, the chat takes the screen. */
+export const NARROW = '(max-width: 760px)';
