@@ -136,7 +136,7 @@ export class ChatEngine {
     const shelf = this.shelfOf(input.structureId, node.id);
     const staged: Turn['attachments'] = [];
     for (const attachment of input.attachments ?? []) {
-      const info = await shelf.write(attachment.name, attachment.data, attachment.content_type, { runId, source: 'attachment' });
+      const info = await shelf.write(attachment.name, attachment.data, attachment.content_type, { runId: where.runId, source: 'attachment' });
       staged.push({ name: info.name, content_type: info.content_type, size: info.size, path: join(shelf.dir, info.name) });
     }
     const now = isoNow(this.clock);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OrgError } from '../errors.js';
 import { createSkillStore, type SkillStore } from './store.js';
-import { frontmatter, skillText, tempHome, type TempHome } from './test-helpers.js';
+import { frontmatter, skillText, tempHome, type TempHome } from '../../../test/helpers/skills.js';
 
 let home: TempHome;
 let store: SkillStore | undefined;
@@ -52,7 +52,6 @@ describe('create-only writes', () => {
   it('counts a file that does not parse as taken', async () => {
     const s = await open();
     await writeFile(join(home.root, 'broken.md'), '---\nname: [unclosed\n---\n');
-    await s.settle();
     const error = await failure(s.upsert({ slug: 'broken', frontmatter: frontmatter(), body: '', precondition: { kind: 'absent' } }));
     expect(error.code).toBe('already_exists');
     expect(await readFile(join(home.root, 'broken.md'), 'utf8')).toBe('---\nname: [unclosed\n---\n');
