@@ -57,6 +57,8 @@ describe('treeLayout', () => {
     }
     expect(edgeSide({ x: 0, y: 0 }, manager, false)).toBe('top');
     expect(stackedIds(org(2, 4)).size).toBe(8);
+    // A leaf dragged out of the column, left or right, is met at the top again.
+    expect(edgeSide(manager, { x: manager.x + 600, y: manager.y + 200 }, true)).toBe('top');
     // A leaf dragged far to the left of its manager is met at the top again.
     expect(edgeSide(manager, { x: manager.x - 400, y: manager.y + 200 }, true)).toBe('top');
     expectNoOverlap(layout);
@@ -89,6 +91,9 @@ describe('nodes without a stored position', () => {
     const shown = displayPositions(added);
     expectNoOverlap(shown);
     for (const stored of template) expect(shown.get(stored.id)).toEqual({ x: stored.x, y: stored.y });
+    // Beside the reports the author placed: at the end of their row.
+    expect(shown.get('a1')).toEqual({ x: 450 + NODE_W + 68, y: 180 });
+    expect(shown.get('a5')!.y).toBeGreaterThan(shown.get('cmo')!.y);
     // Children below their parent.
     expect(shown.get('a2')!.y).toBeGreaterThan(shown.get('cto')!.y);
     expect(shown.get('a4')!.y).toBeGreaterThan(shown.get('a2')!.y);

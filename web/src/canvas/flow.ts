@@ -5,7 +5,7 @@
  */
 import type { Edge, Node } from '@xyflow/react';
 import type { OrgNode } from '../api/types';
-import { edgeSide, stackedIds, type Point } from './layout';
+import { NODE_H, NODE_W, edgeSide, stackedIds, type Point } from './layout';
 
 /** The data of a canvas node: the org node and whether it is the selected one. */
 export type CardData = { node: OrgNode; selected: boolean };
@@ -21,6 +21,12 @@ export function toFlowNodes(nodes: readonly OrgNode[], positions: ReadonlyMap<st
       id: node.id,
       type: 'card',
       position,
+      // Fixed size (the card's CSS size), also as measured: the minimap and the first fit
+      // need it before any measuring, and a node object rebuilt by a poll would otherwise
+      // count as unmeasured again, holding a queued fit back until something resizes.
+      width: NODE_W,
+      height: NODE_H,
+      measured: { width: NODE_W, height: NODE_H },
       data: { node, selected: node.role_id === selected },
       draggable: canMove,
       selectable: true,

@@ -145,8 +145,9 @@ export function unplaced(nodes: readonly LayoutNode[]): Set<string> {
 
 /**
  * The position of every node as shown: stored positions as they are, and nodes without
- * one (`missing`, by default those of {@link unplaced}) placed by the tree layout relative to their parent, moved right until clear of
- * every node already shown.
+ * one (`missing`, by default those of {@link unplaced}) placed at the end of the row of
+ * their placed siblings, or else where the tree layout puts them relative to their
+ * parent; either way moved right until clear of every node already shown.
  */
 export function displayPositions(nodes: readonly LayoutNode[], missing: ReadonlySet<string> = unplaced(nodes)): Map<string, Point> {
   const shown = new Map<string, Point>();
@@ -159,9 +160,18 @@ export function displayPositions(nodes: readonly LayoutNode[], missing: Readonly
   const queue = nodes.filter((node) => missing.has(node.id)).sort((a, b) => depth(a) - depth(b) || byCreation(a, b));
   for (const node of queue) {
     const parent = node.parent_id ? byId.get(node.parent_id) : undefined;
-    const anchor = parent && shown.has(parent.id) ? shown.get(parent.id)! : { x: 0, y: 0 };
-    const offset = parent ? { x: ideal.get(node.id)!.x - ideal.get(parent.id)!.x, y: ideal.get(node.id)!.y - ideal.get(parent.id)!.y } : ideal.get(node.id)!;
-    let spot = { x: anchor.x + offset.x, y: anchor.y + offset.y };
+    const siblings = nodes.filter((other) => other.id !== node.id && other.parent_id === node.parent_id && shown.has(other.id));
+    let spot: Point;
+    if (parent && siblings.some((sibling) => !missing.has(sibling.id))) {
+      // Beside reports the author placed: at the end of their row.
+      const last = siblings.map((sibling) => shown.get(sibling.id)!).reduce((right, point) => (point.x > right.x ? point : right));
+      spot = { x: last.x + NODE_W + GAP_X, y: last.y };
+    } else {
+      // Where the tree layout puts it relative to its parent as shown.
+      const anchor = parent && shown.has(parent.id) ? shown.get(parent.id)! : { x: 0, y: 0 };
+      const offset = parent ? { x: ideal.get(node.id)!.x - ideal.get(parent.id)!.x, y: ideal.get(node.id)!.y - ideal.get(parent.id)!.y } : ideal.get(node.id)!;
+      spot = { x: anchor.x + offset.x, y: anchor.y + offset.y };
+    }
     for (let tries = 0; tries < 500 && [...shown.values()].some((other) => overlaps(spot, other)); tries++) spot = { x: spot.x + NODE_W + GAP_X, y: spot.y };
     shown.set(node.id, spot);
   }
@@ -181,10 +191,12 @@ export function tidyPositions(nodes: readonly LayoutNode[]): Map<string, Point> 
 
 /**
  * How an edge meets its child: at the left side for a box of a stacked column that still
- * sits below and right of its manager's centre, else at the top.
+ * sits below its manager, just right of its centre (where the column's line runs down),
+ * else at the top.
  */
 export function edgeSide(parent: Point, child: Point, stacked: boolean): 'top' | 'left' {
-  return stacked && child.y > parent.y + NODE_H / 2 && child.x - NODE_W / 2 >= parent.x - STACK_INDENT ? 'left' : 'top';
+  const left = child.x - NODE_W / 2;
+  return stacked && child.y > parent.y + NODE_H / 2 && left >= parent.x - STACK_INDENT && left <= parent.x + NODE_W / 2 ? 'left' : 'top';
 }
 
 /** Where a new child of `parentId` would be shown (the root's spot when there is no node yet). */
