@@ -4,7 +4,7 @@
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ApiError, createApi } from './api/client';
-import { SessionContext, type Me, type Session } from './api/context';
+import { SessionContext, useSession, type Me, type Session } from './api/context';
 import type { StructureSummary } from './api/types';
 import { AcceptInvite } from './auth/AcceptInvite';
 import { clearToken, parseFragment, replaceFragment, storedToken, storeToken } from './auth/session';
@@ -151,6 +151,12 @@ function NotFound({ path }: { path: string }) {
 function Routed({ path }: { path: string }) {
   const route = parseRoute(path);
   const structureId = 'structureId' in route ? route.structureId : undefined;
+  const { structures, refreshStructures } = useSession();
+  const known = structureId === undefined || structures.some((structure) => structure.id === structureId);
+  // A workspace created or shared since sign-in (CLI, API, another tab): list them again for its name and the caller's role.
+  useEffect(() => {
+    if (!known) refreshStructures().catch(() => undefined);
+  }, [known, structureId, refreshStructures]);
   return (
     <div className="app">
       <TopBar route={route} />

@@ -164,7 +164,7 @@ export function MembersSection({ structureId }: { structureId: string }) {
                 </td>
                 <td className="muted nowrap col-optional">{formatTime(invite.expires_at)}</td>
                 <td className="actions">
-                  <button type="button" className="btn btn-small" aria-label={`Cancel the invite of ${invite.email}`} onClick={() => setCancelling(invite)}>
+                  <button type="button" className="btn btn-small" aria-label={`Cancel invite for ${invite.email}`} onClick={() => setCancelling(invite)}>
                     Cancel invite
                   </button>
                 </td>

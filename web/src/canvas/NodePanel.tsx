@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import type { OrgNode } from '../api/types';
-import { ChatPanel, runAnchor } from '../chat/ChatPanel';
+import { ChatPanel } from '../chat/ChatPanel';
 import { href } from '../router';
 import { Shelf } from '../shelf/Shelf';
 import { NodeHeader } from './NodeHeader';
@@ -28,15 +28,8 @@ const TABS = [
 /** The panel of one node. */
 export function NodePanel({ structureId, node, nodes, canWrite, onChanged, onDeleted }: NodePanelProps) {
   const [tab, setTab] = useState<'chat' | 'files'>('chat');
-  const showRun = (runId: string) => {
-    setTab('chat');
-    // The chat is mounted again on the switch; look the turn up once it is on the page.
-    window.requestAnimationFrame(() => {
-      const turn = document.getElementById(runAnchor(runId));
-      turn?.scrollIntoView({ block: 'center' });
-      turn?.focus({ preventScroll: true });
-    });
-  };
+  /** A turn to show once the chat has loaded it (from the shelf's run links). */
+  const [showRun, setShowRun] = useState<string | null>(null);
   return (
     <>
       <a className="panel-back" href={href.canvas(structureId)}>
@@ -68,9 +61,17 @@ export function NodePanel({ structureId, node, nodes, canWrite, onChanged, onDel
       </div>
       <div className="panel-body" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
         {tab === 'chat' ? (
-          <ChatPanel structureId={structureId} node={node} canChat={canWrite} />
+          <ChatPanel structureId={structureId} node={node} canChat={canWrite} showRun={showRun} onRunShown={() => setShowRun(null)} />
         ) : (
-          <Shelf structureId={structureId} roleId={node.role_id} refreshKey={node.state} onShowRun={showRun} />
+          <Shelf
+            structureId={structureId}
+            roleId={node.role_id}
+            refreshKey={node.state}
+            onShowRun={(runId) => {
+              setShowRun(runId);
+              setTab('chat');
+            }}
+          />
         )}
       </div>
     </>

@@ -20,10 +20,13 @@ export interface ChatPanelProps {
   structureId: string;
   node: OrgNode;
   canChat: boolean;
+  /** A turn to scroll to and focus once it is loaded (the shelf's run links). */
+  showRun?: string | null;
+  onRunShown?: () => void;
 }
 
 /** Chat with one node. */
-export function ChatPanel({ structureId, node, canChat }: ChatPanelProps) {
+export function ChatPanel({ structureId, node, canChat, showRun, onRunShown }: ChatPanelProps) {
   const { api, me } = useSession();
   const chat = useChat(api, structureId, node.role_id);
   const viewer = me.user?.email;
@@ -54,6 +57,16 @@ export function ChatPanel({ structureId, node, canChat }: ChatPanelProps) {
       log.scrollTop = log.scrollHeight;
     }
   }, [chat.messages]);
+
+  useEffect(() => {
+    if (!showRun) return;
+    const turn = document.getElementById(runAnchor(showRun));
+    if (!turn) return; // not loaded yet: the next change of the messages tries again
+    stick.current = false;
+    turn.scrollIntoView({ block: 'center' });
+    turn.focus({ preventScroll: true });
+    onRunShown?.();
+  }, [showRun, chat.messages, onRunShown]);
 
   const addFiles = async (list: FileList | null) => {
     setFileError(null);
