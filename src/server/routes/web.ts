@@ -14,7 +14,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { errorCodes, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
+import { MAX_PATH_SEGMENT } from '../problem.js';
 
 /** Options of the web routes. */
 export interface WebRoutesOptions {
@@ -102,7 +103,13 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (server, op
   server.get('/favicon.svg', HIDDEN, (_request, reply) => reply.sendFile('favicon.svg', root, { maxAge: '1d' }));
   // The SPA fallback: a page the browser navigates to (a bookmark, a pasted link) gets the app.
   server.get('/*', HIDDEN, (request: FastifyRequest, reply) => {
-    if (isServicePath(request.url) || !String(request.headers.accept ?? '').includes('text/html')) return reply.callNotFound();
+    if (isServicePath(request.url)) {
+      // The router backs off to this route when a path parameter is too long: answer as it would have (414).
+      const path = request.url.split('?')[0] ?? '';
+      if (path.split('/').some((segment) => segment.length > MAX_PATH_SEGMENT)) throw new errorCodes.FST_ERR_MAX_PARAM_LENGTH(path);
+      return reply.callNotFound();
+    }
+    if (!String(request.headers.accept ?? '').includes('text/html')) return reply.callNotFound();
     return page(reply);
   });
 };
