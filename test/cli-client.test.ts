@@ -1,6 +1,7 @@
 /**
  * The typed client (src/client) against a real listening server: problem+json becomes
- * OrgError with the server's code, a server that is not running gives the one-line
+ * OrgError with the server's code, a create-only skill write is refused on a taken slug,
+ * a server that is not running gives the one-line
  * "start one with: org serve" message, chat streams carry every event in order, a
  * dropped connection is resumed with Last-Event-ID (no event lost or repeated), and
  * cancel ends the turn with `error` "cancelled".
@@ -56,6 +57,16 @@ describe('client', () => {
     const invalid = await client.createStructure('', 'exec-team').catch((e: unknown) => e as OrgError);
     expect(invalid).toMatchObject({ code: 'invalid_request' });
     expect((invalid as OrgError).errors?.length).toBeGreaterThan(0);
+  });
+
+  it('creates a skill only when the slug is free: a taken one is already_exists and stays as it was', async () => {
+    const write = (name: string) => ({ structure_id: structureId, slug: 'client-create-only', frontmatter: { type: 'skill', name, status: 'draft' }, body: '## [a] Step 1: A\n' });
+    const created = await client.createSkill(write('First'));
+    expect(created.frontmatter.name).toBe('First');
+    const refused = await client.createSkill(write('Second')).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(OrgError);
+    expect(refused).toMatchObject({ code: 'already_exists', status: 409 });
+    expect((await client.getSkill('client-create-only')).frontmatter.name).toBe('First');
   });
 
   it('says how to start a server when none is running', async () => {

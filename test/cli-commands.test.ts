@@ -213,6 +213,16 @@ describe('command runners against a real server', () => {
       expect(await runSkillsNew({ slug: 'plan-offsite', remote: true }, as(alice, { openEditor: editor(write) }))).toBe(0);
       expect(out.text()).toContain('created plan-offsite');
       out.clear();
+      // A skill saved under the slug while the editor is open is never replaced: the new text stays in its file.
+      let kept = '';
+      const racing = async (file: string) => {
+        kept = file;
+        await new OrgClient({ url: t.url, token: alice }).saveSkill({ structure_id: structureId, slug: 'race-offsite', frontmatter: { type: 'skill', name: 'Theirs', status: 'draft' }, body: '## [a] Step 1: A\n' });
+        await writeFile(file, write(await readFile(file, 'utf8')));
+      };
+      await expect(runSkillsNew({ slug: 'race-offsite', remote: true }, as(alice, { openEditor: racing }))).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('nothing was saved') });
+      expect((await new OrgClient({ url: t.url, token: alice }).getSkill('race-offsite')).frontmatter.name).toBe('Theirs');
+      expect(await readFile(kept, 'utf8')).toContain('Plan the quarterly offsite');
 
       expect(await runSkillsList({ json: true }, as(alice))).toBe(0);
       expect((JSON.parse(out.text()) as { slug: string; status: string }[]).find((s) => s.slug === 'plan-offsite')).toMatchObject({ status: 'complete' });

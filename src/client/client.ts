@@ -256,6 +256,21 @@ export class OrgClient {
     return { skill: body, created: status === 201 };
   }
 
+  /**
+   * Creates a skill, never replacing one: sent with `If-None-Match: *`, so a slug that is
+   * taken (even by a skill created since the caller last looked) fails with 409
+   * `already_exists` and the stored skill is untouched.
+   */
+  async createSkill(write: SkillWrite, request?: RequestOptions): Promise<Skill> {
+    const { body } = await exchangeJson<Skill>(this.#transport, '/api/org/knowledge/skills', {
+      method: 'POST',
+      body: write,
+      headers: { 'if-none-match': '*' },
+      ...(request?.signal ? { signal: request.signal } : {}),
+    });
+    return body;
+  }
+
   /** Deletes a skill (restorable); `structureId` is where the caller may write (a shared skill: any of the caller's structures). */
   deleteSkill(slug: string, structureId: string, request?: RequestOptions): Promise<void> {
     return this.#call(`/api/org/knowledge/skills/${enc(slug)}`, { method: 'DELETE', query: { structure_id: structureId } }, request);

@@ -76,7 +76,13 @@ export async function runSkillsNew(args: SkillsNewArgs, partial: Partial<Command
   });
   if (!parsed.ok) throw invalid(`the new skill is not valid (${parsed.message}); nothing was saved, your text is in ${file}`);
   const structureId = parsed.skill.frontmatter.structure_id ?? (await writeScope(client, args.structure, deps.env));
-  const { skill } = await client.saveSkill({ structure_id: structureId, slug: args.slug, frontmatter: parsed.skill.frontmatter, body: parsed.skill.body });
+  // Create-only: a skill someone saved under this slug while the editor was open is never replaced.
+  const skill = await client.createSkill({ structure_id: structureId, slug: args.slug, frontmatter: parsed.skill.frontmatter, body: parsed.skill.body }).catch((error: unknown) => {
+    if (isOrgError(error) && error.code === 'already_exists') {
+      throw conflict(`the skill ${args.slug} was created by someone else meanwhile; nothing was saved, your text is in ${file} (see theirs with  org skills show ${args.slug})`);
+    }
+    throw error;
+  });
   await rm(dir, { recursive: true, force: true });
   deps.output.out(`created ${skill.slug} on ${client.url} (${skill.frontmatter.status}, ${skill.steps.length} step(s))`);
   return 0;
