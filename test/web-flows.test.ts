@@ -2,8 +2,8 @@
  * Second-pass flows of the web UI in a real browser: a new skill never replaces an
  * existing one (the editor offers to open it), unsaved edits ask before leaving, a
  * node's artifact shelf (which run made each file, preview of markdown and images,
- * download), skill files that do not parse listed with their line, page titles, and a
- * phone: the menu, the node list and the full-screen chat.
+ * download), skill files that do not parse listed with their line, a deleted skill back
+ * with Undo, page titles, and a phone: the menu, the node list and the full-screen chat.
  */
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -179,6 +179,27 @@ describe('web UI flows', () => {
     await notes.getByRole('button', { name: `run ${runId.slice(0, 8)}` }).click();
     await expect.poll(() => page.evaluate('document.activeElement?.id'), { timeout: WAIT }).toBe(`run-${runId}`);
     expect(await page.getByRole('tab', { name: 'Chat' }).getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('deletes a skill after confirming, and the toast’s Undo brings it back', async () => {
+    await call('POST', '/api/org/knowledge/skills', {
+      structure_id: structureId,
+      slug: 'retire-me',
+      frontmatter: { type: 'skill', name: 'Retire me', status: 'draft', summary: 'A skill to delete and bring back.' },
+      body: '## [a] Step 1: A\n\nDo it.\n',
+    });
+    const file = join(t.home, 'skills', 'retire-me.md');
+    await page.goto(`${t.url}/#/w/${structureId}/skills/s/retire-me`);
+    await visible(page.getByRole('heading', { name: 'Retire me' }));
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Delete retire-me?' }).getByRole('button', { name: 'Delete skill' }).click();
+    const toast = page.locator('.toast', { hasText: 'Deleted Retire me.' });
+    await visible(toast);
+    expect(existsSync(file)).toBe(false);
+    await toast.getByRole('button', { name: 'Undo' }).click();
+    await visible(page.getByRole('heading', { name: 'Retire me' }));
+    expect(existsSync(file)).toBe(true);
+    expect((await call<{ frontmatter: { name: string } }>('GET', '/api/org/knowledge/skills/retire-me')).frontmatter.name).toBe('Retire me');
   });
 
   it('works on a phone: a menu, the node list instead of the canvas, a full-screen chat', async () => {
