@@ -21,3 +21,6 @@ export { isSkillFileName, type LoadReport } from './loader.js';
 export * as search from './search/index.js';
 export type { SearchDocument, SkillSearchIndex, SkillSearchOptions, SearchTuning, SynonymSource } from './search/index.js';
 export * from './sections.js';
+export * from './resources.js';
+export * as agentSkills from './agent-skills/index.js';
+export * from './transfer.js';

@@ -27,7 +27,8 @@ import { applyFileChanges } from './sync.js';
 import { listDeletedSkills } from './trash.js';
 import type { DeletedSkill, SearchMatch, Skill, SkillListEntry, SkillProblem } from './types.js';
 import { watchSkills, type SkillWatcher } from './watcher.js';
-import { removeSkill, restoreSkill, upsertSkill, type ScopeOptions, type UpsertInput, type UpsertResult } from './writes.js';
+import { listResources, readResource } from './resources.js';
+import { removeSkill, replaceSkillFiles, restoreSkill, upsertSkill, type ScopeOptions, type UpsertInput, type UpsertResult } from './writes.js';
 
 /** Options of {@link SkillStore.search}. */
 export interface SkillSearchRequest {
@@ -52,6 +53,10 @@ export interface SkillStore {
   get(slug: string): Promise<Skill | undefined>;
   /** Creates or updates a skill (validation errors → 400 `OrgError` with field errors). */
   upsert(input: UpsertInput): Promise<UpsertResult>;
+  /** The files kept beside a skill (path → bytes, sorted by path); empty when none. */
+  files(slug: string): Promise<Map<string, Uint8Array>>;
+  /** Replaces the files kept beside a live skill (404 when absent or another structure's). */
+  putFiles(slug: string, files: ReadonlyMap<string, Uint8Array>, scope?: ScopeOptions): Promise<void>;
   /** Moves a skill to `.deleted/` (404 when absent). */
   remove(slug: string, scope?: ScopeOptions): Promise<void>;
   /** Deleted skills, newest first; structure-scoped ones only for `structureId`. */
@@ -148,6 +153,16 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
       return outcome.kind === 'skill' ? outcome.skill : undefined;
     },
     upsert: (upsertInput) => upsertSkill(ctx, upsertInput),
+    async files(slug) {
+      const out = new Map<string, Uint8Array>();
+      if (!isValidSlug(slug)) return out;
+      for (const path of await listResources(options.root, slug)) {
+        const data = await readResource(options.root, slug, path);
+        if (data) out.set(path, data);
+      }
+      return out;
+    },
+    putFiles: (slug, files, scope) => replaceSkillFiles(ctx, slug, files, scope),
     remove: (slug, scope) => removeSkill(ctx, slug, scope),
     listDeleted: (structureId) => listDeletedSkills(options.root, structureId),
     restore: (slug, scope) => restoreSkill(ctx, slug, scope),

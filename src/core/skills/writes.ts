@@ -15,6 +15,7 @@ import { normalizeBody, parseSkillText, serializeSkill, type ParseResult } from 
 import { rewriteFrontMatter } from './front-matter-source.js';
 import { isPlainObject, validateFrontmatter } from './frontmatter.js';
 import { commitSkillChange } from './git.js';
+import { replaceResources } from './resources.js';
 import { readSkillFile, signatureOf, skillPath, type ReadOutcome } from './skill-file.js';
 import { assertSlug } from './slug.js';
 import { keepReplaced, listTrash, moveToTrash, readTrashed } from './trash.js';
@@ -185,6 +186,25 @@ function keptFormatting(previousText: string, previous: Skill, wanted: Extract<P
   if (text === undefined) return undefined;
   const reread = parse(text);
   return reread.ok && isDeepStrictEqual(reread.skill, wanted.skill) ? text : undefined;
+}
+
+/**
+ * Replaces the files kept beside a live skill (scripts, references, assets): 404 when
+ * the skill does not exist or belongs to another structure, 400 for unsafe paths or
+ * too much data.
+ */
+export async function replaceSkillFiles(ctx: StoreContext, slug: string, files: ReadonlyMap<string, Uint8Array>, scope: ScopeOptions = {}): Promise<void> {
+  assertSlug(slug);
+  return ctx.mutex.run(STORE_LOCK, async () => {
+    const { root } = ctx.options;
+    const existing = await readSkillFile(root, slug);
+    refuseLink(existing, slug);
+    if (existing.kind !== 'skill' || (scope.structureId !== undefined && !scopeAllows(existing.skill, scope.structureId))) {
+      throw notFound(`skill ${slug} not found`);
+    }
+    const written = await replaceResources(root, slug, files);
+    if (written.length > 0) await commit(ctx, written, `skill ${slug}: files`, scope.actor);
+  });
 }
 
 /** A scoped skill may be changed only from its own structure. */
