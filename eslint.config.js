@@ -64,8 +64,8 @@ export default tseslint.config(
   },
   {
     files: ['src/mcp/**/*.ts'],
-    // The negation keeps the MCP SDK's own `server/` modules allowed: only org's src/server is off limits.
-    rules: forbid(['**/server/**', '!@modelcontextprotocol/sdk/**', '**/cli/**', 'ink', 'react', 'commander', 'fastify'], 'mcp imports app and core only.'),
+    // The negation keeps the MCP SDK's own packages (`@modelcontextprotocol/server`…) allowed: only org's src/server is off limits.
+    rules: forbid(['**/server/**', '!@modelcontextprotocol/**', '**/cli/**', 'ink', 'react', 'commander', 'fastify'], 'mcp imports app and core only.'),
   },
   {
     // The client runs in Node and in the browser (the web UI bundles it): nothing Node-only.

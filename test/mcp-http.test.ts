@@ -99,7 +99,7 @@ describe('MCP over Streamable HTTP', () => {
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     expect(byName.get('do')!.inputSchema.required).toEqual(['message']);
     expect(Object.keys(byName.get('do')!.inputSchema.properties ?? {}).sort()).toEqual(['attachments', 'message']);
-    expect(Object.keys(byName.get('do')!.outputSchema!.properties ?? {}).sort()).toEqual(['artifact_urls', 'artifacts', 'run_id', 'summary']);
+    expect(Object.keys(byName.get('do')!.outputSchema!.properties ?? {}).sort()).toEqual(['artifact_urls', 'artifacts', 'learned', 'run_id', 'status', 'summary']);
     expect(byName.get('search_skills')!.inputSchema.required).toEqual(['query']);
     expect(byName.get('read_skill')!.inputSchema.required).toEqual(['slug']);
     expect(byName.get('list_peers')!.outputSchema!.required).toEqual(expect.arrayContaining(['self', 'peers']));
@@ -124,9 +124,9 @@ describe('MCP over Streamable HTTP', () => {
     expect(structured.summary).toBe('Done: prepare the cash report');
     expect(structured.artifacts).toEqual(['report.md']);
     expect(structured.artifact_urls).toEqual([`${t.url}/api/org/structures/${structure.id}/agents/${roleId}/artifacts/report.md`]);
-    const text = (result.content as { type: string; text: string }[])[0]!.text;
-    expect(text).toContain('Done: prepare the cash report');
-    expect(text).toContain('report.md');
+    const content = result.content as { type: string; text?: string; uri?: string; name?: string }[];
+    expect(content[0]!.text).toContain('Done: prepare the cash report');
+    expect(content[1]).toMatchObject({ type: 'resource_link', uri: 'org://artifacts/report.md', name: 'report.md' });
 
     // thought, milestone, text, complete: one notification each, in order.
     expect(progress.map((update) => update.progress)).toEqual([1, 2, 3, 4]);
@@ -200,14 +200,14 @@ describe('MCP over Streamable HTTP', () => {
   it('list_peers returns the other nodes with label, state and parent role_id', async () => {
     const { client } = await connect(key.token);
     const result = await client.callTool({ name: 'list_peers', arguments: {} });
-    const { self, peers } = result.structuredContent as { self: { role_id: string }; peers: { role_id: string; label: string; state: string; parent: string | null }[] };
+    const { self, peers } = result.structuredContent as { self: { role_id: string }; peers: { role_id: string; label: string; state: string; parent?: string }[] };
     expect(self.role_id).toBe(roleId);
     expect(peers).toHaveLength(structure.agents.length - 1);
     expect(peers.map((peer) => peer.role_id)).not.toContain(roleId);
     const roleById = new Map(structure.agents.map((node) => [node.id, node.role_id]));
     for (const peer of peers) {
       const node = structure.agents.find((candidate) => candidate.role_id === peer.role_id)!;
-      expect(peer.parent).toBe(node.parent_id ? roleById.get(node.parent_id) : null);
+      expect(peer.parent).toBe(node.parent_id ? roleById.get(node.parent_id) : undefined);
       expect(['idle', 'working']).toContain(peer.state);
       expect(peer.label).toEqual(expect.any(String));
     }

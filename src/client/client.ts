@@ -13,6 +13,7 @@ import { call, exchangeJson, send, type CallOptions, type FetchLike, type Reques
 import { cancelRun, followRun, openChatStream, type ChatStream, type ChatStreamOptions } from './stream.js';
 import type {
   Acceptance,
+  ImportReport,
   ArchivedNodeRecord,
   ArtifactInfo,
   ChatMessage,
@@ -333,6 +334,30 @@ export class OrgClient {
   /** Artifacts on a node's shelf. */
   artifacts(structureId: string, roleId: string, request?: RequestOptions): Promise<{ artifacts: ArtifactInfo[] }> {
     return this.#call(`${nodePath(structureId, roleId)}/artifacts`, {}, request);
+  }
+
+  /** A skill as an Agent Skills zip (`<slug>/SKILL.md` and its files). */
+  async exportSkill(slug: string, structureId?: string, request?: RequestOptions): Promise<Uint8Array> {
+    const response = await send(this.#transport, `/api/org/knowledge/skills/${enc(slug)}/export`, {
+      query: { structure_id: structureId },
+      headers: { accept: 'application/zip' },
+      ...(request?.signal ? { signal: request.signal } : {}),
+    });
+    try {
+      return new Uint8Array(await response.arrayBuffer());
+    } catch (error) {
+      if (request?.signal?.aborted) throw error;
+      throw networkError(this.url, error);
+    }
+  }
+
+  /** Imports the Agent Skills folders of a zip: a report only unless `dryRun` is false. */
+  importSkills(zip: Uint8Array, options: { structure_id: string; dryRun?: boolean }, request?: RequestOptions): Promise<ImportReport> {
+    return this.#call(
+      '/api/org/knowledge/import',
+      { method: 'POST', query: { structure_id: options.structure_id, dry_run: options.dryRun === false ? 'false' : 'true' }, raw: { data: zip, contentType: 'application/zip' } },
+      request,
+    );
   }
 
   /** Downloads one artifact (as bytes, with its content type). */

@@ -28,6 +28,8 @@ export interface CallOptions {
   query?: Record<string, string | number | boolean | undefined>;
   /** A JSON body. */
   body?: unknown;
+  /** A body sent as it is with its media type (e.g. a zip), instead of JSON. */
+  raw?: { data: Uint8Array; contentType: string };
   headers?: Record<string, string>;
   /** Send the bearer token (default true). */
   auth?: boolean;
@@ -87,8 +89,11 @@ export async function open(transport: Transport, path: string, options: CallOpti
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   const withToken = options.auth !== false && Boolean(transport.token);
   if (withToken) headers.authorization = `Bearer ${transport.token}`;
-  let body: string | undefined;
-  if (options.body !== undefined) {
+  let body: string | Uint8Array | undefined;
+  if (options.raw !== undefined) {
+    headers['content-type'] = options.raw.contentType;
+    body = options.raw.data;
+  } else if (options.body !== undefined) {
     headers['content-type'] = 'application/json';
     body = JSON.stringify(options.body);
   }

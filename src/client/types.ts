@@ -7,6 +7,8 @@ import type { SkillListQuery as SkillListWireQuery, SkillStatus, StructureSummar
 
 export type {
   Acceptance,
+  ImportEntry,
+  ImportReport,
   ArchivedNodeRecord,
   ArtifactInfo,
   ChatAttachment as OutgoingAttachment,

@@ -1,57 +1,44 @@
 /**
- * The in-process backend of the MCP tools: the App's services, acting for one node key
- * with the key's rights (API.md §3), exactly as the HTTP routes would.
+ * The in-process backend of the MCP surface: the App's services, acting for one node
+ * key with the key's rights (API.md §3), exactly as the HTTP routes would.
  */
 import type { App } from '../app.js';
-import type { McpKeyRecord, Principal } from '../core/auth/index.js';
-import type { Action } from '../core/auth/index.js';
-import { decodeAttachments, decodeEvent, isTerminal, type Run } from '../core/chat/index.js';
-import { visibleTo } from '../core/skills/index.js';
-import { ToolError, type OrgToolBackend, type TurnOutcome, type TurnWatcher } from './backend.js';
+import type { Action, McpKeyRecord, Principal } from '../core/auth/index.js';
+import { decodeAttachments, decodeEvent, type Run } from '../core/chat/index.js';
+import { isOrgError } from '../core/errors.js';
+import { exportFolder, visibleTo } from '../core/skills/index.js';
+import { ToolError, type OrgToolBackend, type StartedTurn, type TurnOutcome } from './backend.js';
+import { outcomeOf } from './outcome.js';
 
 /** The download URL of an artifact of a node. */
 export function artifactUrl(base: string, structureId: string, roleId: string, name: string): string {
   return `${base}/api/org/structures/${structureId}/agents/${roleId}/artifacts/${encodeURIComponent(name)}`;
 }
 
-/**
- * Waits for the end of `run`, reporting each event; rejects with a ToolError when
- * `signal` aborts (its reason, when a string, says why). The run itself goes on.
- */
-export function followRun(run: Run, watcher: TurnWatcher = {}): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    let unsubscribe: () => void = () => undefined;
-    const onAbort = () => {
-      unsubscribe();
-      const reason: unknown = watcher.signal?.reason;
-      reject(new ToolError(`${typeof reason === 'string' ? reason : 'stopped waiting'}; the turn goes on (run ${run.id})`));
-    };
-    if (watcher.signal?.aborted) return onAbort();
-    watcher.signal?.addEventListener('abort', onAbort, { once: true });
-    unsubscribe = run.subscribe(0, (encoded) => {
-      watcher.onEvent?.(decodeEvent(encoded), encoded.seq);
-      if (isTerminal(encoded)) {
-        watcher.signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }
-    });
-  });
-}
-
-/** Options of {@link createAppBackend}. */
-export interface AppBackendOptions {
-  /** Aborting it ends every `do` still waiting, with the abort reason as message (revocation, shutdown). */
-  stop?: AbortSignal;
+function started(run: Run, createdAt: string): StartedTurn {
+  return {
+    run_id: run.id,
+    created_at: createdAt,
+    follow: (listener) => run.subscribe(0, (encoded) => listener(decodeEvent(encoded), encoded.seq)),
+    done: run.done.then(() => outcomeOf(run.id, run.decoded()) as TurnOutcome),
+  };
 }
 
 /** A backend over `app` for the node of `key`. */
-export function createAppBackend(app: App, key: McpKeyRecord, options: AppBackendOptions = {}): OrgToolBackend {
+export function createAppBackend(app: App, key: McpKeyRecord): OrgToolBackend {
   const principal: Principal = { kind: 'mcp', id: key.id, key };
   const structureId = key.structure_id;
   const authorize = (action: Action) => app.access.authorize(principal, action, structureId, key.role_id);
+  const ownRun = async (runId: string) => {
+    const where = await app.chat.locate(runId);
+    return where !== undefined && where.structureId === structureId && where.nodeId === key.node_id;
+  };
+  const eventsOf = async (runId: string) => (await app.chat.replay(runId)).events.map(decodeEvent);
 
   return {
-    async runTurn(input, watcher) {
+    identity: { id: key.id, structure_id: structureId, role_id: key.role_id, label: key.label },
+
+    async startTurn(input) {
       authorize('chat');
       const run = await app.chat.send({
         structureId,
@@ -60,20 +47,50 @@ export function createAppBackend(app: App, key: McpKeyRecord, options: AppBacken
         attachments: decodeAttachments(input.attachments ?? []),
         origin: `mcp:${key.label || key.id}`,
       });
-      const signals = [watcher?.signal, options.stop].filter((signal): signal is AbortSignal => signal !== undefined);
-      const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
-      await followRun(run, { ...watcher, ...(signal ? { signal } : {}) });
-      const terminal = run.terminal;
-      const outcome: TurnOutcome = { run_id: run.id, status: 'error', summary: 'the turn ended without a result', artifacts: [], artifact_urls: [] };
-      if (terminal?.type === 'complete') {
-        outcome.status = 'complete';
-        outcome.summary = terminal.content.summary;
-        outcome.artifacts = terminal.content.artifacts;
-        outcome.artifact_urls = terminal.content.artifacts.map((name) => artifactUrl(app.publicUrl(), structureId, key.role_id, name));
-      } else if (terminal?.type === 'error') {
-        outcome.summary = terminal.content.message;
+      return started(run, app.clock.now().toISOString());
+    },
+
+    async inspectTurn(runId) {
+      authorize('read_history');
+      if (!(await ownRun(runId))) return undefined;
+      const replayed = await app.chat.replay(runId);
+      const run = replayed.run;
+      const events = replayed.events.map(decodeEvent);
+      const first = events[0]?.timestamp ?? app.clock.now().toISOString();
+      const last = events.at(-1)?.timestamp ?? first;
+      const outcome = outcomeOf(runId, events);
+      const status = run && !run.finished ? 'running' : outcome?.status === 'complete' ? 'complete' : outcome ? 'error' : 'running';
+      return { run_id: runId, status, events: [...events], created_at: first, updated_at: last };
+    },
+
+    async awaitTurn(runId, signal) {
+      authorize('read_history');
+      if (!(await ownRun(runId))) return undefined;
+      const live = app.chat.run(runId);
+      if (live && !live.finished) {
+        await new Promise<void>((resolve, reject) => {
+          const onAbort = () => reject(new ToolError('stopped waiting for the turn'));
+          if (signal?.aborted) return onAbort();
+          signal?.addEventListener('abort', onAbort, { once: true });
+          void live.done.then(() => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+          });
+        });
       }
-      return outcome;
+      return outcomeOf(runId, await eventsOf(runId));
+    },
+
+    async cancelTurn(runId) {
+      authorize('chat');
+      if (!(await ownRun(runId))) throw new ToolError(`run ${runId} not found`);
+      try {
+        await app.chat.cancel(runId);
+        return true;
+      } catch (error) {
+        if (isOrgError(error) && error.code === 'conflict') return false;
+        throw error;
+      }
     },
 
     async listSkills() {
@@ -91,12 +108,7 @@ export function createAppBackend(app: App, key: McpKeyRecord, options: AppBacken
         self: { role_id: self.role_id, label: self.label },
         peers: detail.agents
           .filter((node) => node.id !== self.id)
-          .map((node) => ({
-            role_id: node.role_id,
-            label: node.label,
-            state: node.state,
-            parent: node.parent_id ? (roleOf.get(node.parent_id) ?? null) : null,
-          })),
+          .map((node) => ({ role_id: node.role_id, label: node.label, state: node.state, parent: node.parent_id ? (roleOf.get(node.parent_id) ?? null) : null })),
       };
     },
 
@@ -111,5 +123,36 @@ export function createAppBackend(app: App, key: McpKeyRecord, options: AppBacken
       if (!skill || !visibleTo(skill.frontmatter.structure_id, structureId)) throw new ToolError(`skill ${JSON.stringify(slug)} not found`);
       return { slug: skill.slug, frontmatter: { ...skill.frontmatter }, body: skill.body, steps: skill.steps };
     },
+
+    async readArtifact(name) {
+      authorize('read_history');
+      try {
+        const { info, stream } = await app.chat.shelfOf(structureId, key.node_id).open(name);
+        const chunks: Buffer[] = [];
+        for await (const chunk of stream) chunks.push(chunk as Buffer);
+        return { name: info.name, content_type: info.content_type, data: new Uint8Array(Buffer.concat(chunks)) };
+      } catch (error) {
+        if (isOrgError(error) && (error.code === 'not_found' || error.code === 'invalid_request')) return undefined;
+        throw error;
+      }
+    },
+
+    artifactUrl: (name) => artifactUrl(app.publicUrl(), structureId, key.role_id, name),
+
+    async completeSkills() {
+      authorize('read');
+      return app.skills
+        .list({ structureId, statuses: ['complete'] })
+        .map((entry) => entry.slug)
+        .sort();
+    },
+
+    async skillFolder(slug) {
+      authorize('read');
+      const entry = app.skills.list({ structureId, statuses: ['complete'] }).find((candidate) => candidate.slug === slug);
+      if (!entry) return undefined;
+      return exportFolder(app.skills, slug, structureId);
+    },
   };
 }
+

@@ -1,20 +1,19 @@
 /**
- * MCP over Streamable HTTP for `org serve`: a handler of raw Node requests that the
- * HTTP server mounts at `/mcp` after authenticating the node key. One session (an
- * `McpServer` and its transport) per `initialize`, bound to the key that opened it;
- * each session is registered in the App's connection registry, so revoking the key
- * closes its sessions at once.
+ * MCP over Streamable HTTP at `/mcp` for `org serve`, for a node key the HTTP server
+ * has already authenticated. One endpoint serves both revisions: a 2026-07-28 request
+ * is answered statelessly by a server built for that request (nothing is kept between
+ * requests), and 2025-revision clients get sessions with resumable, numbered events
+ * that expire when idle and are capped per key ({@link SessionRegistry}).
  */
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { toNodeHandler, toWebRequest, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, isInitializeRequest, isLegacyRequest, type AuthInfo } from '@modelcontextprotocol/server';
 import type { App } from '../app.js';
 import type { McpKeyRecord } from '../core/auth/index.js';
 import { createAppBackend } from './app-backend.js';
 import type { OrgToolBackend } from './backend.js';
 import { createOrgMcpServer } from './server.js';
+import { SessionRegistry, rpcError } from './sessions.js';
 
 /** One authenticated request to `/mcp`. */
 export interface McpHttpRequest {
@@ -30,8 +29,10 @@ export interface McpHttpRequest {
 export interface McpHttpHandler {
   /** Serves one request (POST, GET or DELETE); writes the whole response itself. */
   handle(input: McpHttpRequest): Promise<void>;
-  /** Number of open sessions (all keys, or one key). */
+  /** Number of open 2025-revision sessions (all keys, or one key). */
   sessionCount(keyId?: string): number;
+  /** Closes the sessions idle past the idle time now; returns how many (also runs on a timer). */
+  sweep(): Promise<number>;
   /** Closes every session (shutdown). */
   close(): Promise<void>;
 }
@@ -42,111 +43,115 @@ export interface McpHttpOptions {
   version: string;
   /** Reports unexpected failures (default: stderr). */
   onError?: (error: unknown) => void;
+  /** A 2025-revision session idle this long is closed (ms, default 10 minutes). */
+  sessionIdleMs?: number;
+  /** Most 2025-revision sessions per key (default 16). */
+  maxSessionsPerKey?: number;
+  /** Longest quiet stretch of a blocking `do` without a progress notification (ms, default 15 s). */
+  progressIntervalMs?: number;
+  /** The clock of session expiry (ms; tests). */
+  now?: () => number;
 }
 
-interface Session {
-  keyId: string;
-  server: McpServer;
-  transport: StreamableHTTPServerTransport;
-  unregister: () => void;
-  /** Aborted to end the `do` calls still waiting (their clients get a tool error, not silence). */
-  stop: AbortController;
-  /** Turns `do` calls of this session are waiting for. */
-  inflight: Set<Promise<unknown>>;
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
-
-function rpcError(response: ServerResponse, status: number, code: number, message: string): void {
-  if (response.headersSent) return void response.end();
-  response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+interface KeyAuth extends AuthInfo {
+  extra: { key: McpKeyRecord };
 }
 
 /** Builds the `/mcp` handler over `app`. */
 export function createMcpHttpHandler(app: App, options: McpHttpOptions): McpHttpHandler {
-  const sessions = new Map<string, Session>();
   const onError =
     options.onError ?? ((error: unknown) => void process.stderr.write(`org: mcp: ${error instanceof Error ? error.message : String(error)}\n`));
+  const idleMs = options.sessionIdleMs ?? 10 * 60_000;
+  const sessions = new SessionRegistry({
+    idleMs,
+    maxPerKey: options.maxSessionsPerKey ?? 16,
+    keepAliveMs: app.config.keepaliveMs,
+    now: options.now ?? Date.now,
+    register: (keyId, close) => app.connections.register(keyId, close),
+    onError,
+  });
+  const sweeper = setInterval(() => void sessions.sweep().catch(onError), Math.max(1000, Math.min(60_000, Math.floor(idleMs / 4))));
+  sweeper.unref();
+  const base = { version: options.version, onError, ...(options.progressIntervalMs ? { progressIntervalMs: options.progressIntervalMs } : {}) };
+  /** Aborted at shutdown: every waiting `do` of a 2026 request answers at once. */
+  const shutdown = new AbortController();
 
-  /**
-   * Ends a session: from this instant its id is unknown (404). With a `reason`, `do`
-   * calls still waiting first get a tool error carrying it, then the transport closes.
-   */
-  const closeSession = async (id: string, reason?: string): Promise<void> => {
-    const session = sessions.get(id);
-    if (!session) return;
-    sessions.delete(id);
-    session.unregister();
-    if (reason && session.inflight.size > 0) {
-      session.stop.abort(reason);
-      await Promise.allSettled([...session.inflight]);
-      // Let the tool error responses reach the transport before it closes.
-      await sleep(20);
-    }
-    await session.server.close().catch(onError);
-  };
+  // 2026-07-28: one server per request, for the key in its auth info. Revoking the key
+  // ends the request's waiting `do` (the turn goes on).
+  const modern = createMcpHandler(
+    ({ authInfo }) => {
+      const key = (authInfo as KeyAuth).extra.key;
+      const stop = new AbortController();
+      const unregister = app.connections.register(key.id, (reason) => stop.abort(reason));
+      const onShutdown = () => stop.abort('the server is shutting down');
+      shutdown.signal.addEventListener('abort', onShutdown, { once: true });
+      const server = createOrgMcpServer(createAppBackend(app, key), { ...base, era: 'modern', stop: stop.signal });
+      server.server.onclose = () => {
+        unregister();
+        shutdown.signal.removeEventListener('abort', onShutdown);
+      };
+      return server;
+    },
+    { legacy: 'reject', onerror: onError, keepAliveMs: app.config.keepaliveMs },
+  );
+  const modernNode: NodeMcpRequestHandler = toNodeHandler(modern, { onerror: onError });
 
-  const open = async ({ key, request, response, body }: McpHttpRequest): Promise<void> => {
-    const stop = new AbortController();
-    const inflight = new Set<Promise<unknown>>();
-    const base = createAppBackend(app, key, { stop: stop.signal });
-    const backend: OrgToolBackend = {
-      ...base,
-      runTurn(input, watcher) {
-        const turn = base.runTurn(input, watcher);
-        inflight.add(turn);
-        const forget = () => inflight.delete(turn);
-        turn.then(forget, forget);
-        return turn;
+  const openSession = async (key: McpKeyRecord, request: IncomingMessage, response: ServerResponse, body: unknown) =>
+    sessions.open(
+      key.id,
+      (sessionId) => {
+        const stop = new AbortController();
+        const plain = createAppBackend(app, key);
+        // A session with a turn being waited for is busy: never idle, never evicted.
+        const backend: OrgToolBackend = {
+          ...plain,
+          async startTurn(input) {
+            const turn = await plain.startTurn(input);
+            const release = sessions.busy(sessionId());
+            void turn.done.then(release, release);
+            return turn;
+          },
+          async awaitTurn(runId, signal) {
+            const release = sessions.busy(sessionId());
+            try {
+              return await plain.awaitTurn(runId, signal);
+            } finally {
+              release();
+            }
+          },
+        };
+        return { server: createOrgMcpServer(backend, { ...base, era: 'legacy', stop: stop.signal }), stop };
       },
-    };
-    const server = createOrgMcpServer(backend, { version: options.version, onError });
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        const session: Session = { keyId: key.id, server, transport, unregister: () => undefined, stop, inflight };
-        sessions.set(id, session);
-        session.unregister = app.connections.register(key.id, (reason) => void closeSession(id, reason));
-      },
-    });
-    transport.onclose = () => {
-      const id = transport.sessionId;
-      if (id && sessions.has(id)) void closeSession(id);
-    };
-    await server.connect(transport);
-    await transport.handleRequest(request, response, body);
-  };
+      request,
+      response,
+      body,
+    );
 
   return {
-    async handle(input) {
-      const header = input.request.headers['mcp-session-id'];
-      const sessionId = Array.isArray(header) ? header[0] : header;
+    async handle({ key, request, response, body }) {
       try {
-        if (sessionId) {
-          const session = sessions.get(sessionId);
-          // A session opened with another key is as unknown as a closed one.
-          if (!session || session.keyId !== input.key.id) return rpcError(input.response, 404, -32001, 'Session not found');
-          await session.transport.handleRequest(input.request, input.response, input.body);
-          return;
+        const header = request.headers['mcp-session-id'];
+        const sessionId = Array.isArray(header) ? header[0] : header;
+        if (sessionId) return await sessions.serve(sessionId, key.id, request, response, body);
+        if (request.method === 'POST' && isInitializeRequest(body)) return await openSession(key, request, response, body);
+        const web = await toWebRequest(request, body);
+        if (await isLegacyRequest(web)) {
+          return rpcError(response, 400, -32000, 'Bad Request: no valid Mcp-Session-Id header; send initialize first (or speak protocol revision 2026-07-28)');
         }
-        if (input.request.method === 'POST' && isInitializeRequest(input.body)) return await open(input);
-        rpcError(input.response, 400, -32000, 'Bad Request: no valid Mcp-Session-Id header; send initialize first');
+        (request as IncomingMessage & { auth?: KeyAuth }).auth = { token: '', clientId: key.id, scopes: [], extra: { key } };
+        await modernNode(request, response, body);
       } catch (error) {
         onError(error);
-        rpcError(input.response, 500, -32603, 'Internal error');
+        rpcError(response, 500, -32603, 'Internal error');
       }
     },
-    sessionCount(keyId) {
-      if (keyId === undefined) return sessions.size;
-      return [...sessions.values()].filter((session) => session.keyId === keyId).length;
-    },
+    sessionCount: (keyId) => sessions.count(keyId),
+    sweep: () => sessions.sweep(),
     async close() {
-      // Shutdown: `do` calls get the grace period for their turns (which the chat engine
-      // bounds too), then whatever still waits is answered with a tool error.
-      const waiting = [...sessions.values()].flatMap((session) => [...session.inflight]);
-      if (waiting.length > 0) await Promise.race([Promise.allSettled(waiting), sleep(app.config.shutdownGraceMs)]);
-      await Promise.all([...sessions.keys()].map((id) => closeSession(id, 'the server is shutting down')));
+      clearInterval(sweeper);
+      shutdown.abort('the server is shutting down');
+      await sessions.closeAll('the server is shutting down');
+      await modern.close().catch(onError);
     },
   };
 }

@@ -1,16 +1,16 @@
 /**
- * The remote backend of the MCP tools, used by `org mcp`: the HTTP API of an org server
- * through the one API client (src/client), with the node key as bearer. `do` follows the
- * chat stream of POST /api/org/chat/message, which resumes by itself after a dropped
- * connection.
+ * The remote backend of the MCP surface, used by `org mcp`: the HTTP API of an org
+ * server through the org client, with the node key as bearer. Turns started here are
+ * followed over their chat stream (which resumes by itself after a drop) and kept in
+ * memory for `tasks/get`; older turns of the node are read from its history.
  */
-import { OrgClient, type FetchLike, type StreamedEvent } from '../client/index.js';
+import { OrgClient, type ChatStream, type FetchLike } from '../client/index.js';
 import type { ChatEvent } from '../core/chat/index.js';
-import { OrgError } from '../core/errors.js';
-import type { KeyIdentity } from '../core/schemas/index.js';
-import { isValidSlug } from '../core/skills/index.js';
-import { ToolError, type OrgToolBackend, type Peer, type TurnOutcome } from './backend.js';
+import { OrgError, isOrgError } from '../core/errors.js';
+import { agentSkills } from '../core/skills/index.js';
 import { artifactUrl } from './app-backend.js';
+import { ToolError, type KeyIdentity, type OrgToolBackend, type TurnOutcome, type TurnSnapshot } from './backend.js';
+import { outcomeOf } from './outcome.js';
 
 /** Options of {@link connectRemoteBackend}. */
 export interface RemoteBackendOptions {
@@ -22,69 +22,117 @@ export interface RemoteBackendOptions {
   fetch?: FetchLike;
 }
 
-/** The node a key belongs to, from GET /api/org/whoami. */
-export type { KeyIdentity };
+interface Followed {
+  events: ChatEvent[];
+  seqs: number[];
+  listeners: Set<(event: ChatEvent, seq: number) => void>;
+  created_at: string;
+  done: Promise<TurnOutcome>;
+}
+
+const notFoundIsUndefined = <T>(error: unknown): T | undefined => {
+  if (isOrgError(error) && error.code === 'not_found') return undefined;
+  throw error;
+};
 
 /**
  * Connects to an org server with a node key: checks the key (GET /api/org/whoami) and
  * returns the backend for its node. Throws OrgError (unauthorized, forbidden,
  * unavailable) when the server is unreachable or the key is not a live node key.
  */
-export async function connectRemoteBackend(options: RemoteBackendOptions): Promise<OrgToolBackend & { identity: KeyIdentity }> {
+export async function connectRemoteBackend(options: RemoteBackendOptions): Promise<OrgToolBackend> {
   const client = new OrgClient({ url: options.url, token: options.key, ...(options.fetch ? { fetch: options.fetch } : {}) });
-  const base = client.url;
   const who = await client.identify();
   if (who.kind !== 'mcp' || !who.key) throw new OrgError('forbidden', 'org mcp needs an MCP node key (org_mcp_…), not a user token');
-  const identity = who.key;
+  const identity: KeyIdentity = who.key;
+  const turns = new Map<string, Followed>();
+
+  const follow = (stream: ChatStream): Followed => {
+    const followed: Followed = { events: [], seqs: [], listeners: new Set(), created_at: new Date().toISOString(), done: Promise.resolve(undefined as never) };
+    followed.done = (async () => {
+      try {
+        for await (const { seq, event } of stream) {
+          const n = seq ?? followed.events.length + 1;
+          followed.events.push(event);
+          followed.seqs.push(n);
+          for (const listener of [...followed.listeners]) listener(event, n);
+        }
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return { run_id: stream.runId, status: 'error', summary: message, artifacts: [], learned: [] } satisfies TurnOutcome;
+      }
+      return outcomeOf(stream.runId, followed.events) ?? { run_id: stream.runId, status: 'error', summary: 'the stream ended before the turn did', artifacts: [], learned: [] };
+    })();
+    turns.set(stream.runId, followed);
+    return followed;
+  };
+
+  const fromHistory = async (runId: string): Promise<TurnSnapshot | undefined> => {
+    const messages = await client.history(identity.structure_id, identity.role_id, { limit: 500 }).catch(notFoundIsUndefined<never>);
+    const message = messages?.find((candidate) => candidate.sender === 'agent' && candidate.run_id === runId);
+    if (!message) return undefined;
+    return {
+      run_id: runId,
+      status: message.status,
+      events: message.events,
+      created_at: message.created_at,
+      updated_at: message.completed_at ?? message.events.at(-1)?.timestamp ?? message.created_at,
+    };
+  };
 
   return {
     identity,
 
-    async runTurn(input, watcher = {}) {
-      const payload = { structure_id: identity.structure_id, role_id: identity.role_id, message: input.message, ...(input.attachments ? { attachments: input.attachments } : {}) };
-      let stream;
+    async startTurn(input) {
+      const stream = await client.chat({ structure_id: identity.structure_id, role_id: identity.role_id, message: input.message, ...(input.attachments ? { attachments: input.attachments } : {}) });
+      const followed = follow(stream);
+      return {
+        run_id: stream.runId,
+        created_at: followed.created_at,
+        follow(listener) {
+          followed.events.forEach((event, index) => listener(event, followed.seqs[index] ?? index + 1));
+          followed.listeners.add(listener);
+          return () => followed.listeners.delete(listener);
+        },
+        done: followed.done,
+      };
+    },
+
+    async inspectTurn(runId) {
+      const followed = turns.get(runId);
+      if (!followed) return fromHistory(runId);
+      const outcome = outcomeOf(runId, followed.events);
+      return {
+        run_id: runId,
+        status: outcome ? (outcome.status === 'complete' ? 'complete' : 'error') : 'running',
+        events: [...followed.events],
+        created_at: followed.created_at,
+        updated_at: followed.events.at(-1)?.timestamp ?? followed.created_at,
+      };
+    },
+
+    async awaitTurn(runId, signal) {
+      const followed = turns.get(runId) ?? ((await fromHistory(runId)) ? follow(client.followRun(runId)) : undefined);
+      if (!followed) return undefined;
+      if (signal?.aborted) throw new ToolError('stopped waiting for the turn');
+      return Promise.race([
+        followed.done,
+        new Promise<never>((_, reject) => signal?.addEventListener('abort', () => reject(new ToolError('stopped waiting for the turn')), { once: true })),
+      ]);
+    },
+
+    async cancelTurn(runId) {
       try {
-        stream = await client.chat(payload, watcher.signal ? { signal: watcher.signal } : {});
+        await client.cancelRun(runId);
+        return true;
       } catch (error) {
-        if (watcher.signal?.aborted) throw new ToolError('stopped waiting for the turn');
+        if (isOrgError(error) && error.code === 'conflict') return false;
         throw error;
       }
-      const runId = stream.runId;
-      let terminal: ChatEvent | undefined;
-      // An error frame without an id is the stream's own end (e.g. "key revoked"), not the turn's.
-      let streamEnded: string | undefined;
-      let count = 0;
-      try {
-        for await (const { seq, event } of stream as AsyncIterable<StreamedEvent>) {
-          if (seq === undefined && event.type === 'error') {
-            streamEnded = event.content.message;
-            break;
-          }
-          count += 1;
-          watcher.onEvent?.(event, seq ?? count);
-          if (event.type === 'complete' || event.type === 'error') terminal = event;
-        }
-      } catch (error) {
-        throw new ToolError(`the stream broke before the turn ended (run ${runId}): ${error instanceof Error ? error.message : String(error)}`);
-      } finally {
-        stream.close();
-      }
-      if (!terminal && watcher.signal?.aborted) throw new ToolError(`stopped waiting; the turn goes on (run ${runId})`);
-      if (!terminal && streamEnded) throw new ToolError(`${streamEnded}; the turn goes on (run ${runId})`);
-      const outcome: TurnOutcome = { run_id: runId, status: 'error', summary: `the stream ended before the turn did; follow it at ${base}/api/org/chat/runs/${runId}/events`, artifacts: [], artifact_urls: [] };
-      if (terminal?.type === 'complete') {
-        outcome.status = 'complete';
-        outcome.summary = terminal.content.summary;
-        outcome.artifacts = terminal.content.artifacts;
-        outcome.artifact_urls = terminal.content.artifacts.map((name) => artifactUrl(base, identity.structure_id, identity.role_id, name));
-      } else if (terminal?.type === 'error') {
-        outcome.summary = terminal.content.message;
-      }
-      return outcome;
     },
 
     async listSkills() {
-      return (await client.listSkills()).skills;
+      return (await client.listSkills({ structure_id: identity.structure_id })).skills;
     },
 
     async listPeers() {
@@ -92,20 +140,41 @@ export async function connectRemoteBackend(options: RemoteBackendOptions): Promi
       const roleOf = new Map(detail.agents.map((node) => [node.id, node.role_id]));
       const self = detail.agents.find((node) => node.role_id === identity.role_id);
       if (!self) throw new ToolError(`node ${identity.role_id} no longer exists`);
-      const peers: Peer[] = detail.agents
+      const peers = detail.agents
         .filter((node) => node.id !== self.id)
         .map((node) => ({ role_id: node.role_id, label: node.label, state: node.state, parent: node.parent_id ? (roleOf.get(node.parent_id) ?? null) : null }));
       return { self: { role_id: self.role_id, label: self.label }, peers };
     },
 
     async searchSkills(query, limit) {
-      return (await client.searchSkills(query, limit === undefined ? {} : { limit })).matches;
+      return (await client.searchSkills(query, { structure_id: identity.structure_id, ...(limit === undefined ? {} : { limit }) })).matches;
     },
 
     async readSkill(slug) {
-      if (!isValidSlug(slug)) throw new ToolError(`skill ${JSON.stringify(slug)} not found`);
-      const skill = await client.getSkill(slug);
-      return { slug: skill.slug, frontmatter: skill.frontmatter, body: skill.body, steps: skill.steps ?? [] };
+      if (!agentSkills.isSafeRelativePath(slug) || !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug)) throw new ToolError(`skill ${JSON.stringify(slug)} not found`);
+      const skill = await client.getSkill(slug).catch((error: unknown) => {
+        if (isOrgError(error) && error.code === 'not_found') throw new ToolError(`skill ${JSON.stringify(slug)} not found`);
+        throw error;
+      });
+      return { slug: skill.slug, frontmatter: { ...skill.frontmatter }, body: skill.body, steps: skill.steps ?? [] };
+    },
+
+    async readArtifact(name) {
+      const found = await client.downloadArtifact(identity.structure_id, identity.role_id, name).catch(notFoundIsUndefined<never>);
+      return found ? { name, content_type: found.contentType, data: new Uint8Array(found.data) } : undefined;
+    },
+
+    artifactUrl: (name) => artifactUrl(client.url, identity.structure_id, identity.role_id, name),
+
+    async completeSkills() {
+      return (await client.listSkills({ structure_id: identity.structure_id, status: ['complete'] })).skills.map((entry) => entry.slug).sort();
+    },
+
+    async skillFolder(slug) {
+      const entries = (await client.listSkills({ structure_id: identity.structure_id, status: ['complete'] })).skills;
+      if (!entries.some((entry) => entry.slug === slug)) return undefined;
+      const zip = await client.exportSkill(slug, identity.structure_id).catch(notFoundIsUndefined<never>);
+      return zip ? agentSkills.unzipFolders(zip).folders.find((folder) => folder.name === slug) : undefined;
     },
   };
 }

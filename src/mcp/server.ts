@@ -1,6 +1,12 @@
-/** Builds the org MCP server: an `McpServer` with the org tools over a backend. */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+/**
+ * Builds the org MCP server of one request (2026-07-28) or one session or stdio
+ * connection (2025 revisions): the tools, artifact resources, the Skills extension and
+ * `do` as a task, all acting through one key's backend.
+ */
 import type { OrgToolBackend } from './backend.js';
+import { registerArtifactResources } from './resources.js';
+import { attachSkills } from './skills-source.js';
+import { OrgMcpServer, installTasks } from './tasks.js';
 import { registerOrgTools, type OrgToolsOptions } from './tools.js';
 
 /** Options of {@link createOrgMcpServer}. */
@@ -9,17 +15,17 @@ export interface OrgMcpServerOptions extends OrgToolsOptions {
   version: string;
 }
 
-/** A fresh MCP server (one per session or stdio process) acting through `backend`. */
-export function createOrgMcpServer(backend: OrgToolBackend, options: OrgMcpServerOptions): McpServer {
-  const server = new McpServer(
-    { name: 'org', version: options.version },
-    {
-      capabilities: { tools: {} },
-      instructions:
-        'Tools of one node of an org workspace. `do` makes the node work on a request (a turn) and returns its summary and artifacts; ' +
-        '`list_peers` shows the other nodes, `list_skills`, `search_skills` and `read_skill` the skill library.',
-    },
-  );
+const INSTRUCTIONS =
+  'Tools of one node of an org workspace. `do` makes the node work on a request (a turn) and returns its summary and artifacts ' +
+  '(as a task when the client supports tasks); `list_peers` shows the other nodes; `list_skills`, `search_skills` and `read_skill` ' +
+  'read the skill library, whose complete skills are also served as Agent Skills through the Skills extension (skill://<name>/SKILL.md).';
+
+/** A fresh MCP server acting through `backend`. */
+export function createOrgMcpServer(backend: OrgToolBackend, options: OrgMcpServerOptions): OrgMcpServer {
+  const server = new OrgMcpServer({ name: 'org', version: options.version }, { instructions: INSTRUCTIONS });
   registerOrgTools(server, backend, options);
+  registerArtifactResources(server, backend);
+  attachSkills(server, backend, (message) => options.onError?.(new Error(`skills: ${message}`)));
+  installTasks(server, backend, options.era);
   return server;
 }

@@ -1,29 +1,32 @@
 /**
- * MCP over stdio, for clients that spawn a command (`org mcp`): one org MCP server on
- * the process's stdin/stdout. Nothing else may write to stdout.
+ * MCP over stdio, for clients that spawn a command (`org mcp`): the org server on the
+ * process's stdin/stdout, speaking whichever revision the client opens with (2025
+ * `initialize` or 2026-07-28). Nothing else may write to stdout.
  */
 import type { Readable, Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { serveStdio as serveSdkStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { OrgToolBackend } from './backend.js';
 import { createOrgMcpServer, type OrgMcpServerOptions } from './server.js';
 
 /** Options of {@link serveStdio}. */
-export interface StdioOptions extends OrgMcpServerOptions {
+export interface StdioOptions extends Omit<OrgMcpServerOptions, 'era'> {
   stdin?: Readable;
   stdout?: Writable;
 }
 
-/** Serves the org tools over stdio; resolves when the client closes stdin. */
+/** Serves the org MCP surface over stdio; resolves when the client closes stdin. */
 export async function serveStdio(backend: OrgToolBackend, options: StdioOptions): Promise<void> {
   const stdin = options.stdin ?? process.stdin;
-  const server = createOrgMcpServer(backend, options);
   const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
   const closed = new Promise<void>((resolve) => {
-    transport.onclose = resolve;
     stdin.once('end', resolve);
     stdin.once('close', resolve);
   });
-  await server.connect(transport);
+  const handle = serveSdkStdio(({ era }) => createOrgMcpServer(backend, { ...options, era }), {
+    legacy: 'serve',
+    transport,
+    onerror: (error) => options.onError?.(error),
+  });
   await closed;
-  await server.close();
+  await handle.close();
 }

@@ -1,67 +1,78 @@
 /**
- * The org MCP tools, registered on an `McpServer` over any {@link OrgToolBackend}, each
- * with an input and an output schema: `do`, `list_skills`, `list_peers`,
- * `search_skills`, `read_skill`. Failures become MCP tool errors (`isError`) with a
- * message meant for the calling agent.
+ * The org MCP tools on an `McpServer`, over any {@link OrgToolBackend}: `do`,
+ * `list_skills`, `list_peers`, `search_skills`, `read_skill`, each with an input and an
+ * output schema, the read-only ones marked `readOnlyHint`. A blocking `do` sends
+ * progress for every event of the turn and at least every `progressIntervalMs` while
+ * it is quiet; a cancelled request cancels the turn. Failures become tool errors
+ * (`isError`) with a message meant for the calling agent.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import type { CallToolResult, McpServer, ServerContext } from '@modelcontextprotocol/server';
+import { SdkError, SdkErrorCode } from '@modelcontextprotocol/server';
 import { isOrgError } from '../core/errors.js';
-import { ToolError, type OrgToolBackend } from './backend.js';
+import { ToolError, type OrgToolBackend, type TurnOutcome } from './backend.js';
 import { describeEvent } from './progress.js';
+import { artifactUri } from './resources.js';
+import { DoInput, DoOutput, ListPeersOutput, ListSkillsOutput, NoInput, ReadSkillInput, ReadSkillOutput, SearchInput, SearchOutput } from './schemas.js';
 
 /** Names of the tools, in the order they are listed. */
 export const TOOL_NAMES = ['do', 'list_skills', 'list_peers', 'search_skills', 'read_skill'] as const;
 
-/** Pause between the last progress notification of `do` and its result, in ms. */
-const PROGRESS_SETTLE_MS = 25;
-
 /** Options of {@link registerOrgTools}. */
 export interface OrgToolsOptions {
+  /** Which protocol era the server instance serves (decides what a closed connection means). */
+  era: 'legacy' | 'modern';
+  /** Longest quiet stretch of a blocking `do` before a progress notification is sent anyway (default 15 s). */
+  progressIntervalMs?: number;
+  /**
+   * Aborted when the server stops serving the key (revocation, shutdown): a waiting `do`
+   * answers with the reason and its turn goes on.
+   */
+  stop?: AbortSignal;
   /** Reports unexpected failures (their details never reach the client). */
   onError?: (error: unknown) => void;
 }
 
-const attachmentShape = z.object({
-  name: z.string().min(1).max(255).describe('file name'),
-  content_base64: z.string().describe('the file content, base64-encoded (at most 10 MiB decoded)'),
-  content_type: z.string().max(255).optional().describe('media type, e.g. text/csv'),
-});
-
-const skillEntryShape = z.looseObject({
-  slug: z.string(),
-  name: z.string(),
-  category: z.string(),
-  difficulty: z.string(),
-  tags: z.array(z.string()),
-  summary: z.string(),
-  status: z.string(),
-  learned_by: z.string(),
-  learned_at: z.string(),
-  tool_url: z.string().nullable(),
-});
-
-const matchShape = z.object({ slug: z.string(), score: z.number(), reason: z.string() });
-
-const peerShape = z.object({
-  role_id: z.string(),
-  label: z.string(),
-  state: z.string().describe('idle or working'),
-  parent: z.string().nullable().describe('role_id of the parent node; null for the root'),
-});
+/** The result of `do` for a finished turn: text, a resource_link per artifact, structured content. */
+export function doResult(backend: OrgToolBackend, outcome: TurnOutcome): CallToolResult {
+  const structured = {
+    run_id: outcome.run_id,
+    status: outcome.status,
+    summary: outcome.summary,
+    artifacts: outcome.artifacts,
+    artifact_urls: outcome.artifacts.map((name) => backend.artifactUrl(name)),
+    learned: outcome.learned,
+  };
+  if (outcome.status !== 'complete') {
+    const text = outcome.status === 'cancelled' ? `the turn was cancelled (run ${outcome.run_id})` : `the turn failed: ${outcome.summary} (run ${outcome.run_id})`;
+    return { isError: true, content: [{ type: 'text', text }], structuredContent: structured };
+  }
+  const lines = [outcome.summary || 'Done.'];
+  if (outcome.learned.length > 0) lines.push('', `Learned (draft for review): ${outcome.learned.map((skill) => skill.slug).join(', ')}`);
+  return {
+    content: [
+      { type: 'text', text: lines.join('\n') },
+      ...outcome.artifacts.map((name) => ({ type: 'resource_link' as const, uri: artifactUri(name), name, description: `artifact of run ${outcome.run_id}` })),
+    ],
+    structuredContent: structured,
+  };
+}
 
 function json(value: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value };
 }
 
+/** True when an abort means the peer went away rather than asked to cancel (2025 revisions). */
+function isConnectionClosed(reason: unknown): boolean {
+  return reason instanceof SdkError && reason.code === SdkErrorCode.ConnectionClosed;
+}
+
 /** Registers the org tools on `server`, acting through `backend`. */
-export function registerOrgTools(server: McpServer, backend: OrgToolBackend, options: OrgToolsOptions = {}): void {
+export function registerOrgTools(server: McpServer, backend: OrgToolBackend, options: OrgToolsOptions): void {
+  const interval = options.progressIntervalMs ?? 15_000;
   const failure = (error: unknown): CallToolResult => {
     const expected = error instanceof ToolError || isOrgError(error);
     if (!expected) options.onError?.(error);
-    const text = expected ? error.message : 'an internal error occurred';
-    return { isError: true, content: [{ type: 'text', text }] };
+    return { isError: true, content: [{ type: 'text', text: expected ? error.message : 'an internal error occurred' }] };
   };
   const guard = async (work: () => Promise<CallToolResult>): Promise<CallToolResult> => {
     try {
@@ -70,80 +81,47 @@ export function registerOrgTools(server: McpServer, backend: OrgToolBackend, opt
       return failure(error);
     }
   };
+  const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
   server.registerTool(
     'do',
     {
       title: 'Ask this node to do something',
       description:
-        'Sends a natural-language message to the node this key belongs to and waits for its turn to end. ' +
-        'Returns the summary and the artifacts it produced; progress notifications follow the turn event by event when a progressToken is given.',
-      inputSchema: {
-        message: z.string().min(1).max(100_000).describe('what the node should do'),
-        attachments: z.array(attachmentShape).max(10).optional().describe('files staged to the node’s artifact shelf'),
-      },
-      outputSchema: {
-        run_id: z.string().describe('id of the turn'),
-        summary: z.string(),
-        artifacts: z.array(z.string()).describe('names of the files the turn produced'),
-        artifact_urls: z.array(z.string()).describe('download URLs of the artifacts (send the key as bearer)'),
-      },
+        'Sends a natural-language request to the node this key belongs to and returns when its turn ends: the summary, the artifacts (as resource links) and any skill it learned. ' +
+        'Progress notifications follow the turn. Clients that support tasks get a task whose id is the run id; cancelling the request or the task cancels the turn.',
+      inputSchema: DoInput,
+      outputSchema: DoOutput,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+      ...(options.era === 'legacy' ? { execution: { taskSupport: 'optional' as const } } : {}),
     },
-    (args, extra) =>
-      guard(async () => {
-        const token = extra._meta?.progressToken;
-        // Notifications are chained so they reach the client in order, and all before the result.
-        let sent: Promise<void> = Promise.resolve();
-        const onEvent =
-          token === undefined
-            ? undefined
-            : (event: Parameters<typeof describeEvent>[0], seq: number) => {
-                sent = sent
-                  .then(() => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: seq, message: describeEvent(event) } }))
-                  .catch(() => undefined);
-              };
-        const outcome = await backend.runTurn(
-          { message: args.message, ...(args.attachments ? { attachments: args.attachments } : {}) },
-          { ...(onEvent ? { onEvent } : {}), signal: extra.signal },
-        );
-        await sent;
-        // The SDK client handles a notification a microtask after reading it but a response at
-        // once: were both read in one chunk, the last progress would arrive after its request
-        // had settled and be dropped. A short pause keeps them apart.
-        if (onEvent) await new Promise((resolve) => setTimeout(resolve, PROGRESS_SETTLE_MS));
-        if (outcome.status === 'error') throw new ToolError(`the turn failed: ${outcome.summary} (run ${outcome.run_id})`);
-        const lines = [outcome.summary || 'Done.'];
-        if (outcome.artifacts.length > 0) {
-          lines.push('', 'Artifacts:', ...outcome.artifacts.map((name, index) => `- ${name}: ${outcome.artifact_urls[index] ?? ''}`));
-        }
-        const structured = { run_id: outcome.run_id, summary: outcome.summary, artifacts: outcome.artifacts, artifact_urls: outcome.artifact_urls };
-        return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: structured };
-      }),
+    (args, ctx: ServerContext) => guard(() => runBlocking(backend, args, ctx, interval, options)),
   );
 
   server.registerTool(
     'list_skills',
-    {
-      title: 'List skills',
-      description: 'The skill list of this key’s structure (complete and draft skills, sorted by slug).',
-      inputSchema: {},
-      outputSchema: { skills: z.array(skillEntryShape) },
-    },
-    () => guard(async () => json({ skills: await backend.listSkills() })),
+    { title: 'List skills', description: 'The skill list of this key’s structure (complete and draft skills, sorted by slug).', inputSchema: NoInput, outputSchema: ListSkillsOutput, annotations: readOnly },
+    () =>
+      guard(async () => {
+        const skills = (await backend.listSkills()).map(({ tool_url, structure_id: _scope, ...entry }) => ({ ...entry, ...(tool_url ? { tool_url } : {}) }));
+        return json({ skills });
+      }),
   );
 
   server.registerTool(
     'list_peers',
     {
       title: 'List peers',
-      description: 'The other nodes of this key’s structure: role_id, label, state and the role_id of their parent.',
-      inputSchema: {},
-      outputSchema: {
-        self: z.object({ role_id: z.string(), label: z.string() }).describe('the node this key belongs to'),
-        peers: z.array(peerShape),
-      },
+      description: 'The other nodes of this key’s structure (never the key’s own node): role_id, label, state and the role_id of their parent.',
+      inputSchema: NoInput,
+      outputSchema: ListPeersOutput,
+      annotations: readOnly,
     },
-    () => guard(async () => json(await backend.listPeers())),
+    () =>
+      guard(async () => {
+        const { self, peers } = await backend.listPeers();
+        return json({ self, peers: peers.map(({ parent, ...peer }) => ({ ...peer, ...(parent ? { parent } : {}) })) });
+      }),
   );
 
   server.registerTool(
@@ -151,28 +129,78 @@ export function registerOrgTools(server: McpServer, backend: OrgToolBackend, opt
     {
       title: 'Search skills',
       description: 'Ranked matches among the complete skills visible to this key’s structure, as the agents’ skill lookup sees them.',
-      inputSchema: {
-        query: z.string().min(1).max(1000).describe('natural-language description of the task'),
-        limit: z.number().int().min(1).max(50).optional().describe('most matches to return (default 5)'),
-      },
-      outputSchema: { matches: z.array(matchShape) },
+      inputSchema: SearchInput,
+      outputSchema: SearchOutput,
+      annotations: readOnly,
     },
     (args) => guard(async () => json({ matches: await backend.searchSkills(args.query, args.limit) })),
   );
 
   server.registerTool(
     'read_skill',
-    {
-      title: 'Read a skill',
-      description: 'One skill by slug (any status): its front matter, markdown body and steps.',
-      inputSchema: { slug: z.string().min(1).max(64).describe('the skill’s slug, e.g. chase-overdue-invoices') },
-      outputSchema: {
-        slug: z.string(),
-        frontmatter: z.record(z.string(), z.unknown()),
-        body: z.string(),
-        steps: z.array(z.object({ id: z.string(), n: z.number(), title: z.string() })),
-      },
-    },
+    { title: 'Read a skill', description: 'One skill by slug (any status): its front matter, markdown body and steps.', inputSchema: ReadSkillInput, outputSchema: ReadSkillOutput, annotations: readOnly },
     (args) => guard(async () => json({ ...(await backend.readSkill(args.slug)) })),
   );
+}
+
+/** A blocking `do`: start the turn, report progress, end with its outcome or cancel it with the request. */
+async function runBlocking(
+  backend: OrgToolBackend,
+  args: { message: string; attachments?: { name: string; content_base64: string; content_type?: string }[] | undefined },
+  ctx: ServerContext,
+  interval: number,
+  options: OrgToolsOptions,
+): Promise<CallToolResult> {
+  const turn = await backend.startTurn({ message: args.message, ...(args.attachments ? { attachments: args.attachments } : {}) });
+  const token = ctx.mcpReq._meta?.progressToken;
+  let count = 0;
+  let lastSent = Date.now();
+  // Notifications are chained so they leave in order, all before the result.
+  let sent: Promise<unknown> = Promise.resolve();
+  const progress = (message: string) => {
+    lastSent = Date.now();
+    if (token === undefined) return;
+    const value = ++count;
+    sent = sent.then(() => ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: value, message } })).catch(() => undefined);
+  };
+  const unfollow = turn.follow((event) => progress(describeEvent(event)));
+  // Ticks at half the interval, so no gap between two notifications exceeds it.
+  const half = Math.max(1, Math.floor(interval / 2));
+  const heartbeat = setInterval(() => {
+    if (Date.now() - lastSent >= half) progress(`working (run ${turn.run_id})`);
+  }, half);
+  heartbeat.unref();
+
+  const signals = [ctx.mcpReq.signal, options.stop].filter((signal): signal is AbortSignal => signal !== undefined);
+  let onAbort: () => void = () => undefined;
+  const aborted = new Promise<'aborted'>((resolve) => {
+    onAbort = () => resolve('aborted');
+    for (const signal of signals) {
+      if (signal.aborted) resolve('aborted');
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
+  });
+  try {
+    const ended = await Promise.race([turn.done, aborted]);
+    if (ended !== 'aborted') {
+      await sent;
+      return doResult(backend, ended);
+    }
+    if (options.stop?.aborted) {
+      const reason: unknown = options.stop.reason;
+      throw new ToolError(`${typeof reason === 'string' ? reason : 'stopped waiting'}; the turn goes on (run ${turn.run_id})`);
+    }
+    // The client cancelled the request (2025: notifications/cancelled; 2026: it closed the
+    // request's stream): the turn is cancelled with it. A 2025 session closing under a
+    // waiting call is not a cancellation: the turn goes on and can be resumed.
+    if (options.era === 'legacy' && isConnectionClosed(ctx.mcpReq.signal.reason)) {
+      throw new ToolError(`the session closed; the turn goes on (run ${turn.run_id})`);
+    }
+    await backend.cancelTurn(turn.run_id).catch((error: unknown) => options.onError?.(error));
+    return doResult(backend, await turn.done);
+  } finally {
+    clearInterval(heartbeat);
+    unfollow();
+    for (const signal of signals) signal.removeEventListener('abort', onAbort);
+  }
 }

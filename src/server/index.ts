@@ -21,6 +21,7 @@ import { keyRoutes } from './routes/keys.js';
 import { mcpRoutes, type McpEndpoint } from './routes/mcp.js';
 import { memberRoutes } from './routes/members.js';
 import { skillRoutes } from './routes/skills.js';
+import { skillTransferRoutes } from './routes/skill-transfer.js';
 import { structureRoutes } from './routes/structures.js';
 import { systemRoutes } from './routes/system.js';
 import { webRoutes } from './routes/web.js';
@@ -43,6 +44,8 @@ export interface ServerOptions {
    * composition root so the server never imports the MCP layer); absent: no `/mcp`.
    */
   mcp?: McpEndpoint;
+  /** Origins besides the server's own that browsers may call `/mcp` from. */
+  mcpAllowedOrigins?: readonly string[];
 }
 
 /** Builds (but does not start) the server for an app. */
@@ -94,11 +97,12 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   await server.register(keyRoutes, { app });
   await server.register(memberRoutes, { app });
   await server.register(skillRoutes, { app });
+  await server.register(skillTransferRoutes, { app });
   await server.register(chatRoutes, { app });
   await server.register(artifactRoutes, { app });
   await server.register(whoamiRoutes, { app });
   await server.register(inboundRoutes, { app });
-  if (options.mcp) await server.register(mcpRoutes, { endpoint: options.mcp });
+  if (options.mcp) await server.register(mcpRoutes, { endpoint: options.mcp, ...(options.mcpAllowedOrigins ? { allowedOrigins: options.mcpAllowedOrigins } : {}) });
   await server.register(webRoutes);
   await server.ready();
   return server;

@@ -35,7 +35,7 @@ export async function runMcp(flags: McpFlags, output: Output, deps: McpDeps = {}
   if (!/^https?:\/\//.test(url)) throw invalid(`--url must be an http(s) URL, got "${url}"`);
   if (!key) throw invalid('--key (or ORG_MCP_KEY) is required: an MCP node key (org_mcp_…)');
   const backend = await connectRemoteBackend({ url, key });
-  output.err(`org: mcp: serving node ${backend.identity.role_id} of structure ${backend.identity.structure_id} on stdio`);
+  output.err(`org: mcp: serving node ${backend.identity.role_id} of structure ${backend.identity.structure_id} on stdio (MCP 2025-11-25 and 2026-07-28)`);
   await serveStdio(backend, {
     version: VERSION,
     onError: (error) => output.err(`org: mcp: ${error instanceof Error ? error.message : String(error)}`),

@@ -21,7 +21,7 @@ export type CreatedUser = Static<typeof CreatedUserSchema>;
 /** An MCP key as listed: never its token. */
 export const McpKeyListingSchema = Type.Object({
   id: Uuid,
-  prefix: Type.String({ description: 'the fixed prefix every token starts with' }),
+  prefix: Type.String({ description: 'the start of the token: org_mcp_ and its next 4 characters, enough to tell keys apart' }),
   label: Type.String(),
   created_at: Timestamp,
   last_used_at: Nullable(Timestamp),
@@ -33,7 +33,7 @@ export type McpKeyListing = Static<typeof McpKeyListingSchema>;
 export const McpKeyCreatedSchema = Type.Object({
   id: Uuid,
   token: Type.String({ description: 'the plaintext token (org_mcp_…), returned only this once' }),
-  prefix: Type.String(),
+  prefix: Type.String({ description: 'the start of the token shown in listings: org_mcp_ and its next 4 characters' }),
   label: Type.String(),
   created_at: Timestamp,
 }, { title: 'CreatedMcpKey' });

@@ -192,3 +192,26 @@ export const SkillListQuerySchema = Type.Object({
 });
 /** Query of the skill list as sent. */
 export type SkillListQuery = Static<typeof SkillListQuerySchema>;
+
+/** What an import did, or would do, with one Agent Skills folder. */
+export const ImportEntrySchema = Type.Object({
+  folder: Type.String({ description: 'the folder of the upload' }),
+  slug: Type.String({ description: 'the skill it is (or would be) stored as' }),
+  origin: StringEnum(['org', 'foreign', 'unknown'], { description: 'org: exported by org and restored exactly; foreign: converted' }),
+  action: StringEnum(['create', 'update', 'unchanged', 'skip']),
+  status: Type.Optional(Type.String({ description: 'the status the skill has once imported' })),
+  files: Type.Array(Type.String(), { description: 'its files besides SKILL.md' }),
+  warnings: Type.Array(Type.String()),
+  problem: Type.Optional(Type.String({ description: 'why it is skipped' })),
+}, { title: 'SkillImportEntry' });
+/** One folder of an import. */
+export type ImportEntry = Static<typeof ImportEntrySchema>;
+
+/** The report of an Agent Skills import: a dry run unless asked otherwise. */
+export const ImportReportSchema = Type.Object({
+  dry_run: Type.Boolean(),
+  skills: Type.Array(ImportEntrySchema),
+  problems: Type.Array(Type.Object({ path: Type.String(), message: Type.String() }), { description: 'files of the upload outside any skill folder, or with unsafe paths' }),
+}, { title: 'SkillImportReport' });
+/** The report of an import. */
+export type ImportReport = Static<typeof ImportReportSchema>;

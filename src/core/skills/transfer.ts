@@ -5,36 +5,15 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { isOrgError } from '../errors.js';
-import { fromAgentSkill, toAgentSkill, type FolderProblem, type SkillFolder } from './agent-skills/index.js';
+import type { ImportEntry, ImportReport } from '../schemas/skills.js';
+import { fromAgentSkill, toAgentSkill, type SkillFolder } from './agent-skills/index.js';
 import { visibleTo } from './entry.js';
 import { validateFrontmatter } from './frontmatter.js';
 import { checkResources } from './resources.js';
 import type { SkillStore } from './store.js';
 import { MAX_BODY_BYTES } from './writes.js';
 
-/** What the import did, or would do, with one folder. */
-export interface ImportEntry {
-  folder: string;
-  slug: string;
-  /** `org`: exported by org and restored as it was; `foreign`: converted. */
-  origin: 'org' | 'foreign' | 'unknown';
-  action: 'create' | 'update' | 'unchanged' | 'skip';
-  /** The status the skill has once imported. */
-  status?: string;
-  /** Its files besides SKILL.md. */
-  files: string[];
-  warnings: string[];
-  /** Why it is skipped. */
-  problem?: string;
-}
-
-/** The report of an import. */
-export interface ImportReport {
-  dry_run: boolean;
-  skills: ImportEntry[];
-  /** Files of the upload that belong to no skill, or have unsafe paths. */
-  problems: FolderProblem[];
-}
+export type { ImportEntry, ImportReport };
 
 /** Options of {@link importFolders}. */
 export interface ImportOptions {

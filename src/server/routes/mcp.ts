@@ -1,11 +1,16 @@
 /**
- * The `/mcp` endpoint (MCP Streamable HTTP, API.md §7). The server owns the HTTP side —
- * bearer authentication (401 problem without a live key), the node-key check (403 for
- * user tokens), rate limiting — and hands the raw request to the MCP endpoint it was
- * given by the composition root (`org serve`), so the server never imports the MCP layer.
+ * The `/mcp` endpoint (MCP Streamable HTTP, API.md §7, §9). The server owns the HTTP
+ * side — bearer authentication, the node-key check (403 for user tokens), the `Origin`
+ * check (a browser page of another origin gets 403), rate limiting, and the OAuth
+ * protected-resource metadata (RFC 9728) that tells MCP clients this resource takes a
+ * static bearer key (no authorization server, so no OAuth flow): its 401 names the
+ * metadata and says the key is missing, unknown or revoked. It hands the raw request to
+ * the MCP endpoint it was given by the composition root, so the server never imports
+ * the MCP layer.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { McpKeyRecord } from '../../core/auth/index.js';
 import { forbidden } from '../../core/errors.js';
@@ -19,10 +24,87 @@ export interface McpEndpoint {
   close(): Promise<void>;
 }
 
-/** Mounts an MCP endpoint at `/mcp` (POST, GET, DELETE). */
-export const mcpRoutes: FastifyPluginAsyncTypebox<{ endpoint: McpEndpoint }> = async (server, { endpoint }) => {
+/** Options of {@link mcpRoutes}. */
+export interface McpRouteOptions {
+  endpoint: McpEndpoint;
+  /** Origins besides the server's own that browsers may call `/mcp` from (e.g. `http://localhost:6274`, the Inspector). */
+  allowedOrigins?: readonly string[];
+}
+
+/** The path of the protected-resource metadata of `/mcp`. */
+export const RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource/mcp';
+
+function baseOf(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}`;
+}
+
+/** True when `origin` is the server's own origin or one allowed. */
+function originAllowed(request: FastifyRequest, origin: string, allowed: readonly string[]): boolean {
+  if (allowed.includes('*') || allowed.includes(origin)) return true;
+  try {
+    return new URL(origin).host === request.host;
+  } catch {
+    return false;
+  }
+}
+
+/** Mounts an MCP endpoint at `/mcp` (POST, GET, DELETE) and its protected-resource metadata. */
+export const mcpRoutes: FastifyPluginAsyncTypebox<McpRouteOptions> = async (server, { endpoint, allowedOrigins = [] }) => {
   // Open sessions hold SSE streams: end them first, or closing the server would wait on them.
   server.addHook('preClose', async () => endpoint.close());
+
+  // Browsers send Origin; a page of another origin must not drive a local MCP server (DNS rebinding).
+  server.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith('/mcp')) return;
+    const origin = request.headers.origin;
+    if (typeof origin === 'string' && !originAllowed(request, origin, allowedOrigins)) {
+      throw forbidden(`requests from origin ${origin.slice(0, 200)} may not use /mcp`);
+    }
+  });
+
+  // A 401 of /mcp points at the metadata and says why, so clients report a bad key instead of starting OAuth.
+  server.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode === 401 && request.url.startsWith('/mcp')) {
+      const reason = request.headers.authorization ? 'the MCP key is unknown or revoked' : 'an MCP node key (org_mcp_...) is required as bearer';
+      void reply.header(
+        'www-authenticate',
+        `Bearer realm="org", resource_metadata="${baseOf(request)}${RESOURCE_METADATA_PATH}", error="invalid_token", error_description="${reason}"`,
+      );
+    }
+    return payload;
+  });
+
+  const metadata = Type.Object({
+    resource: Type.String(),
+    resource_name: Type.String(),
+    bearer_methods_supported: Type.Array(Type.String()),
+    authorization_servers: Type.Array(Type.String()),
+    resource_documentation: Type.Optional(Type.String()),
+  });
+  for (const [url, operationId] of [
+    [RESOURCE_METADATA_PATH, 'mcpResourceMetadata'],
+    ['/.well-known/oauth-protected-resource', 'resourceMetadata'],
+  ] as const) {
+    server.get(
+      url,
+      {
+        config: { access: { kind: 'public' } },
+        schema: {
+          operationId,
+          summary: 'OAuth protected-resource metadata of /mcp (RFC 9728): a bearer MCP node key, no authorization server',
+          tags: ['mcp'],
+          response: { 200: metadata },
+        },
+      },
+      async (request) => ({
+        resource: `${baseOf(request)}/mcp`,
+        resource_name: 'org MCP endpoint (one node of a workspace)',
+        bearer_methods_supported: ['header'],
+        authorization_servers: [],
+        resource_documentation: 'Mint a node key with POST /api/org/structures/{structure_id}/agents/{role_id}/mcp-key and send it as Authorization: Bearer org_mcp_…',
+      }),
+    );
+  }
 
   const doc = {
     description: 'JSON-RPC response (application/json) or text/event-stream, per the MCP Streamable HTTP transport',
@@ -35,7 +117,7 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ endpoint: McpEndpoint }> = a
       config: { access: { kind: 'authenticated' } },
       schema: {
         operationId: `mcp${method.charAt(0)}${method.slice(1).toLowerCase()}`,
-        summary: `MCP Streamable HTTP (${method}); bearer: an MCP node key`,
+        summary: `MCP Streamable HTTP (${method}), revisions 2025-11-25 (sessions) and 2026-07-28 (stateless); bearer: an MCP node key`,
         tags: ['mcp'],
         response: { 200: doc, ...problems(400, 401, 403, 404, 415, 429) },
       },

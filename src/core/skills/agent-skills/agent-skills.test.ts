@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSkillStore, type SkillStore } from '../store.js';
-import { tempHome, type TempHome } from '../test-helpers.js';
+import { tempHome, type TempHome } from '../../../../test/helpers/skills.js';
 import { exportFolder, importFolders } from '../transfer.js';
 import { SKILL_DIFFICULTIES, SKILL_LEARNERS, SKILL_STATUSES } from '../types.js';
 import { SPLIT_LINES, STEPS_DIR } from './body-split.js';
