@@ -95,7 +95,8 @@ describe('MCP keys', () => {
     const { keys } = before.json<{ keys: Record<string, unknown>[] }>();
     expect(keys).toHaveLength(1);
     expect(Object.keys(keys[0]!).sort()).toEqual(['created_at', 'id', 'label', 'last_used_at', 'prefix']);
-    expect(keys[0]).toEqual({ id: created.id, prefix: 'org_mcp_', label: 'listed', created_at: created.created_at, last_used_at: null });
+    expect(keys[0]).toEqual({ id: created.id, prefix: created.token.slice(0, 12), label: 'listed', created_at: created.created_at, last_used_at: null });
+    expect(keys[0]!.prefix).toMatch(/^org_mcp_[0-9A-Za-z]{4}$/);
 
     expect((await read(created.token)).statusCode).toBe(200);
     const after = (await list(otherRoleId)).json<{ keys: { last_used_at: string | null }[] }>();

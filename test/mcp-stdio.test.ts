@@ -119,10 +119,10 @@ describe('org mcp (stdio bridge)', () => {
     expect((missing.content as { text: string }[])[0]!.text).toMatch(/not found/);
 
     const peers = await client.callTool({ name: 'list_peers', arguments: {} });
-    const body = peers.structuredContent as { self: { role_id: string }; peers: { role_id: string; parent: string | null }[] };
+    const body = peers.structuredContent as { self: { role_id: string }; peers: { role_id: string; parent?: string }[] };
     expect(body.self.role_id).toBe(roleId);
     expect(body.peers).toHaveLength(structure.agents.length - 1);
-    expect(body.peers.find((peer) => peer.parent === null)?.role_id).toBe(structure.agents[0]!.role_id);
+    expect(body.peers.find((peer) => peer.parent === undefined)?.role_id).toBe(structure.agents[0]!.role_id);
   });
 
   it('revoking the key mid-turn ends the running do with a tool error; later calls fail with 401', async () => {

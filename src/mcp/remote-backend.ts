@@ -52,17 +52,22 @@ export async function connectRemoteBackend(options: RemoteBackendOptions): Promi
     followed.done = (async () => {
       try {
         for await (const { seq, event } of stream) {
+          // An error frame without an id is the stream's own end (e.g. "key revoked"), not the turn's.
+          if (seq === undefined && event.type === 'error') throw new ToolError(`${event.content.message}; the turn goes on (run ${stream.runId})`);
           const n = seq ?? followed.events.length + 1;
           followed.events.push(event);
           followed.seqs.push(n);
           for (const listener of [...followed.listeners]) listener(event, n);
         }
       } catch (error) {
+        if (error instanceof ToolError) throw error;
         const message = error instanceof Error ? error.message : String(error);
         return { run_id: stream.runId, status: 'error', summary: message, artifacts: [], learned: [] } satisfies TurnOutcome;
       }
       return outcomeOf(stream.runId, followed.events) ?? { run_id: stream.runId, status: 'error', summary: 'the stream ended before the turn did', artifacts: [], learned: [] };
     })();
+    // Whoever waits sees a rejection; nobody waiting (a task) is not an unhandled one.
+    followed.done.catch(() => undefined);
     turns.set(stream.runId, followed);
     return followed;
   };
@@ -151,7 +156,7 @@ export async function connectRemoteBackend(options: RemoteBackendOptions): Promi
     },
 
     async readSkill(slug) {
-      if (!agentSkills.isSafeRelativePath(slug) || !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug)) throw new ToolError(`skill ${JSON.stringify(slug)} not found`);
+      if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug)) throw new ToolError(`skill ${JSON.stringify(slug)} not found`);
       const skill = await client.getSkill(slug).catch((error: unknown) => {
         if (isOrgError(error) && error.code === 'not_found') throw new ToolError(`skill ${JSON.stringify(slug)} not found`);
         throw error;

@@ -75,7 +75,7 @@ export const ReadSkillInput = z.object({ slug: z.string().min(1).max(64).describ
 /** Output of `read_skill`. */
 export const ReadSkillOutput = z.object({
   slug: z.string(),
-  frontmatter: z.object({ name: z.string(), status: z.string(), summary: z.string().optional() }).catchall(z.any()).describe('the skill’s front matter (every member)'),
+  frontmatter: z.object({ name: z.string(), status: z.string(), summary: z.string().optional() }).catchall(z.json()).describe('the skill’s front matter (every member)'),
   body: z.string(),
   steps: z.array(z.object({ id: z.string(), n: z.number(), title: z.string() })),
 });

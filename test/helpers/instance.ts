@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { createApp, type App, type AppDeps } from '../../src/app.js';
 import { resolveConfig, type OrgConfig } from '../../src/core/config.js';
 import type { CreatedStructure } from '../../src/core/schemas/index.js';
-import { createMcpHttpHandler } from '../../src/mcp/index.js';
+import { createMcpHttpHandler, type McpHttpHandler, type McpHttpOptions } from '../../src/mcp/index.js';
 import { buildServer } from '../../src/server/index.js';
 
 /** The administrator token of test instances. */
@@ -20,6 +20,8 @@ export interface TestInstance {
   home: string;
   app: App;
   server: FastifyInstance;
+  /** The MCP endpoint mounted at /mcp. */
+  mcp: McpHttpHandler;
   /** Base URL when started with `listen: true`. */
   url: string;
   /** Authorization header for a token. */
@@ -37,6 +39,8 @@ export interface TestInstanceOptions {
   config?: Partial<OrgConfig>;
   deps?: AppDeps;
   home?: string;
+  /** Options of the MCP endpoint. */
+  mcp?: Partial<McpHttpOptions>;
 }
 
 /** Starts a test instance on a temp home with ORG_ADMIN_TOKEN set. */
@@ -48,7 +52,8 @@ export async function startInstance(options: TestInstanceOptions = {}): Promise<
   };
   const app = await createApp(config, options.deps);
   // Composed as `org serve` does: the MCP endpoint is mounted at /mcp.
-  const server = await buildServer(app, { version: 'test', mcp: createMcpHttpHandler(app, { version: 'test' }) });
+  const mcp = createMcpHttpHandler(app, { version: 'test', ...options.mcp });
+  const server = await buildServer(app, { version: 'test', mcp });
   let url = '';
   if (options.listen) {
     await server.listen({ host: '127.0.0.1', port: 0 });
@@ -61,6 +66,7 @@ export async function startInstance(options: TestInstanceOptions = {}): Promise<
     home,
     app,
     server,
+    mcp,
     url,
     auth,
     async createUser(email) {

@@ -14,6 +14,7 @@ import { renderMarkdown } from '../markdown.js';
 import { findStructure } from '../resolve.js';
 import { examples, positiveInt, withConnection, withStructure, type CommandContext } from './common.js';
 import { registerSkillAuthoring } from './skills-author.js';
+import { registerSkillTransfer } from './skills-transfer.js';
 
 /** Flags shared by the skills commands. */
 export interface SkillFlags extends ConnectionFlags {
@@ -257,4 +258,5 @@ export function registerSkills(program: Command, ctx: CommandContext): void {
     .action(async (slug: string, flags: SkillsSlugArgs) => ctx.setExit(await runSkillsHistory({ ...flags, slug }, deps())));
 
   registerSkillAuthoring(skills, ctx);
+  registerSkillTransfer(skills, ctx);
 }

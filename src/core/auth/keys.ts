@@ -9,6 +9,9 @@ import { errorFields, isoNow, silentLog, uuid, type Clock, type IdGenerator, typ
 import type { ConnectionRegistry } from './connections.js';
 import { TOKEN_PREFIX, hashToken, mintToken } from './tokens.js';
 
+/** Characters after `org_mcp_` shown in a key's `prefix` (too few to guess the rest). */
+export const KEY_HINT_LENGTH = 4;
+
 /** A key as stored. */
 export interface McpKeyRecord {
   id: string;
@@ -83,7 +86,8 @@ export class KeyService {
       node_id: input.nodeId,
       role_id: input.roleId,
       label: input.label ?? '',
-      prefix: TOKEN_PREFIX.mcp,
+      // The service prefix and the first characters after it, so keys can be told apart in listings.
+      prefix: token.slice(0, TOKEN_PREFIX.mcp.length + KEY_HINT_LENGTH),
       token_hash: hashToken(token),
       created_at: isoNow(this.clock),
       last_used_at: null,

@@ -69,7 +69,8 @@ export const skillTransferRoutes: FastifyPluginAsyncTypebox<{ app: App }> = asyn
     },
     async (request) => {
       const body = request.body;
-      if (!Buffer.isBuffer(body) || body.length === 0) throw invalid('the body must be a zip file (Content-Type: application/zip)');
+      if (!Buffer.isBuffer(body)) throw new OrgError('unsupported_media_type', 'the body must be a zip file sent as Content-Type: application/zip');
+      if (body.length === 0) throw invalid('the body is empty: send a zip file of skill folders');
       let unpacked;
       try {
         unpacked = agentSkills.unzipFolders(new Uint8Array(body.buffer, body.byteOffset, body.byteLength));
