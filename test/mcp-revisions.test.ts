@@ -162,6 +162,18 @@ describe.each([
   });
 });
 
+describe('learning', () => {
+  it('do reports only the skill the service stored (a refused draft is not reported)', async () => {
+    const client = await v2('modern');
+    const learned = await client.callTool({ name: 'do', arguments: { message: 'learn how to file expenses' } });
+    expect(learned.structuredContent).toMatchObject({ status: 'complete', learned: [{ slug: 'file-expenses', name: 'File expenses' }] });
+    expect((await t.app.skills.get('file-expenses'))?.frontmatter.status).toBe('draft');
+    // A turn that used a skill (explicitly) does not learn: the claim is refused, and not reported.
+    const refused = await client.callTool({ name: 'do', arguments: { message: '/chase-overdue-invoices and learn' } });
+    expect(refused.structuredContent).toMatchObject({ status: 'complete', learned: [] });
+  });
+});
+
 describe('cancellation and progress', () => {
   it('2025 (SDK 1.x): aborting callTool sends notifications/cancelled and cancels the run; the node is free at once', async () => {
     const { client } = await v1();

@@ -6,15 +6,16 @@ import type { LearnedSkill, TurnOutcome } from './backend.js';
 export const CANCELLED = 'cancelled';
 
 /**
- * Skills the turn stored: its `skill_learned` events, except those that say they were
- * not stored (`stored: false`), the last event of each slug winning.
+ * Skills the turn stored as drafts: its `skill_learned` outcome events that say
+ * `stored: true` (under the slug actually used). A runtime's own claim to have learned
+ * something is held back by the engine and never counts.
  */
 export function learnedSkills(events: readonly ChatEvent[]): LearnedSkill[] {
   const bySlug = new Map<string, LearnedSkill | undefined>();
   for (const event of events) {
     if (event.type !== 'skill_learned') continue;
     const content = event.content as { slug: string; name: string; stored?: unknown };
-    bySlug.set(content.slug, content.stored === false ? undefined : { slug: content.slug, name: content.name });
+    bySlug.set(content.slug, content.stored === true ? { slug: content.slug, name: content.name } : undefined);
   }
   return [...bySlug.values()].filter((skill): skill is LearnedSkill => skill !== undefined);
 }

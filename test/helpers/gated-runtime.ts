@@ -2,7 +2,8 @@
  * A runtime whose turns wait for the test: a message containing "gated" emits a
  * thought, then waits until `release()` (or until the turn is cancelled, when it ends
  * at once); any other message completes at once with a report artifact. `started`
- * counts turns, `aborted` those whose runtime saw the cancellation.
+ * counts turns, `aborted` those whose runtime saw the cancellation. A message containing
+ * "learn" also claims to have learned `file-expenses`.
  */
 import type { AgentRuntime } from '../../src/core/runtimes/types.js';
 
@@ -38,6 +39,9 @@ export function createGatedRuntime(): GatedRuntime {
           aborted.push(turn.run_id);
           return;
         }
+      }
+      if (turn.message.includes('learn')) {
+        await emit({ type: 'skill_learned', content: { slug: 'file-expenses', name: 'File expenses', body: '## Step 1: Collect the receipts\n' } });
       }
       const name = await tools.writeArtifact('report.md', `# Report\n\nRequest: ${turn.message}\n`, 'text/markdown');
       await emit({ type: 'milestone', content: { title: 'Report written' } });
