@@ -372,5 +372,10 @@ describe('HTTP rules of /mcp', () => {
     expect(evil.status).toBe(403);
     const same = await post({ ...auth(key.token), origin: t.url });
     expect(same.status).toBe(200);
+    // Another loopback origin (a local tool such as the Inspector) may call a loopback server.
+    const local = await post({ ...auth(key.token), origin: 'http://localhost:6274' });
+    expect(local.status).toBe(200);
+    const rebound = await post({ ...auth(key.token), origin: 'http://attacker.example:6274' });
+    expect(rebound.status).toBe(403);
   });
 });

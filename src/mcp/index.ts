@@ -9,6 +9,7 @@
 export * from './backend.js';
 export * from './app-backend.js';
 export * from './http.js';
+export * from './http-endpoint.js';
 export * from './outcome.js';
 export * from './progress.js';
 export * from './remote-backend.js';

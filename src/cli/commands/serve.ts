@@ -9,7 +9,7 @@ import { createApp, type App } from '../../app.js';
 import { resolveConfig, type ServeFlags } from '../../core/config.js';
 import { saveLogin } from '../../core/credentials.js';
 import { errorFields, type Log } from '../../core/util/log.js';
-import { createMcpHttpHandler } from '../../mcp/index.js';
+import { createMcpHttpHandler } from '../../mcp/http.js';
 import { buildServer } from '../../server/index.js';
 import { startSmtpListener, type SmtpListener } from '../../server/smtp.js';
 import type { Output } from '../output.js';

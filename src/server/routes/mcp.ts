@@ -38,11 +38,19 @@ function baseOf(request: FastifyRequest): string {
   return `${request.protocol}://${request.host}`;
 }
 
-/** True when `origin` is the server's own origin or one allowed. */
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/**
+ * True when `origin` is the server's own origin, one allowed, or — for a server reached
+ * on a loopback name — another loopback origin (a local tool such as the Inspector; a
+ * rebinding page has a public name).
+ */
 function originAllowed(request: FastifyRequest, origin: string, allowed: readonly string[]): boolean {
   if (allowed.includes('*') || allowed.includes(origin)) return true;
   try {
-    return new URL(origin).host === request.host;
+    const from = new URL(origin);
+    if (from.host === request.host) return true;
+    return LOOPBACK.has(from.hostname) && LOOPBACK.has(request.hostname);
   } catch {
     return false;
   }
