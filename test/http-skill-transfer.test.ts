@@ -29,7 +29,7 @@ beforeAll(async () => {
   owner = await t.createUser('owner@example.com');
   viewer = await t.createUser('viewer@example.com');
   structure = await t.createStructure(owner.token, 'personal');
-  await t.app.workspaces.setMember(structure.id, viewer.id, 'viewer');
+  await t.app.members.set(structure.id, viewer.id, 'viewer');
   await t.app.skills.upsert({
     slug: 'chase-overdue-invoices',
     frontmatter: { type: 'skill', name: 'Chase overdue invoices', status: 'complete', summary: 'Collect overdue payments.', tags: ['ar'], category: 'finance' },
