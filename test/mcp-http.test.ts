@@ -10,6 +10,7 @@ import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startInstance, type TestInstance } from './helpers/instance.js';
 import { notifier } from './helpers/notifier.js';
+import { lastProgressToken, recordWire } from './helpers/wire-progress.js';
 import { createWorkRuntime } from './helpers/work-runtime.js';
 
 const INITIALIZE = {
@@ -106,8 +107,8 @@ describe('MCP over Streamable HTTP', () => {
   });
 
   it('do: runs a turn for the key’s node, with a progress notification per event, and returns summary and artifacts', async () => {
-    const { client } = await connect(key.token);
-    const progress: Progress[] = [];
+    const { client, transport } = await connect(key.token);
+    const wire = recordWire(transport);
     const result = await client.callTool(
       {
         name: 'do',
@@ -117,7 +118,7 @@ describe('MCP over Streamable HTTP', () => {
         },
       },
       undefined,
-      { onprogress: (update) => progress.push(update) },
+      { onprogress: () => undefined },
     );
     expect(result.isError).toBeFalsy();
     const structured = result.structuredContent as { run_id: string; summary: string; artifacts: string[]; artifact_urls: string[] };
@@ -128,13 +129,13 @@ describe('MCP over Streamable HTTP', () => {
     expect(content[0]!.text).toContain('Done: prepare the cash report');
     expect(content[1]).toMatchObject({ type: 'resource_link', uri: 'org://artifacts/report.md', name: 'report.md' });
 
-    // thought, milestone, text, complete: one notification each, in order.
-    expect(progress.map((update) => update.progress)).toEqual([1, 2, 3, 4]);
-    expect(progress.map((update) => update.message)).toEqual([
-      'thought: reading: prepare the cash report',
-      'milestone: Gathered the inputs',
-      'text: Report written.',
-      'complete: Done: prepare the cash report',
+    // thought, milestone, text, complete: one notification each, in order, all before the result.
+    expect(wire.of(lastProgressToken(wire))).toEqual([
+      '1: thought: reading: prepare the cash report',
+      '2: milestone: Gathered the inputs',
+      '3: text: Report written.',
+      '4: complete: Done: prepare the cash report',
+      'response',
     ]);
 
     // The artifact downloads with the key; it names the staged attachment.

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../src/app.js';
 import { startInstance, type TestInstance } from './helpers/instance.js';
 import { notifier } from './helpers/notifier.js';
+import { lastProgressToken, recordWire, type WireLog } from './helpers/wire-progress.js';
 import { createWorkRuntime } from './helpers/work-runtime.js';
 
 const BIN = join(PACKAGE_ROOT, 'bin', 'org.js');
@@ -22,6 +23,7 @@ describe('org mcp (stdio bridge)', () => {
   let structure: { id: string; agents: { id: string; role_id: string; parent_id: string | null }[] };
   let roleId: string;
   let client: Client;
+  let wire: WireLog;
   let keyId: string;
   let stderr = '';
 
@@ -68,7 +70,9 @@ describe('org mcp (stdio bridge)', () => {
     });
     client = new Client({ name: 'mcp-stdio-test', version: '1.0.0' });
     // The key comes from the environment here; the URL from the flag.
-    await client.connect(spawnBridge(['--url', t.url], { ORG_MCP_KEY: key.token }));
+    const transport = spawnBridge(['--url', t.url], { ORG_MCP_KEY: key.token });
+    await client.connect(transport);
+    wire = recordWire(transport);
   });
   afterAll(async () => {
     await client?.close();
@@ -86,9 +90,8 @@ describe('org mcp (stdio bridge)', () => {
   });
 
   it('do streams the turn through POST /api/org/chat/message, with progress per event', async () => {
-    const progress: Progress[] = [];
     const result = await client.callTool({ name: 'do', arguments: { message: 'draft the budget memo' } }, undefined, {
-      onprogress: (update) => progress.push(update),
+      onprogress: () => undefined,
     });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({
@@ -96,8 +99,10 @@ describe('org mcp (stdio bridge)', () => {
       artifacts: ['report.md'],
       artifact_urls: [`${t.url}/api/org/structures/${structure.id}/agents/${roleId}/artifacts/report.md`],
     });
-    expect(progress.map((update) => update.progress)).toEqual([1, 2, 3, 4]);
-    expect(progress.at(-1)!.message).toBe('complete: Done: draft the budget memo');
+    // One notification per event, in order, all before the result.
+    const seen = wire.of(lastProgressToken(wire));
+    expect(seen.map((entry) => entry.split(':')[0])).toEqual(['1', '2', '3', '4', 'response']);
+    expect(seen[3]).toBe('4: complete: Done: draft the budget memo');
 
     const failed = await client.callTool({ name: 'do', arguments: { message: 'make it fail' } });
     expect(failed.isError).toBe(true);
