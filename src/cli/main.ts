@@ -3,6 +3,7 @@
  * `serve` and `mcp`, run one in-process). Errors become a message and an exit code.
  */
 import { Command, CommanderError } from 'commander';
+import type { ServeFlags } from '../core/config.js';
 import { isOrgError } from '../core/errors.js';
 import { registerClientCommands } from './commands/index.js';
 import { processOutput, type Output } from './output.js';
@@ -27,11 +28,18 @@ export function buildProgram(output: Output, setExit: (code: number) => void): C
     .option('--sync-timeout <seconds>', 'how long POST /chat/message/sync waits (default 120)')
     .option('--commit', 'commit API writes of skill files when skills/ is in a git work tree')
     .option('--smtp-port <port>', 'also accept inbound e-mail over SMTP on this port (env ORG_SMTP_PORT; needs ORG_INBOUND_SECRET)')
+    .option(
+      '--cors-origin <origin>',
+      'allow browser apps on this origin to call the API, e.g. https://app.example.com; repeatable, * for any (env ORG_CORS_ORIGINS, comma separated; default none)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option('--metrics', 'serve Prometheus metrics at GET /metrics (env ORG_METRICS=1)')
+    .option('--metrics-port <port>', 'serve GET /metrics on this separate port instead of the API port (env ORG_METRICS_PORT)')
     .addHelpText(
       'after',
       '\nExamples:\n  $ org serve\n  $ org serve --home ~/acme --port 8080\n  $ ORG_ADMIN_TOKEN=$(openssl rand -hex 24) org serve --port 0 --no-demo',
     )
-    .action(async (flags: { home?: string; host?: string; port?: string; demo: boolean; syncTimeout?: string; commit?: boolean; smtpPort?: string }) => {
+    .action(async (flags: ServeFlags) => {
       // Loaded on demand: the server and the app are heavy, and other commands never need them.
       const { serveUntilSignal } = await import('./commands/serve.js');
       setExit(await serveUntilSignal(flags, output));

@@ -48,6 +48,16 @@ export interface OrgConfig {
   inboundDomain: string;
   /** Port of the inbound SMTP listener (`--smtp-port`, `ORG_SMTP_PORT`; default: no listener). */
   smtpPort?: number;
+  /**
+   * Browser origins allowed to call the API across origins (`--cors-origin`, repeatable;
+   * `ORG_CORS_ORIGINS`, comma separated; default none: no CORS headers, preflights 404).
+   * `*` allows every origin (bearer tokens, never cookies, so no credentials are involved).
+   */
+  corsOrigins: string[];
+  /** Serve Prometheus metrics at `GET /metrics` on the API port (`--metrics`, `ORG_METRICS=1`). */
+  metrics: boolean;
+  /** Serve `GET /metrics` on a separate port instead (`--metrics-port`, `ORG_METRICS_PORT`; implies metrics). */
+  metricsPort?: number;
 }
 
 /** Command-line flags of `org serve`, as parsed by the CLI (all optional). */
@@ -59,6 +69,34 @@ export interface ServeFlags {
   syncTimeout?: string | number;
   commit?: boolean;
   smtpPort?: string | number;
+  corsOrigin?: string[];
+  metrics?: boolean;
+  metricsPort?: string | number;
+}
+
+/**
+ * The allowed CORS origins of flags over `ORG_CORS_ORIGINS`: each `scheme://host[:port]`
+ * exactly as a browser sends it in `Origin` (no path, no trailing slash), or `*`.
+ */
+export function parseCorsOrigins(values: readonly string[], source: string): string[] {
+  const origins: string[] = [];
+  for (const raw of values.flatMap((value) => value.split(','))) {
+    const value = raw.trim();
+    if (value === '') continue;
+    if (value !== '*') {
+      let url: URL | undefined;
+      try {
+        url = new URL(value);
+      } catch {
+        url = undefined;
+      }
+      if (!url || !/^https?:$/.test(url.protocol) || url.origin !== value) {
+        throw invalid(`${source}: "${value}" is not an origin; write it as scheme://host[:port], for example https://app.example.com`);
+      }
+    }
+    if (!origins.includes(value)) origins.push(value);
+  }
+  return origins;
 }
 
 function parsePort(raw: string | number, source: string): number {
@@ -88,6 +126,11 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
   const rate = env.ORG_RATE_LIMIT;
   const syncTimeout = flags.syncTimeout ?? env.ORG_SYNC_TIMEOUT;
   const smtpPort = flags.smtpPort ?? env.ORG_SMTP_PORT;
+  const metricsPort = flags.metricsPort ?? env.ORG_METRICS_PORT;
+  const corsOrigins =
+    flags.corsOrigin && flags.corsOrigin.length > 0
+      ? parseCorsOrigins(flags.corsOrigin, '--cors-origin')
+      : parseCorsOrigins(env.ORG_CORS_ORIGINS ? [env.ORG_CORS_ORIGINS] : [], 'ORG_CORS_ORIGINS');
   const inboundSecret = env.ORG_INBOUND_SECRET?.trim();
   if (inboundSecret !== undefined && inboundSecret.length > 0 && inboundSecret.length < 16) {
     throw invalid('ORG_INBOUND_SECRET must be at least 16 characters long');
@@ -116,6 +159,9 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     ...(inboundSecret ? { inboundSecret } : {}),
     inboundDomain: (env.ORG_INBOUND_DOMAIN?.trim() || 'localhost').toLowerCase(),
     ...(smtpPort === undefined ? {} : { smtpPort: parsePort(smtpPort, flags.smtpPort === undefined ? 'ORG_SMTP_PORT' : '--smtp-port') }),
+    corsOrigins,
+    metrics: flags.metrics === true || metricsPort !== undefined || env.ORG_METRICS === '1' || env.ORG_METRICS === 'true',
+    ...(metricsPort === undefined ? {} : { metricsPort: parsePort(metricsPort, flags.metricsPort === undefined ? 'ORG_METRICS_PORT' : '--metrics-port') }),
   };
 }
 

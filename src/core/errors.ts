@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
   conflict: 409,
   already_exists: 409,
   gone: 410,
+  precondition_failed: 412,
   payload_too_large: 413,
   uri_too_long: 414,
   unsupported_media_type: 415,
@@ -40,6 +41,7 @@ export const ERROR_TITLE: Record<ErrorCode, string> = {
   conflict: 'Conflict',
   already_exists: 'Already exists',
   gone: 'Gone',
+  precondition_failed: 'Precondition failed',
   payload_too_large: 'Payload too large',
   uri_too_long: 'URI too long',
   unsupported_media_type: 'Unsupported media type',
@@ -59,6 +61,7 @@ const EXIT_CODE: Record<ErrorCode, number> = {
   conflict: 5,
   already_exists: 5,
   gone: 5,
+  precondition_failed: 5,
   payload_too_large: 2,
   uri_too_long: 2,
   unsupported_media_type: 2,
@@ -137,6 +140,13 @@ export const forbidden = (message: string): OrgError => new OrgError('forbidden'
 export const unauthorized = (message: string): OrgError => new OrgError('unauthorized', message);
 /** 410 for something that existed and is no longer usable. */
 export const gone = (message: string): OrgError => new OrgError('gone', message);
+
+/**
+ * 412: a conditional write (`If-Match`) found another version than the one the client
+ * read; `extra` carries the current version (`etag`) when there is one.
+ */
+export const preconditionFailed = (message: string, extra?: Record<string, unknown>): OrgError =>
+  new OrgError('precondition_failed', message, extra ? { extra } : {});
 
 /** True when `value` is an OrgError, also one made by another copy of this module (see `ORG_ERROR`). */
 export function isOrgError(value: unknown): value is OrgError {

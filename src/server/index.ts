@@ -11,6 +11,9 @@ import type { App } from '../app.js';
 import { hashToken } from '../core/auth/index.js';
 import { OrgError } from '../core/errors.js';
 import { bearerOf, registerAccess } from './access.js';
+import { registerCompression } from './http/compression.js';
+import { registerConditionalGet } from './http/conditional.js';
+import { registerCors } from './http/cors.js';
 import { clientErrorHandler, frameworkErrors, handleExpectations, registerErrorHandling } from './errors.js';
 import { openapiOptions } from './openapi.js';
 import { agentRoutes } from './routes/agents.js';
@@ -75,6 +78,11 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   registerErrorHandling(server);
 
   await server.register(swagger, openapiOptions(options.version));
+  // Before every route: CORS answers preflights and marks every answer (errors included);
+  // ETags are computed on the plain body, then the body is compressed.
+  await registerCors(server, app.config.corsOrigins);
+  registerConditionalGet(server);
+  await registerCompression(server);
 
   await server.register(rateLimit, {
     global: true,

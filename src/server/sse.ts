@@ -20,9 +20,15 @@ export interface StreamOptions {
   watchRevocation?: (end: (reason: string) => void) => () => void;
 }
 
-/** Response headers of every chat stream. */
-export function sseHeaders(runId: string): Record<string, string> {
+/**
+ * Response headers of every chat stream, after the headers hooks already set on the
+ * reply (CORS, request id), which a taken-over response would otherwise lose.
+ */
+export function sseHeaders(reply: FastifyReply, runId: string): Record<string, string | string[] | number> {
+  const set: Record<string, string | string[] | number> = {};
+  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) set[name] = value;
   return {
+    ...set,
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
     'x-accel-buffering': 'no',
@@ -38,7 +44,7 @@ export function sseHeaders(runId: string): Record<string, string> {
 export function streamRun(reply: FastifyReply, run: Run, options: StreamOptions): Promise<void> {
   reply.hijack();
   const raw = reply.raw;
-  raw.writeHead(200, sseHeaders(run.id));
+  raw.writeHead(200, sseHeaders(reply, run.id));
   raw.flushHeaders();
   return new Promise<void>((resolve) => {
     let ended = false;
@@ -87,6 +93,6 @@ export function streamRun(reply: FastifyReply, run: Run, options: StreamOptions)
 export function streamEvents(reply: FastifyReply, runId: string, events: readonly EncodedEvent[]): void {
   reply.hijack();
   const raw = reply.raw;
-  raw.writeHead(200, sseHeaders(runId));
+  raw.writeHead(200, sseHeaders(reply, runId));
   raw.end(events.map(sseFrame).join(''));
 }

@@ -161,12 +161,18 @@ export const SkillWriteSchema = Type.Object({
 export type SkillWrite = Static<typeof SkillWriteSchema>;
 
 /**
- * Conditional-request headers of `POST /knowledge/skills` (RFC 9110 §13). `If-None-Match: *`
- * creates only; a version condition (`If-Match` with an ETag) belongs beside it.
+ * Conditional-request headers of skill writes (RFC 9110 §13). `If-None-Match: *` creates
+ * only; `If-Match` with the `ETag` a GET returned replaces (or deletes) only that version.
  */
 export const SkillWriteHeadersSchema = Type.Object({
   'if-none-match': Type.Optional(
     Type.Literal('*', { description: '`*`: create only; 409 already_exists when a skill (or a file that does not parse) has the slug' }),
+  ),
+  'if-match': Type.Optional(
+    Type.String({
+      maxLength: 1024,
+      description: 'ETag(s) of the version the change is based on, or `*` (any existing version); 412 precondition_failed when the skill is another version',
+    }),
   ),
 });
 /** The conditional headers of a skill write. */

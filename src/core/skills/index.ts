@@ -15,6 +15,7 @@ export * from './options.js';
 export * from './store.js';
 export * from './git.js';
 export * from './trash.js';
+export * from './version.js';
 export { MAX_BODY_BYTES, type UpsertInput, type UpsertResult, type ScopeOptions, type WritePrecondition } from './writes.js';
 export { INDEX_FORMAT, snapshotPath } from './persist.js';
 export { isSkillFileName, type LoadReport } from './loader.js';

@@ -7,7 +7,7 @@
  * that changed, so the author's YAML formatting survives.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { alreadyExists, conflict, invalid, notFound, type FieldError, type OrgError } from '../errors.js';
+import { alreadyExists, conflict, invalid, notFound, preconditionFailed, type FieldError, type OrgError } from '../errors.js';
 import { lstatOrUndefined, readFileSafe, renameSafe, writeAtomic } from '../storage/index.js';
 import { errorFields } from '../util/log.js';
 import { STORE_LOCK, type StoreContext } from './context.js';
@@ -20,12 +20,13 @@ import { readSkillFile, signatureOf, skillPath, type ReadOutcome } from './skill
 import { assertSlug } from './slug.js';
 import { keepReplaced, listTrash, moveToTrash, readTrashed } from './trash.js';
 import type { Skill } from './types.js';
+import { matchesVersion, skillETag } from './version.js';
 
 /**
  * A condition the stored skill must meet for a write to go ahead (HTTP's conditional
  * requests): `absent` creates only (`If-None-Match: *`), failing with 409
- * `already_exists` when the slug is taken. A version check (`If-Match`) is the other
- * member this union is meant to grow.
+ * `already_exists` when the slug is taken. A version check (`If-Match`) is
+ * {@link UpsertInput.ifMatch}.
  */
 export type WritePrecondition = { kind: 'absent' };
 
@@ -44,6 +45,11 @@ export interface UpsertInput {
   actor?: string;
   /** Write only when the stored skill meets this condition (default: create or replace). */
   precondition?: WritePrecondition;
+  /**
+   * `If-Match` entity tags: write only while the stored skill is one of these versions
+   * (`*`: any existing version); otherwise 412 and nothing is written.
+   */
+  ifMatch?: readonly string[];
 }
 
 /** Result of an upsert: the stored record and whether the slug was new. */
@@ -56,6 +62,8 @@ export interface UpsertResult {
 export interface ScopeOptions {
   structureId?: string;
   actor?: string;
+  /** `If-Match` entity tags of a delete (see {@link UpsertInput.ifMatch}). */
+  ifMatch?: readonly string[];
 }
 
 /** Creates or replaces `<root>/<slug>.md`. */
@@ -81,6 +89,7 @@ export async function upsertSkill(ctx: StoreContext, input: UpsertInput): Promis
     if (input.precondition?.kind === 'absent' && existing.kind !== 'missing') {
       throw alreadyExists(`a skill with the slug ${input.slug} already exists`, { slug: input.slug });
     }
+    if (input.ifMatch) assertVersion(input.slug, previous, input.ifMatch);
     const raw = { ...(input.frontmatter as Record<string, unknown>) };
     raw.learned_at = previous?.frontmatter.learned_at ?? raw.learned_at ?? clock().toISOString();
     raw.learned_by ??= previous?.frontmatter.learned_by ?? 'user';
@@ -134,6 +143,7 @@ export async function removeSkill(ctx: StoreContext, slug: string, scope: ScopeO
     if (existing.kind === 'skill' && scope.structureId !== undefined && !scopeAllows(existing.skill, scope.structureId)) {
       throw notFound(`skill ${slug} not found`);
     }
+    if (scope.ifMatch) assertVersion(slug, existing.kind === 'skill' ? existing.skill : undefined, scope.ifMatch);
     const moved = await moveToTrash(root, slug, clock());
     ctx.catalog.drop(slug);
     ctx.changed({ type: 'remove', slug, source: 'api' });
@@ -204,6 +214,15 @@ export async function replaceSkillFiles(ctx: StoreContext, slug: string, files: 
     }
     const written = await replaceResources(root, slug, files);
     if (written.length > 0) await commit(ctx, written, `skill ${slug}: files`, scope.actor);
+  });
+}
+
+/** 412 unless the stored skill is one of the versions the writer read. */
+function assertVersion(slug: string, current: Skill | undefined, tags: readonly string[]): void {
+  if (matchesVersion(current, tags)) return;
+  if (!current) throw preconditionFailed(`skill ${slug} does not exist (If-Match names a version of it)`);
+  throw preconditionFailed(`skill ${slug} changed since it was read: its version is now ${skillETag(current)}; read it again and redo the change`, {
+    etag: skillETag(current),
   });
 }
 

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../app.js';
 import { isOrgError, notFound } from '../../core/errors.js';
-import { skillHistory, type Skill, type SkillStatus } from '../../core/skills/index.js';
+import { parseIfMatch, skillETag, skillHistory, type Skill, type SkillStatus } from '../../core/skills/index.js';
 import {
   DeletedSkillSchema,
   SearchMatchSchema,
@@ -27,6 +27,12 @@ import { scopeOf } from '../scope.js';
 /** The store's write condition for a skill write's headers (undefined: create or replace). */
 function writePrecondition(headers: SkillWriteHeaders): WritePrecondition | undefined {
   return headers['if-none-match'] === '*' ? { kind: 'absent' } : undefined;
+}
+
+/** The `If-Match` condition of a write, when the request has one. */
+function ifMatchOf(headers: { 'if-match'?: string }): { ifMatch?: string[] } {
+  const tags = parseIfMatch(headers['if-match']);
+  return tags ? { ifMatch: tags } : {};
 }
 
 /** The skill library. */
@@ -86,13 +92,17 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
       config: { access: { kind: 'authenticated' } },
       schema: {
         operationId: 'getSkill',
-        summary: 'One skill of any status, with its steps',
+        summary: 'One skill of any status, with its steps; its ETag names the version (If-None-Match → 304)',
         tags,
         params: SlugParams,
         response: { 200: SkillSchema, ...problems(400, 401, 404) },
       },
     },
-    async (request) => readable(request, request.params.slug),
+    async (request, reply) => {
+      const skill = await readable(request, request.params.slug);
+      reply.header('etag', skillETag(skill));
+      return skill;
+    },
   );
 
   server.get(
@@ -119,21 +129,29 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
       config: { access: { kind: 'structure', action: 'write_skills', from: 'body' } },
       schema: {
         operationId: 'upsertSkill',
-        summary: 'Create (201) or update (200) a skill; with If-None-Match: * create only (409 already_exists when the slug is taken)',
+        summary: 'Create (201) or update (200) a skill; with If-None-Match: * create only (409 already_exists), with If-Match only the version read (412 otherwise)',
         description:
-          'An update keeps the replaced version in skills/.deleted/ (listed at /knowledge/deleted with reason "replaced") and rewrites only the front matter members that changed.',
+          'An update keeps the replaced version in skills/.deleted/ (listed at /knowledge/deleted with reason "replaced") and rewrites only the front matter members that changed. The answer carries the new version’s ETag.',
         tags,
         headers: SkillWriteHeadersSchema,
         body: SkillWriteSchema,
-        response: { 200: SkillSchema, 201: SkillSchema, ...problems(400, 401, 403, 404, 409, 413, 415) },
+        response: { 200: SkillSchema, 201: SkillSchema, ...problems(400, 401, 403, 404, 409, 412, 413, 415) },
       },
     },
     async (request, reply) => {
       const { structureId } = scopeOf(request);
       const { slug, frontmatter, body } = request.body;
       const precondition = writePrecondition(request.headers);
-      const { skill, created } = await app.skills.upsert({ slug, frontmatter, body, structureId, actor: actorOf(request), ...(precondition ? { precondition } : {}) });
-      return reply.code(created ? 201 : 200).send(skill);
+      const { skill, created } = await app.skills.upsert({
+        slug,
+        frontmatter,
+        body,
+        structureId,
+        actor: actorOf(request),
+        ...(precondition ? { precondition } : {}),
+        ...ifMatchOf(request.headers),
+      });
+      return reply.code(created ? 201 : 200).header('etag', skillETag(skill)).send(skill);
     },
   );
 
@@ -143,15 +161,16 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
       config: { access: { kind: 'structure', action: 'write_skills', from: 'query' } },
       schema: {
         operationId: 'deleteSkill',
-        summary: 'Delete a skill; its file moves to skills/.deleted/ and can be restored',
+        summary: 'Delete a skill; its file moves to skills/.deleted/ and can be restored; with If-Match only the version read (412 otherwise)',
         tags,
+        headers: SkillWriteHeadersSchema,
         params: SlugParams,
         querystring: StructureQuery,
-        response: { 204: NoContent, ...problems(400, 401, 403, 404) },
+        response: { 204: NoContent, ...problems(400, 401, 403, 404, 412) },
       },
     },
     async (request, reply) => {
-      await app.skills.remove(request.params.slug, { structureId: scopeOf(request).structureId, actor: actorOf(request) });
+      await app.skills.remove(request.params.slug, { structureId: scopeOf(request).structureId, actor: actorOf(request), ...ifMatchOf(request.headers) });
       return reply.code(204).send(null);
     },
   );
@@ -169,7 +188,10 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
         response: { 200: SkillSchema, ...problems(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => app.skills.restore(request.params.slug, { structureId: scopeOf(request).structureId, actor: actorOf(request) }),
+    async (request, reply) => {
+      const skill = await app.skills.restore(request.params.slug, { structureId: scopeOf(request).structureId, actor: actorOf(request) });
+      return reply.header('etag', skillETag(skill)).send(skill);
+    },
   );
 
   server.get(
