@@ -46,6 +46,11 @@ export const SkillFrontmatterSchema = Type.Object(
     learned_at: LearnedAt,
     tool_url: ToolUrl,
     structure_id: Type.Optional(ScopeId),
+    triggers: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'example requests a person would type when they need the skill ("the site is down"): indexed as their own, strongly weighted field and named in search reasons',
+      }),
+    ),
   },
   { title: 'SkillFrontmatter', additionalProperties: true, description: 'YAML front matter; unknown members are kept' },
 );

@@ -39,12 +39,16 @@ const KNOWN = new Set([
   'learned_at',
   'tool_url',
   'structure_id',
+  'triggers',
 ]);
 /** Deepest nesting of front matter values accepted (the front matter itself is level 1). */
 export const MAX_FRONTMATTER_DEPTH = 32;
 /** Largest front matter accepted, measured as the text of its keys and values. */
 export const MAX_FRONTMATTER_BYTES = 64 * 1024;
 
+/** Limits of `triggers`: example requests are short sentences, a handful per skill. */
+export const MAX_TRIGGERS = 30;
+export const MAX_TRIGGER_LENGTH = 200;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/;
 const NAME_MAX = 200;
 
@@ -146,6 +150,18 @@ export function validateFrontmatter(raw: unknown, defaults: FrontmatterDefaults)
     fail('structure_id', 'must be a non-empty string');
   }
 
+  const triggers = raw.triggers ?? undefined;
+  if (triggers !== undefined) {
+    if (!Array.isArray(triggers)) fail('triggers', 'must be a list of example requests (strings)');
+    else {
+      if (triggers.length > MAX_TRIGGERS) fail('triggers', `must hold at most ${MAX_TRIGGERS} example requests`);
+      triggers.forEach((trigger, i) => {
+        if (typeof trigger !== 'string' || trigger.trim() === '') fail(`triggers[${i}]`, 'must be a non-empty string');
+        else if (trigger.length > MAX_TRIGGER_LENGTH) fail(`triggers[${i}]`, `must be at most ${MAX_TRIGGER_LENGTH} characters`);
+      });
+    }
+  }
+
   if (errors.length > 0) return { ok: false, errors };
 
   const frontmatter: SkillFrontmatter = {
@@ -161,6 +177,7 @@ export function validateFrontmatter(raw: unknown, defaults: FrontmatterDefaults)
     tool_url: toolUrl as string | null,
   };
   if (structureId !== undefined) frontmatter.structure_id = structureId as string;
+  if (triggers !== undefined) frontmatter.triggers = (triggers as string[]).map((t) => t.trim());
   for (const [member, value] of Object.entries(raw)) {
     if (!KNOWN.has(member) && value !== undefined) setOwn(frontmatter, member, value);
   }

@@ -20,8 +20,10 @@ export { MAX_BODY_BYTES, type UpsertInput, type UpsertResult, type ScopeOptions,
 export { INDEX_FORMAT, snapshotPath } from './persist.js';
 export { isSkillFileName, type LoadReport } from './loader.js';
 export * as search from './search/index.js';
-export type { SearchDocument, SkillSearchIndex, SkillSearchOptions, SearchTuning, SynonymSource } from './search/index.js';
+export type { SearchDocument, SkillSearchIndex, SkillSearchOptions, SearchTuning, SynonymSource, SearchExplanation, ExplainedCandidate, ExplainedWord } from './search/index.js';
+export type { SkillGap, GapQuery, SearchLogEntry } from './search/gap-log.js';
 export * from './sections.js';
 export * from './resources.js';
 export * as agentSkills from './agent-skills/index.js';
 export * from './transfer.js';
+export * from './triggers.js';

@@ -101,6 +101,8 @@ export async function loadCatalog(
     catalog.catalog.drop(slug);
     report.removed++;
   }
+  // A cold start put every skill in the index's delta: fold it into the compact postings.
+  catalog.catalog.index.compact();
   report.problems = catalog.catalog.problems.size;
   report.ms = Math.round(performance.now() - started);
   return { catalog: catalog.catalog, report };

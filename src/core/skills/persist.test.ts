@@ -2,6 +2,7 @@ import { mkdir, readFile, utimes, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { INDEX_FORMAT, snapshotPath } from './persist.js';
+import { decodeSnapshot, encodeSnapshot } from './search/snapshot.js';
 import { createSkillStore } from './store.js';
 import { tempHome, writeSkillFile, type TempHome } from '../../../test/helpers/skills.js';
 
@@ -31,7 +32,7 @@ describe('persisted index', () => {
     expect(first.reads.length).toBe(20);
     expect(first.store.loadReport.snapshot).toBe('none');
     await first.store.close();
-    const saved = JSON.parse(await readFile(snapshotPath(home.stateDir), 'utf8')) as { format: number; records: object };
+    const saved = decodeSnapshot(await readFile(snapshotPath(home.stateDir))).meta as { format: number; records: object };
     expect(saved.format).toBe(INDEX_FORMAT);
     expect(Object.keys(saved.records).length).toBe(20);
 
@@ -66,17 +67,28 @@ describe('persisted index', () => {
     expect(corrupt.store.search('engine').map((m) => m.slug)).toEqual(['skill-4']);
     await corrupt.store.close();
 
-    const snapshot = JSON.parse(await readFile(snapshotPath(home.stateDir), 'utf8')) as Record<string, unknown>;
-    await writeFile(snapshotPath(home.stateDir), JSON.stringify({ ...snapshot, format: INDEX_FORMAT - 1 }));
+    const bytes = await readFile(snapshotPath(home.stateDir));
+    const { meta, index } = decodeSnapshot(bytes);
+    await writeFile(snapshotPath(home.stateDir), encodeSnapshot({ ...(meta as object), format: INDEX_FORMAT - 1 }, index));
     const old = await start();
     expect(old.store.loadReport.snapshot).toBe('old format');
     expect(old.reads.length).toBe(20);
     await old.store.close();
 
-    await writeFile(snapshotPath(home.stateDir), JSON.stringify({ ...snapshot, index: { minisearch: {}, stats: {} } }));
+    // Cut short: the sections no longer fit the file.
+    await writeFile(snapshotPath(home.stateDir), bytes.subarray(0, bytes.length - 100));
     const broken = await start();
     expect(broken.store.loadReport.snapshot).toBe('corrupt');
     expect(broken.store.count()).toBe(20);
+    expect(broken.store.search('engine').map((m) => m.slug)).toEqual(['skill-4']);
     await broken.store.close();
+
+    // A manifest naming a skill the index lacks.
+    const current = decodeSnapshot(await readFile(snapshotPath(home.stateDir)));
+    const records = { ...((current.meta as { records: object }).records), ghost: {} };
+    await writeFile(snapshotPath(home.stateDir), encodeSnapshot({ ...(current.meta as object), records }, current.index));
+    const ghost = await start();
+    expect(ghost.store.loadReport.snapshot).toBe('corrupt');
+    await ghost.store.close();
   });
 });

@@ -1,20 +1,24 @@
 /**
- * The persisted index, `<stateDir>/index/skills.json`: the MiniSearch snapshot, the
- * term statistics and a manifest of every loaded file (mtime, size, list entry), under
- * a format version. Written atomically; a file that is missing, corrupt, of another
- * version or for another skills folder is ignored and the index is rebuilt.
+ * The persisted index, `<stateDir>/index/skills.idx`: a binary snapshot (see
+ * `search/snapshot.ts`) of the search index with, in its header, a manifest of every
+ * loaded file (mtime, size, list entry) under a format version. Written atomically; a
+ * file that is missing, damaged, of another version or for another skills folder is
+ * ignored and the index is rebuilt. Only the header is parsed at start-up: the postings
+ * are decoded on the first search.
  */
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isLinkRefused, readFileSafe, removeStaleTemps, writeAtomic } from '../storage/index.js';
 import type { CatalogRecord } from './catalog.js';
-import type { SkillSearchIndexJSON } from './search/engine.js';
+import type { SkillSearchIndexData } from './search/engine.js';
+import { decodeSnapshot, encodeSnapshot } from './search/snapshot.js';
 import { isPlainObject } from './frontmatter.js';
 
 /**
  * Version of the snapshot layout and of text analysis. Bump it whenever tokenizing,
  * stemming, stop words or indexed fields change: old snapshots are then rebuilt.
  */
-export const INDEX_FORMAT = 3;
+export const INDEX_FORMAT = 4;
 
 /** The stored snapshot. */
 export interface IndexSnapshot {
@@ -22,41 +26,55 @@ export interface IndexSnapshot {
   root: string;
   saved_at: string;
   records: Record<string, CatalogRecord>;
-  index: SkillSearchIndexJSON;
+  index: SkillSearchIndexData;
 }
 
 /** Path of the snapshot file. */
 export function snapshotPath(stateDir: string): string {
-  return join(stateDir, 'index', 'skills.json');
+  return join(stateDir, 'index', 'skills.idx');
 }
+
+/** The JSON snapshot of earlier versions, removed once a binary one is written. */
+const LEGACY_SNAPSHOT = join('index', 'skills.json');
 
 /** Reads a snapshot; the reason it was rejected when it cannot be used. */
 export async function readSnapshot(
   stateDir: string,
   root: string,
 ): Promise<{ snapshot: IndexSnapshot } | { rejected: string }> {
-  let text: string;
+  let buffer: Buffer;
   try {
     // A save killed between its write and its rename leaves a temp file: drop it.
     await removeStaleTemps(snapshotPath(stateDir));
-    text = await readFileSafe(snapshotPath(stateDir), 'utf8');
+    buffer = await readFileSafe(snapshotPath(stateDir));
   } catch (error) {
     if (isLinkRefused(error)) return { rejected: 'link' };
     return { rejected: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'none' : 'unreadable' };
   }
-  let value: unknown;
+  let decoded: ReturnType<typeof decodeSnapshot>;
   try {
-    value = JSON.parse(text);
+    decoded = decodeSnapshot(buffer);
   } catch {
     return { rejected: 'corrupt' };
   }
-  if (!isPlainObject(value) || value.format !== INDEX_FORMAT) return { rejected: 'old format' };
-  if (value.root !== root) return { rejected: 'other root' };
-  if (!isPlainObject(value.records) || !isPlainObject(value.index)) return { rejected: 'corrupt' };
-  return { snapshot: value as unknown as IndexSnapshot };
+  const meta = decoded.meta;
+  if (!isPlainObject(meta) || meta.format !== INDEX_FORMAT) return { rejected: 'old format' };
+  if (meta.root !== root) return { rejected: 'other root' };
+  if (!isPlainObject(meta.records) || typeof meta.saved_at !== 'string') return { rejected: 'corrupt' };
+  return {
+    snapshot: {
+      format: INDEX_FORMAT,
+      root,
+      saved_at: meta.saved_at,
+      records: meta.records as Record<string, CatalogRecord>,
+      index: decoded.index,
+    },
+  };
 }
 
-/** Writes a snapshot atomically. */
+/** Writes a snapshot atomically (and drops a snapshot of the old JSON format). */
 export async function writeSnapshot(stateDir: string, snapshot: IndexSnapshot): Promise<void> {
-  await writeAtomic(snapshotPath(stateDir), JSON.stringify(snapshot));
+  const { index, ...meta } = snapshot;
+  await writeAtomic(snapshotPath(stateDir), encodeSnapshot(meta, index));
+  await rm(join(stateDir, LEGACY_SNAPSHOT), { force: true });
 }

@@ -34,7 +34,7 @@ export function createIndexSaver(options: ResolvedSkillStoreOptions, catalog: Ca
           root: options.root,
           saved_at: options.clock().toISOString(),
           records: Object.fromEntries(catalog.records),
-          index: catalog.index.toJSON(),
+          index: catalog.index.toData(),
         });
       } catch (error) {
         options.log('error', 'saving the skill index failed', errorFields(error));

@@ -124,7 +124,7 @@ describe('list and search filters', () => {
     await s.upsert({ slug: 'invoices', frontmatter: fm({}), body: '' });
     expect(s.search('overdue invoices').map((m) => m.slug)).toEqual(['invoices']);
     expect(s.search('overdue invoices', { structureId: 's1' }).map((m) => m.slug).sort()).toEqual(['invoices', 'invoices-s1']);
-    expect(s.search('overdue invoices')[0]?.reason).toBe('"overdue" in name, tags; "invoices" in name, tags, summary');
+    expect(s.search('overdue invoices')[0]?.reason).toBe('matched "overdue" and "invoices" in the name');
     expect(() => s.search('')).toThrow(OrgError);
     expect(() => s.search('x'.repeat(1001))).toThrow(OrgError);
     expect(() => s.search('x', { limit: 0 })).toThrow(OrgError);

@@ -20,6 +20,9 @@ import { SkillEvents, type SkillChangeListener } from './events.js';
 import { loadCatalog, type LoadReport } from './loader.js';
 import { resolveStoreOptions, type SkillStoreOptions } from './options.js';
 import { createIndexSaver } from './saver.js';
+import type { SearchExplanation } from './search/explain.js';
+import { createSearchLog, type GapQuery, type SkillGap } from './search/gap-log.js';
+import { resolveTuning } from './search/tuning.js';
 import { createWordNet, type WordNet } from './search/wordnet.js';
 import { readSkillFile } from './skill-file.js';
 import { isValidSlug } from './slug.js';
@@ -36,6 +39,14 @@ export interface SkillSearchRequest {
   structureId?: string;
   /** 1 to 50, default 5. */
   limit?: number;
+  /** Record the search in the gap log (the chat's skill lookup does; direct searches do not). */
+  record?: boolean;
+}
+
+/** Options of {@link SkillStore.explain}. */
+export interface SkillExplainRequest extends SkillSearchRequest {
+  /** Skills to explain whatever their rank or status. */
+  slugs?: string[];
 }
 
 /** Longest search query accepted (API.md §4). */
@@ -67,6 +78,10 @@ export interface SkillStore {
   problems(): SkillProblem[];
   /** Ranked matches among complete skills visible to the structure; [] when nothing is relevant. */
   search(query: string, request?: SkillSearchRequest): SearchMatch[];
+  /** The same search with a breakdown of every candidate considered, cut ones included. */
+  explain(query: string, request?: SkillExplainRequest): SearchExplanation;
+  /** Recent chat searches that matched nothing or weakly, grouped, most frequent first. */
+  gaps(query?: GapQuery): Promise<SkillGap[]>;
   /** Number of live skills (any status, any structure). */
   count(): number;
   /** Adds a change listener; returns its remover. */
@@ -83,14 +98,35 @@ export interface SkillStore {
   close(): Promise<void>;
 }
 
+/** Validates a search request (400 `OrgError` with field errors) and returns the index options. */
+function searchOptions(query: unknown, request: SkillSearchRequest): { limit: number; structureId?: string } {
+  const errors = [];
+  if (typeof query !== 'string' || query.length < 1 || query.length > MAX_QUERY_LENGTH) {
+    errors.push({ path: 'query', message: `must be 1 to ${MAX_QUERY_LENGTH} characters` });
+  }
+  const limit = request.limit ?? 5;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
+    errors.push({ path: 'limit', message: `must be an integer from 1 to ${MAX_SEARCH_LIMIT}` });
+  }
+  if (errors.length > 0) throw invalid('invalid search', errors);
+  return { limit, ...(request.structureId ? { structureId: request.structureId } : {}) };
+}
+
 /** Loads the skills folder and returns a ready store (watching when `watch` is set). */
 export async function createSkillStore(input: SkillStoreOptions): Promise<SkillStore> {
   const options = resolveStoreOptions(input);
   // Created when missing; nothing below either is ever reached through a symbolic link.
   await guardRoot(options.root);
   await guardRoot(options.stateDir);
+  // WordNet is opened on the first search with a word the library does not have.
   let wordnet: WordNet | undefined;
-  const synonyms = options.synonyms === false ? undefined : (options.synonyms ?? (wordnet = createWordNet()));
+  const synonyms = options.synonyms === false ? undefined : (options.synonyms ?? (() => (wordnet = createWordNet())));
+  const weakSupport = resolveTuning(options.tuning).weakSupport;
+  const searchLog = createSearchLog({
+    stateDir: options.stateDir,
+    clock: options.clock,
+    onError: (error) => options.log('warn', 'recording a chat search failed', errorFields(error)),
+  });
   // The watcher starts before the load (its initial scan of a large folder takes as long
   // as the load itself); bursts it reports meanwhile wait and are applied once loaded.
   const ready: { ctx?: StoreContext } = {};
@@ -135,6 +171,8 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
     events,
     mutex: new KeyedMutex(),
     changed(event) {
+      // Recent changes sit in the index's delta; fold them in once they add up.
+      catalog.index.compact();
       saver.schedule();
       events.emit(event, (error) => options.log('error', 'skill change listener failed', errorFields(error)));
     },
@@ -171,17 +209,17 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
         .map(({ file, message, line }) => ({ file, message, ...(line ? { line } : {}) }))
         .sort((a, b) => (a.file < b.file ? -1 : 1)),
     search(query, request = {}) {
-      const errors = [];
-      if (typeof query !== 'string' || query.length < 1 || query.length > MAX_QUERY_LENGTH) {
-        errors.push({ path: 'query', message: `must be 1 to ${MAX_QUERY_LENGTH} characters` });
-      }
-      const limit = request.limit ?? 5;
-      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
-        errors.push({ path: 'limit', message: `must be an integer from 1 to ${MAX_SEARCH_LIMIT}` });
-      }
-      if (errors.length > 0) throw invalid('invalid search', errors);
-      return catalog.index.search(query, { limit, ...(request.structureId ? { structureId: request.structureId } : {}) });
+      const options = searchOptions(query, request);
+      if (!request.record) return catalog.index.search(query, options);
+      const found = catalog.index.lookup(query, options);
+      const outcome = found.matches.length === 0 ? 'none' : (found.support ?? 0) < weakSupport ? 'weak' : 'matched';
+      searchLog.record({ structure_id: request.structureId ?? null, message: query, outcome, chosen: found.matches[0]?.slug ?? null, top: found.top });
+      return found.matches;
     },
+    explain(query, request = {}) {
+      return catalog.index.explain(query, { ...searchOptions(query, request), ...(request.slugs ? { slugs: request.slugs } : {}) });
+    },
+    gaps: (query) => searchLog.gaps(query),
     count: () => catalog.records.size,
     subscribe: (listener) => events.subscribe(listener),
     async settle() {
@@ -193,6 +231,7 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
     },
     async close() {
       await watcher?.close();
+      await searchLog.flush();
       await batches;
       await ctx.mutex.idle();
       await saver.flush();

@@ -1,6 +1,7 @@
 /**
- * What the search index holds of a skill: its text fields and the two facts search
- * filters on (status and structure scope).
+ * What the search index holds of a skill: its text fields, the two facts search filters
+ * on (status and structure scope), its triggers as written (named in reasons), and for a
+ * deprecated skill the slugs its text points to (where its successor is found).
  */
 import type { Skill, SkillStatus } from '../types.js';
 import type { SearchField } from './tuning.js';
@@ -10,6 +11,8 @@ export interface SearchDocument {
   slug: string;
   name: string;
   tags: string[];
+  /** Example requests a person would type when they need the skill (front matter `triggers`). */
+  triggers: string[];
   summary: string;
   category: string;
   /** Step titles in order. */
@@ -20,23 +23,45 @@ export interface SearchDocument {
   body: string;
   status: SkillStatus;
   structure_id?: string;
+  /**
+   * For a deprecated skill: slugs that may name its successor, most explicit first
+   * (`superseded_by` of the front matter, then slugs mentioned in its summary and body).
+   */
+  successors?: string[];
 }
+
+const SLUG_MENTION = /\b[a-z0-9]+(?:-[a-z0-9]+)+\b/g;
 
 /** The search document of a skill. */
 export function toSearchDocument(skill: Skill): SearchDocument {
   const fm = skill.frontmatter;
+  const { intro, body } = splitIntro(skill.body);
   const doc: SearchDocument = {
     slug: skill.slug,
     name: fm.name,
     tags: fm.tags,
+    triggers: Array.isArray(fm.triggers) ? fm.triggers.filter((t): t is string => typeof t === 'string') : [],
     summary: fm.summary,
     category: fm.category,
     steps: skill.steps.map((step) => step.title),
-    ...splitIntro(skill.body),
+    intro,
+    body,
     status: fm.status,
   };
   if (fm.structure_id !== undefined) doc.structure_id = fm.structure_id;
+  if (fm.status === 'deprecated') doc.successors = successorHints(skill);
   return doc;
+}
+
+/** Slugs a deprecated skill points to: `superseded_by` first, then mentions in summary and body. */
+function successorHints(skill: Skill): string[] {
+  const hints: string[] = [];
+  const explicit = skill.frontmatter.superseded_by;
+  if (typeof explicit === 'string') hints.push(explicit.trim());
+  for (const text of [skill.frontmatter.summary, skill.body]) {
+    for (const match of text.matchAll(SLUG_MENTION)) if (match[0] !== skill.slug) hints.push(match[0]);
+  }
+  return [...new Set(hints)].slice(0, 8);
 }
 
 /** The text of one field of a search document. */
@@ -44,6 +69,8 @@ export function fieldText(doc: SearchDocument, field: SearchField): string {
   switch (field) {
     case 'tags':
       return doc.tags.join(' ');
+    case 'triggers':
+      return doc.triggers.join('\n');
     case 'steps':
       return doc.steps.join('\n');
     default:

@@ -1,25 +1,33 @@
 /**
- * The skill search index: MiniSearch over name, tags, summary, category, step titles
- * and body with field boosts, Porter stems and stop words, prefix and fuzzy matching,
- * WordNet synonyms at query time, and the ranking and relevance floor of `rank.ts`.
- * Documents are added, replaced and removed by slug; nothing is ever rebuilt whole.
+ * The skill search index: stems-only postings in typed arrays (a compacted base plus a
+ * small delta of recent changes), BM25F ranking with field boosts, prefix and typo
+ * matching through a lexicon of the words as written, WordNet synonyms only for words
+ * that match nothing, trigger and name bonuses, deprecated skills standing for their
+ * successors, and a no-match decision made from the candidates' scores. Documents are
+ * added, replaced and removed by slug; nothing is ever rebuilt from the text.
  */
-import MiniSearch, { type Options, type SearchResult } from 'minisearch';
 import type { SearchMatch } from '../types.js';
-import { indexTerms, tokenize } from './analyzer.js';
+import { analyse } from './analyzer.js';
 import { fieldText, type SearchDocument } from './document.js';
-import { planQuery } from './query-plan.js';
-import { rankResults, type RankedMatch } from './rank.js';
-import { TermStats, type TermStatsJSON } from './term-stats.js';
-import { resolveTuning, SEARCH_FIELDS, type SearchField, type SearchTuning } from './tuning.js';
+import { DocTable, STATUS, type DocTableData } from './docs.js';
+import { explainSearch, type SearchExplanation } from './explain.js';
+import { baseTerm, DeltaPostings, emptyBase, mergePostings, type BasePostings } from './postings.js';
+import { planQuery, type PlanSource, type QueryPlan } from './query.js';
+import { rankCandidates, type RankedCandidate } from './rank.js';
+import { reasonOf } from './reason.js';
+import { score, ScoreScratch, type ScoreResult } from './scorer.js';
+import { resolveTuning, SEARCH_FIELDS, type SearchTuning } from './tuning.js';
 import type { SynonymSource } from './wordnet.js';
 
 /** Options of {@link createSkillSearchIndex}. */
 export interface SkillSearchIndexOptions {
   /** Ranking knobs; defaults in `tuning.ts`. */
   tuning?: Partial<SearchTuning>;
-  /** Synonym source for query expansion; omit for none (the store passes WordNet). */
-  synonyms?: SynonymSource;
+  /**
+   * Synonyms for query words that match nothing, or a function creating the source on
+   * first use (so WordNet is loaded only when a search needs it); omit for none.
+   */
+  synonyms?: SynonymSource | (() => SynonymSource | undefined);
 }
 
 /** Options of one search. */
@@ -30,10 +38,25 @@ export interface SkillSearchOptions {
   limit?: number;
 }
 
-/** The persisted form of an index (see `persist.ts`). */
-export interface SkillSearchIndexJSON {
-  minisearch: ReturnType<MiniSearch['toJSON']>;
-  stats: TermStatsJSON;
+/** Options of {@link SkillSearchIndex.explain}. */
+export interface SkillExplainOptions extends SkillSearchOptions {
+  /** Skills to explain whatever their rank or status ("why didn't this skill match?"). */
+  slugs?: string[];
+}
+
+/** A search with the figures the gap log keeps. */
+export interface SearchLookup {
+  matches: SearchMatch[];
+  /** The best candidates, kept or cut, with their scores (at most 3). */
+  top: { slug: string; score: number }[];
+  /** How much of the query the best match carries (0–1), or null without a match. */
+  support: number | null;
+}
+
+/** The persisted content of an index (see `snapshot.ts`); the postings may load lazily. */
+export interface SkillSearchIndexData {
+  docs: DocTableData;
+  base: BasePostings | (() => BasePostings);
 }
 
 /** A live search index of skills, updated by slug. */
@@ -45,95 +68,156 @@ export interface SkillSearchIndex {
   set(doc: SearchDocument): void;
   /** Removes a skill; false when it was not indexed. */
   remove(slug: string): boolean;
-  /** Ranked, explained matches among `complete` skills visible to the structure. */
+  /** Ranked, explained matches among `complete` skills visible to the structure; [] when nothing is relevant. */
   search(query: string, options?: SkillSearchOptions): SearchMatch[];
-  /** Like `search`, with the evidence and coverage figures behind each rank. */
-  searchDetailed(query: string, options?: SkillSearchOptions): RankedMatch[];
-  /** A JSON-able snapshot for persistence. */
-  toJSON(): SkillSearchIndexJSON;
+  /** Like `search`, with the best candidates and the strength of the best match. */
+  lookup(query: string, options?: SkillSearchOptions): SearchLookup;
+  /** The matches with a breakdown of every candidate considered, cut ones included. */
+  explain(query: string, options?: SkillExplainOptions): SearchExplanation;
+  /** Folds recent changes into the compact postings when they have grown large enough (or always with `force`). */
+  compact(force?: boolean): void;
+  /** The index content for a snapshot (compacts first). */
+  toData(): SkillSearchIndexData;
 }
 
-const identity = (term: string): string => term;
-const splitSpaces = (text: string): string[] => text.split(' ');
+const round = (value: number): number => Math.round(value * 1000) / 1000;
 
-/** Terms of the document being added, collected while MiniSearch tokenizes it (for document frequencies). */
-let collecting: Set<string> | undefined;
-
-function miniSearchOptions(): Options<SearchDocument> {
-  return {
-    idField: 'slug',
-    fields: [...SEARCH_FIELDS],
-    storeFields: ['status', 'structure_id'],
-    extractField: (doc, field) => fieldText(doc, field as SearchField),
-    tokenize,
-    processTerm: (term) => {
-      const terms = indexTerms(term);
-      if (collecting && terms) for (const t of terms) collecting.add(t);
-      return terms;
-    },
-  };
-}
+/** Delta entries (relative to the base) beyond which `compact()` folds them in. */
+const COMPACT_SHARE = 0.1;
+const COMPACT_MIN_ENTRIES = 50_000;
 
 /** Creates an empty index. */
 export function createSkillSearchIndex(options: SkillSearchIndexOptions = {}): SkillSearchIndex {
-  return buildIndex(new MiniSearch(miniSearchOptions()), new TermStats(), options);
+  return buildIndex(new DocTable(), emptyBase(), options);
 }
 
-/** Restores an index saved with `toJSON()`; throws when the snapshot is malformed. */
-export function loadSkillSearchIndex(json: SkillSearchIndexJSON, options: SkillSearchIndexOptions = {}): SkillSearchIndex {
-  const mini = MiniSearch.loadJS<SearchDocument>(json.minisearch, miniSearchOptions());
-  const stats = TermStats.fromJSON(json.stats);
-  if (stats.documentCount !== mini.documentCount) throw new TypeError('index and term statistics disagree');
-  return buildIndex(mini, stats, options);
+/** Restores an index from snapshot data; throws when it is malformed. */
+export function loadSkillSearchIndex(data: SkillSearchIndexData, options: SkillSearchIndexOptions = {}): SkillSearchIndex {
+  return buildIndex(DocTable.fromData(data.docs), data.base, options);
 }
 
-function buildIndex(mini: MiniSearch<SearchDocument>, stats: TermStats, options: SkillSearchIndexOptions): SkillSearchIndex {
+function buildIndex(initialDocs: DocTable, initialBase: BasePostings | (() => BasePostings), options: SkillSearchIndexOptions): SkillSearchIndex {
   const tuning = resolveTuning(options.tuning);
+  let docs = initialDocs;
+  let baseValue: BasePostings | undefined = typeof initialBase === 'function' ? undefined : initialBase;
+  let loadBase = typeof initialBase === 'function' ? initialBase : undefined;
+  let delta = new DeltaPostings();
+  const scratch = new ScoreScratch();
+  let synonymSource: SynonymSource | undefined;
+  let synonymsTried = false;
 
-  const searchDetailed = (query: string, opts: SkillSearchOptions = {}): RankedMatch[] => {
-    const plan = planQuery(query, stats, options.synonyms, tuning);
-    if (plan.terms.size === 0) return [];
-    const visible = (result: SearchResult): boolean =>
-      result.status === 'complete' && (result.structure_id === undefined || result.structure_id === opts.structureId);
-    const results = mini.search([...plan.terms.keys()].join(' '), {
-      tokenize: splitSpaces,
-      processTerm: identity,
-      boost: tuning.boosts,
-      boostTerm: (term) => plan.terms.get(term)?.boost ?? 1,
-      prefix: (term) => (plan.terms.get(term)?.prefix ?? false) && term.length >= tuning.prefixMinLength,
-      fuzzy: (term) =>
-        plan.terms.get(term)?.kind === 'typo' && term.length >= tuning.fuzzyMinLength ? tuning.fuzzy : false,
-      maxFuzzy: 2,
-      weights: tuning.weights,
-      filter: visible,
-    });
-    return rankResults(results, plan, tuning).slice(0, opts.limit ?? 5);
+  const base = (): BasePostings => {
+    if (!baseValue) {
+      baseValue = (loadBase as () => BasePostings)();
+      loadBase = undefined;
+      if (baseValue.offsets.length !== baseValue.terms.length + 1) throw new TypeError('malformed postings');
+    }
+    return baseValue;
   };
 
-  return {
+  const deltaDf = (term: string): number => {
+    const r = delta.termIndex(term);
+    return r < 0 ? 0 : (delta.rows().df[r] as number);
+  };
+
+  const source = (): PlanSource & { docs: DocTable; base: BasePostings; delta: DeltaPostings } => {
+    const b = base();
+    return {
+      docs,
+      base: b,
+      delta,
+      documentCount: docs.live,
+      documentFrequency(term) {
+        const t = baseTerm(b, term);
+        return (t >= 0 ? (b.df[t] as number) : 0) + deltaDf(term);
+      },
+      synonyms() {
+        if (!synonymsTried) {
+          synonymsTried = true;
+          synonymSource = typeof options.synonyms === 'function' ? options.synonyms() : options.synonyms;
+        }
+        return synonymSource;
+      },
+    };
+  };
+
+  const run = (query: string, opts: SkillExplainOptions, watch?: Set<number>): { plan: QueryPlan; scored: ScoreResult; ranked: RankedCandidate[] } => {
+    const src = source();
+    const plan = planQuery(query, src, tuning);
+    const depth = Math.max(tuning.rerankDepth, opts.limit ?? 5);
+    const scored = score(src, plan, tuning, scratch, { depth, ...(opts.structureId ? { structureId: opts.structureId } : {}), ...(watch ? { watch } : {}) });
+    const ranked = rankCandidates(src, plan, scored.candidates, tuning, opts.structureId);
+    return { plan, scored, ranked };
+  };
+
+  const index: SkillSearchIndex = {
     get size() {
-      return mini.documentCount;
+      return docs.live;
     },
-    has: (slug) => mini.has(slug),
+    has: (slug) => docs.bySlug.has(slug),
     set(doc) {
-      const terms = new Set<string>();
-      collecting = terms;
-      try {
-        if (mini.has(doc.slug)) mini.replace(doc);
-        else mini.add(doc);
-      } finally {
-        collecting = undefined;
+      const fields: Map<string, number>[] = [];
+      const words = new Map<string, string>();
+      const lengths: number[] = [];
+      for (const field of SEARCH_FIELDS) {
+        const counts = new Map<string, number>();
+        const analysed = analyse(fieldText(doc, field));
+        for (const { word, stem } of analysed) {
+          counts.set(stem, (counts.get(stem) ?? 0) + 1);
+          words.set(word, stem);
+        }
+        fields.push(counts);
+        lengths.push(analysed.length);
       }
-      stats.set(doc.slug, terms);
+      const id = docs.add(doc, lengths);
+      delta.add(id, fields, words);
     },
     remove(slug) {
-      if (!mini.has(slug)) return false;
-      mini.discard(slug);
-      stats.remove(slug);
+      const id = docs.bySlug.get(slug);
+      if (id === undefined) return false;
+      docs.remove(id);
       return true;
     },
-    search: (query, opts) => searchDetailed(query, opts).map(({ slug, score, reason }) => ({ slug, score, reason })),
-    searchDetailed,
-    toJSON: () => ({ minisearch: mini.toJSON(), stats: stats.toJSON() }),
+    search: (query, opts) => index.lookup(query, opts).matches,
+    lookup(query, opts = {}) {
+      const limit = opts.limit ?? 5;
+      const { plan, ranked } = run(query, opts);
+      const matches: SearchMatch[] = [];
+      let support: number | null = null;
+      const slugOf = (doc: number) => docs.slugs[doc] as string;
+      for (const candidate of ranked) {
+        if (!candidate.kept) continue;
+        support ??= candidate.support;
+        matches.push({ slug: slugOf(candidate.doc), score: round(candidate.final), reason: reasonOf(candidate, plan, slugOf) });
+        if (matches.length >= limit) break;
+      }
+      const top = ranked.slice(0, 3).map((c) => ({ slug: slugOf(c.doc), score: round(c.final) }));
+      return { matches, top, support };
+    },
+    explain(query, opts = {}) {
+      const watch = new Set<number>();
+      for (const slug of opts.slugs ?? []) {
+        const id = docs.bySlug.get(slug);
+        if (id !== undefined) watch.add(id);
+      }
+      const { plan, scored, ranked } = run(query, opts, watch);
+      return explainSearch({ query, plan, scored, ranked, source: source(), tuning, limit: opts.limit ?? 5, slugs: opts.slugs ?? [], structureId: opts.structureId });
+    },
+    compact(force = false) {
+      const b = base();
+      if (delta.entries === 0 && docs.live === docs.count) return;
+      if (!force && delta.entries < Math.max(COMPACT_MIN_ENTRIES, b.docs.length * COMPACT_SHARE) && docs.live > docs.count * 0.8) return;
+      const { table, remap } = docs.compacted();
+      baseValue = mergePostings(b, delta, remap);
+      docs = table;
+      delta = new DeltaPostings();
+    },
+    toData() {
+      index.compact(true);
+      return { docs: docs.toData(), base: base() };
+    },
   };
+  return index;
 }
+
+export { STATUS };

@@ -1,162 +1,267 @@
 /**
- * From MiniSearch's raw results to ranked, explained matches: which query word each
- * matched term stands for and in which fields, how much of the query a skill covers
- * (IDF-weighted), the relevance floor, and the readable `reason`.
+ * From scored candidates to the answer: which query words each candidate matched in
+ * which fields, a bonus when the query contains one of its triggers or its whole name,
+ * a deprecated skill replaced by its successor, the no-match decision (the best match
+ * must carry enough of the query's weight, calibrated on the evaluation's dev split),
+ * and a cut of matches far below the best.
  */
-import type { SearchResult } from 'minisearch';
-import type { SearchMatch } from '../types.js';
-import { stemOf } from './analyzer.js';
-import type { QueryPlan } from './query-plan.js';
+import { STATUS } from './docs.js';
+import { baseEntriesOf, baseTerm, fieldOf } from './postings.js';
+import { termWeight, type MatchKind, type QueryPlan } from './query.js';
+import type { Candidate, ScoreSource } from './scorer.js';
 import { SEARCH_FIELDS, type SearchField, type SearchTuning } from './tuning.js';
 
-type MatchKind = 'word' | 'synonym' | 'prefix' | 'fuzzy';
-
-/** One matched document term, attributed to a query word. */
-interface Hit {
+/** How one query word matched one skill. */
+export interface WordMatch {
+  /** Position of the word in the plan. */
+  concept: number;
   kind: MatchKind;
-  /** The matched document term. */
+  /** The stem matched. */
   term: string;
+  /** The indexed word the match went through (prefix, typo, synonym). */
+  via?: string | undefined;
+  /** Fields holding the term, in field order. */
   fields: SearchField[];
-  /** The synonym that matched, for the reason. */
-  via?: string;
+  /** Multiplier of the match kind (1 for the word itself). */
+  weight: number;
+  /** The multiplier when the skill matches another query word too (a dictionary word read as a typo). */
+  inContext?: number | undefined;
 }
 
-/** A match with the figures behind its rank (exposed for evaluation and tuning). */
-export interface RankedMatch extends SearchMatch {
+/** A candidate with everything that decided its fate. */
+export interface RankedCandidate extends Candidate {
+  /** The document whose text matched (differs from `doc` when a deprecated skill stands for its successor). */
+  matchedDoc: number;
+  /** Final score after the trigger and name bonuses. */
+  final: number;
+  words: WordMatch[];
+  /** IDF-weighted evidence of the matched words (word weight × kind × field credit). */
   evidence: number;
-  coverage: number;
+  /** `evidence` over the weight of the query's heaviest words. */
+  support: number;
+  trigger?: { text: string; share: number } | undefined;
+  /** Share of the name's content words the query contains (IDF-weighted). */
+  nameShare: number;
+  /** Share of the query's words found as written (not only as stems) in the name, tags or triggers. */
+  surfaceShare: number;
+  bonus: number;
+  kept: boolean;
+  /** Why it was cut, or undefined when kept. */
+  cut?: string | undefined;
 }
 
-/** Fields that describe what a skill is for; body text and step titles only support. */
-const ANCHOR_FIELDS = new Set<SearchField>(['name', 'tags', 'summary', 'category', 'intro']);
-const NAME_LIKE = new Set<SearchField>(['name', 'tags']);
-const TITLE_LIKE = new Set<SearchField>(['name', 'tags', 'summary', 'category', 'intro', 'steps']);
 
-/** Scores, filters (relevance floor) and explains raw results, best first. */
-export function rankResults(results: SearchResult[], plan: QueryPlan, tuning: SearchTuning): RankedMatch[] {
-  const ranked: RankedMatch[] = [];
-  for (const result of results) {
-    const hits = attribute(result, plan);
-    let evidence = 0;
-    let anchored = false;
-    for (const [index, list] of hits) {
-      const conceptWeight = plan.concepts[index]?.weight ?? 0;
-      let best = 0;
-      for (const hit of list) {
-        // A typo is worth what the word it hit is worth; the rest what the query word is.
-        const weight = hit.kind === 'fuzzy' ? plan.weightOf(hit.term) : conceptWeight;
-        const kindCredit = hit.kind === 'word' ? 1 : hit.kind === 'fuzzy' ? tuning.typoCredit : tuning.looseCredit;
-        const fieldCredit = hit.fields.some((f) => NAME_LIKE.has(f))
-          ? tuning.nameCredit
-          : hit.fields.some((f) => TITLE_LIKE.has(f))
-            ? 1
-            : tuning.bodyOnlyCredit;
-        best = Math.max(best, weight * kindCredit * fieldCredit);
-        if (hit.kind !== 'synonym' && hit.fields.some((f) => ANCHOR_FIELDS.has(f))) anchored = true;
+/** Where each expansion of each query word occurs in document `doc` (`termAt`: base positions, cached per search). */
+export function wordMatches(source: ScoreSource, plan: QueryPlan, doc: number, termAt: (term: string) => number = (term) => baseTerm(source.base, term)): WordMatch[] {
+  const out: WordMatch[] = [];
+  for (let c = 0; c < plan.concepts.length; c++) {
+    const concept = plan.concepts[c] as QueryPlan['concepts'][number];
+    let chosen: WordMatch | undefined;
+    let chosenFields = 0;
+    for (const expansion of concept.expansions) {
+      // A bit per field holding the term.
+      let fields = 0;
+      const t = termAt(expansion.term);
+      if (t >= 0) {
+        const [start, end] = baseEntriesOf(source.base, t, doc);
+        for (let k = start; k < end; k++) fields |= 1 << fieldOf(source.base.fieldTf[k] as number);
       }
-      evidence += best;
+      const r = source.delta.termIndex(expansion.term);
+      if (r >= 0) {
+        const rows = source.delta.rows();
+        const [start, end] = baseEntriesOf(rows, r, doc);
+        for (let k = start; k < end; k++) fields |= 1 << fieldOf(rows.fieldTf[k] as number);
+      }
+      if (fields === 0) continue;
+      const count = bitCount(fields);
+      if (chosen && !(expansion.weight > chosen.weight || (expansion.weight === chosen.weight && count > chosenFields))) continue;
+      chosenFields = count;
+      chosen = {
+        concept: c,
+        kind: expansion.kind,
+        term: expansion.term,
+        fields: SEARCH_FIELDS.filter((_, f) => (fields & (1 << f)) !== 0),
+        weight: expansion.weight,
+        via: expansion.via,
+        inContext: expansion.inContext,
+      };
     }
-    const coverage = plan.totalWeight > 0 ? Math.min(1, evidence / plan.totalWeight) : 0;
-    if (evidence < tuning.minEvidence || coverage < tuning.minCoverage) continue;
-    if (tuning.requireAnchor && !anchored) continue;
-    const score = result.score * Math.pow(coverage, tuning.coveragePower);
-    ranked.push({ slug: String(result.id), score, reason: explain(hits, plan), evidence, coverage });
+    if (chosen) out.push(chosen);
   }
-  ranked.sort((a, b) => b.score - a.score || a.slug.localeCompare(b.slug));
-  const best = ranked[0]?.score ?? 0;
-  return ranked
-    .filter((match) => match.score >= best * tuning.relativeCut)
-    .map((match) => ({ ...match, score: Math.round(match.score * 1000) / 1000 }));
+  return out;
 }
 
-/** Maps each matched document term back to the query word it came from. */
-function attribute(result: SearchResult, plan: QueryPlan): Map<number, Hit[]> {
-  const hits = new Map<number, Hit[]>();
-  for (const [docTerm, fields] of Object.entries(result.match)) {
-    const source = sourceOf(docTerm, result.queryTerms, plan);
-    if (!source) continue;
-    const list = hits.get(source.concept) ?? [];
-    list.push({ kind: source.kind, term: docTerm, fields: fields as SearchField[], ...(source.via ? { via: source.via } : {}) });
-    hits.set(source.concept, list);
-  }
-  return hits;
+function bitCount(bits: number): number {
+  let count = 0;
+  for (let b = bits; b !== 0; b &= b - 1) count++;
+  return count;
 }
 
-function sourceOf(
-  docTerm: string,
-  queryTerms: string[],
-  plan: QueryPlan,
-): { concept: number; kind: MatchKind; via?: string } | undefined {
-  const planned = plan.terms.get(docTerm);
-  if (planned) {
-    if (planned.kind !== 'synonym') return { concept: planned.concept, kind: 'word' };
-    const via = plan.concepts[planned.concept]?.synonyms.get(docTerm);
-    return { concept: planned.concept, kind: 'synonym', ...(via ? { via } : {}) };
+/** Evidence of a set of word matches: word weight × match kind × the credit of its most telling field. */
+function evidenceOf(words: WordMatch[], plan: QueryPlan, tuning: SearchTuning): number {
+  let sum = 0;
+  for (const match of words) {
+    const credit = match.fields.reduce((best, field) => Math.max(best, tuning.fieldCredit[field]), 0);
+    const kind = match.inContext !== undefined && words.length > 1 ? match.inContext : match.weight;
+    sum += (plan.concepts[match.concept]?.weight ?? 0) * kind * credit;
   }
-  const stem = stemOf(docTerm);
-  const sameWord = stem === null ? undefined : plan.terms.get(stem);
-  if (sameWord && sameWord.kind === 'word') return { concept: sameWord.concept, kind: 'word' };
-  let fuzzy: { concept: number; distance: number } | undefined;
-  for (const queryTerm of queryTerms) {
-    const source = plan.terms.get(queryTerm);
-    if (!source) continue;
-    if (source.prefix && docTerm.startsWith(queryTerm)) return { concept: source.concept, kind: 'prefix' };
-    if (source.kind !== 'typo' || !plausibleTypo(queryTerm, docTerm)) continue;
-    const distance = editDistance(queryTerm, docTerm);
-    if (!fuzzy || distance < fuzzy.distance) fuzzy = { concept: source.concept, distance };
-  }
-  return fuzzy && { concept: fuzzy.concept, kind: 'fuzzy' };
+  return sum;
 }
 
-/** `"invoice" in name, tags; "client" in body (as "customer")`, in query order. */
-function explain(hits: Map<number, Hit[]>, plan: QueryPlan): string {
-  const parts: string[] = [];
-  for (const [index, list] of [...hits.entries()].sort(([a], [b]) => a - b)) {
-    const word = plan.concepts[index]?.word ?? '';
-    const groups = new Map<string, Set<SearchField>>();
-    for (const hit of list) {
-      const how = hit.kind === 'synonym' ? ` (as "${hit.via ?? ''}")` : hit.kind === 'word' ? '' : ` (${hit.kind} match)`;
-      const fields = groups.get(how) ?? new Set<SearchField>();
-      for (const field of hit.fields) fields.add(field);
-      groups.set(how, fields);
-    }
-    const described = [...groups.entries()]
-      .sort(([a], [b]) => a.length - b.length)
-      .map(([how, fields]) => `${SEARCH_FIELDS.filter((f) => fields.has(f)).join(', ')}${how}`);
-    parts.push(`"${word}" in ${described.join(' and ')}`);
+/** 1 when the query reaches the first content word of the name (a playbook's action: pay, chase, grant, revoke), else 0. */
+function actionOf(name: readonly string[], plan: QueryPlan): number {
+  const first = name[0];
+  return first !== undefined && plan.stems.has(first) ? 1 : 0;
+}
+
+/** IDF-weighted share of `text`'s content words that the query reaches. */
+function shareInQuery(stems: readonly string[], plan: QueryPlan, weightOf: (stem: string) => number): number {
+  let total = 0;
+  let found = 0;
+  for (const stem of stems) {
+    const weight = weightOf(stem);
+    total += weight;
+    if (plan.stems.has(stem)) found += weight;
   }
-  return parts.join('; ');
+  return total > 0 ? found / total : 0;
 }
 
 /**
- * MiniSearch's fuzzy matching (Levenshtein, up to 2 edits) finds candidates; a typo
- * is accepted only when it keeps the first letter and is one edit away (a swap of two
- * neighbours counts as one), or two for words of 8 letters or more. That keeps
- * "incidnet" → "incident" and drops "paris" → "pays".
+ * IDF-weighted share of the query's words that occur exactly as typed in the name, tags
+ * or triggers: stems conflate "collections" with "collect", the words as written do not.
  */
-export function plausibleTypo(typed: string, term: string): boolean {
-  if (typed.length < 5 || typed[0] !== term[0]) return false;
-  return editDistance(typed, term) <= (typed.length >= 8 ? 2 : 1);
+function surfaceShareOf(plan: QueryPlan, words: ReadonlySet<string>): number {
+  let total = 0;
+  let found = 0;
+  for (const concept of plan.concepts) {
+    if (!concept.known) continue;
+    total += concept.weight;
+    if (words.has(concept.word)) found += concept.weight;
+  }
+  return total > 0 ? found / total : 0;
 }
 
-/** Optimal-string-alignment distance: Levenshtein plus adjacent transpositions (short words only). */
-export function editDistance(a: string, b: string): number {
-  const rows: number[][] = [];
-  for (let i = 0; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      if (i === 0) {
-        row.push(j);
+/** The live, complete successor of a deprecated document visible to the structure, if any. */
+function successorOf(source: ScoreSource, doc: number, structureId: string | undefined): number | undefined {
+  for (const slug of source.docs.successors.get(doc) ?? []) {
+    const id = source.docs.bySlug.get(slug);
+    if (id !== undefined && source.docs.status[id] === STATUS.complete && source.docs.visibleTo(id, structureId)) return id;
+  }
+  return undefined;
+}
+
+/** Re-scores, substitutes successors, applies the no-match decision and the relative cut. */
+export function rankCandidates(
+  source: ScoreSource,
+  plan: QueryPlan,
+  candidates: Candidate[],
+  tuning: SearchTuning,
+  structureId: string | undefined,
+): RankedCandidate[] {
+  const n = Math.max(source.docs.live, tuning.minCorpusSize);
+  const top = candidates[0]?.score ?? 0;
+  const weights = new Map<string, number>();
+  const weightOf = (stem: string): number => {
+    let weight = weights.get(stem);
+    if (weight === undefined) {
+      weight = termWeight(source.documentFrequency(stem), n);
+      weights.set(stem, weight);
+    }
+    return weight;
+  };
+  const positions = new Map<string, number>();
+  const termAt = (term: string): number => {
+    let t = positions.get(term);
+    if (t === undefined) {
+      t = baseTerm(source.base, term);
+      positions.set(term, t);
+    }
+    return t;
+  };
+  const ranked = candidates.map((candidate) => describe(source, plan, candidate, tuning, top, weightOf, termAt));
+  ranked.sort((a, b) => b.final - a.final || a.doc - b.doc);
+
+  // A deprecated skill stands for its successor, at its own rank; without one it goes.
+  const byDoc = new Map<number, RankedCandidate>();
+  const out: RankedCandidate[] = [];
+  for (const candidate of ranked) {
+    let entry = candidate;
+    if (source.docs.status[candidate.doc] === STATUS.deprecated) {
+      const successor = successorOf(source, candidate.doc, structureId);
+      if (successor === undefined) {
+        out.push({ ...candidate, kept: false, cut: 'deprecated, and no live successor is named in it' });
         continue;
       }
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min((rows[i - 1]?.[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (rows[i - 1]?.[j - 1] ?? 0) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        best = Math.min(best, (rows[i - 2]?.[j - 2] ?? 0) + 1);
-      }
-      row.push(best);
+      entry = { ...candidate, doc: successor };
     }
-    rows.push(row);
+    const held = byDoc.get(entry.doc);
+    if (held) continue;
+    byDoc.set(entry.doc, entry);
+    out.push(entry);
   }
-  return rows[a.length]?.[b.length] ?? 0;
+
+  const live = out.filter((c) => c.kept);
+  const best = live[0];
+  const needed = best ? tuning.minEvidence + tuning.supportSlope * (1 - best.support) : 0;
+  if (best && best.evidence < needed) {
+    const share = Math.round(best.support * 100);
+    for (const candidate of live) {
+      candidate.kept = false;
+      candidate.cut = `no answer: the best match carries ${share} % of the query with evidence ${best.evidence.toFixed(2)}, under the ${needed.toFixed(2)} needed`;
+    }
+  } else if (best) {
+    for (const candidate of live.slice(1)) {
+      if (candidate.final < best.final * tuning.relativeCut) {
+        candidate.kept = false;
+        candidate.cut = `scores under ${Math.round(tuning.relativeCut * 100)} % of the best match`;
+      }
+    }
+  }
+  return out;
+}
+
+function describe(
+  source: ScoreSource,
+  plan: QueryPlan,
+  candidate: Candidate,
+  tuning: SearchTuning,
+  top: number,
+  weightOf: (stem: string) => number,
+  termAt: (term: string) => number,
+): RankedCandidate {
+  const words = wordMatches(source, plan, candidate.doc, termAt);
+  const labels = source.docs.labelInfo(candidate.doc);
+  const evidence = evidenceOf(words, plan, tuning);
+  let trigger: RankedCandidate['trigger'];
+  for (const { text, stems } of labels.triggers) {
+    const share = shareInQuery(stems, plan, weightOf);
+    if (!trigger || share > trigger.share) trigger = { text, share };
+  }
+  const nameShare = shareInQuery(labels.name, plan, weightOf);
+  const surfaceShare = surfaceShareOf(plan, labels.words);
+  const action = actionOf(labels.name, plan);
+  const triggerShare = trigger?.share ?? 0;
+  const bonus =
+    top *
+    (tuning.triggerBonus * triggerShare * triggerShare +
+      tuning.nameBonus * nameShare * nameShare +
+      tuning.surfaceBonus * surfaceShare * surfaceShare +
+      tuning.actionBonus * action);
+  return {
+    doc: candidate.doc,
+    bm25: candidate.bm25,
+    coverage: candidate.coverage,
+    score: candidate.score,
+    matchedDoc: candidate.doc,
+    final: candidate.score + bonus,
+    words,
+    evidence,
+    support: plan.totalWeight > 0 ? Math.min(1, evidence / plan.totalWeight) : 0,
+    trigger,
+    nameShare,
+    surfaceShare,
+    bonus,
+    kept: true,
+    cut: undefined,
+  };
 }

