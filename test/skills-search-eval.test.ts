@@ -1,27 +1,28 @@
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSkillStore, search, type SkillStore } from '../src/core/skills/index.js';
-import { tempHome, type TempHome } from './helpers/skills.js';
-
 /**
- * Relevance of skill search on test/fixtures/search-eval (52 skills, 102 queries:
- * keywords, paraphrases, typos, long chat messages and 20 that must match nothing).
- * Levels reached when tuned: MRR@5 0.888, Recall@5 0.921, empty-rate 0.95; raw
- * MiniSearch defaults: 0.774, 0.823, 0.20. The floors below leave a small margin.
+ * Relevance of skill search on test/fixtures/search-eval (see docs/skills-and-search.md):
+ * org, through the real store, against raw MiniSearch boosted (prefix, fuzzy 0.2, boosts
+ * name 3, tags 2, summary 2) on the `test` split, which is never tuned on. It fails when
+ * org falls below the raw library on any kind of query, when the no-answer queries stop
+ * coming back empty, or when the figures fall below those reached (small margin).
  */
-const FIXTURES = join(import.meta.dirname, 'fixtures', 'search-eval');
-const MIN_MRR = 0.86;
-const MIN_RECALL = 0.89;
-const MIN_EMPTY_RATE = 0.9;
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSkillStore, type SkillStore } from '../src/core/skills/index.js';
+import { tempHome, type TempHome } from './helpers/skills.js';
+import { EVAL_DIR, evaluate, KINDS, loadEvalSet, rawRanker, RAW_CONFIGS, type EvalSet } from './helpers/search-eval.js';
+import { join } from 'node:path';
+
+/** Figures org reached on the test split when its knobs were last calibrated on dev (test: `npm run eval:search`). */
+const REACHED = { mrr: 0.87, recall: 0.925, hit1: 0.84, empty: 0.75 };
+const MARGIN = 0.02;
 
 let home: TempHome;
 let store: SkillStore;
-let evalSet: Awaited<ReturnType<typeof search.loadEvalSet>>;
+let set: EvalSet;
 
 beforeAll(async () => {
   home = await tempHome('org-eval-');
-  evalSet = await search.loadEvalSet(FIXTURES);
-  store = await createSkillStore({ root: join(FIXTURES, 'skills'), stateDir: home.stateDir, persistIndex: false });
+  set = await loadEvalSet();
+  store = await createSkillStore({ root: join(EVAL_DIR, 'skills'), stateDir: home.stateDir, persistIndex: false });
 });
 afterAll(async () => {
   await store.close();
@@ -30,26 +31,40 @@ afterAll(async () => {
 
 describe('search relevance', () => {
   it('has the evaluation set the issue asks for', () => {
-    expect(evalSet.skills.length).toBeGreaterThanOrEqual(40);
-    expect(evalSet.queries.length).toBeGreaterThanOrEqual(80);
-    expect(evalSet.queries.filter((q) => q.expected.length === 0).length).toBeGreaterThanOrEqual(10);
+    const complete = set.skills.filter((s) => s.frontmatter.status === 'complete');
+    expect(complete.length).toBeGreaterThanOrEqual(120);
+    expect(new Set(complete.map((s) => s.frontmatter.category)).size).toBeGreaterThanOrEqual(10);
+    expect(set.dev.length + set.test.length).toBeGreaterThanOrEqual(400);
+    for (const split of [set.dev, set.test]) {
+      for (const kind of KINDS) expect(split.some((q) => q.kind === kind), kind).toBe(true);
+    }
+    const devQueries = new Set(set.dev.map((q) => q.query.toLowerCase()));
+    expect(set.test.filter((q) => devQueries.has(q.query.toLowerCase()))).toEqual([]);
     expect(store.problems()).toEqual([]);
   });
 
-  it('keeps MRR@5, Recall@5 and the empty-rate at the tuned level and beats raw MiniSearch', () => {
-    const ours = search.evaluate(evalSet.queries, (q) => store.search(q, { limit: 5 }).map((m) => m.slug));
-    const raw = search.evaluate(evalSet.queries, search.rawMiniSearchRanker(evalSet.skills));
-    const summary = { ours: { ...ours, misses: ours.misses.length }, raw: { ...raw, misses: raw.misses.length } };
-    expect(ours.mrrAt5, JSON.stringify(summary)).toBeGreaterThanOrEqual(MIN_MRR);
-    expect(ours.recallAt5, JSON.stringify(summary)).toBeGreaterThanOrEqual(MIN_RECALL);
-    expect(ours.emptyRate, JSON.stringify(ours.misses)).toBeGreaterThanOrEqual(MIN_EMPTY_RATE);
-    expect(ours.mrrAt5).toBeGreaterThan(raw.mrrAt5 + 0.05);
-    expect(ours.emptyRate).toBeGreaterThan(raw.emptyRate + 0.5);
+  it('is never below raw MiniSearch boosted on any kind of the test split, and keeps its figures', () => {
+    const org = evaluate(set.test, (q) => store.search(q, { limit: 5 }).map((m) => m.slug));
+    const raw = evaluate(set.test, rawRanker(set.skills, RAW_CONFIGS.boosted));
+    const report = JSON.stringify({ org: org.byKind, raw: raw.byKind }, null, 1);
+    for (const kind of KINDS) {
+      const ours = org.byKind[kind];
+      const floor = raw.byKind[kind];
+      if (!ours || !floor || ours.answerable === 0) continue;
+      expect(ours.mrr, `${kind}: MRR@5 below raw boosted\n${report}`).toBeGreaterThanOrEqual(floor.mrr);
+    }
+    expect(org.all.recall, report).toBeGreaterThanOrEqual(raw.all.recall);
+    expect(org.byKind.none?.empty, report).toBeGreaterThanOrEqual(0.75);
+    expect(org.all.mrr, report).toBeGreaterThanOrEqual(REACHED.mrr - MARGIN);
+    expect(org.all.recall, report).toBeGreaterThanOrEqual(REACHED.recall - MARGIN);
+    expect(org.all.hit1, report).toBeGreaterThanOrEqual(REACHED.hit1 - MARGIN);
   });
 
-  it('resolves the paraphrase of the issue and never returns drafts', () => {
-    expect(store.search('our site is down and customers are angry')[0]?.slug).toBe('incident-triage');
-    expect(store.search('podcast guest pitch')).toEqual([]);
-    expect(store.search('incident outage', { limit: 50 }).map((m) => m.slug)).not.toContain('incident-triage-v1');
+  it('finds every skill that shares a common word, never returns drafts, and answers chit-chat with nothing', () => {
+    const podcasts = set.skills.filter((s) => s.frontmatter.status === 'complete' && s.frontmatter.tags.includes('podcast')).map((s) => s.slug);
+    expect(podcasts.length).toBeGreaterThanOrEqual(7);
+    expect(store.search('podcast', { limit: 50 }).map((m) => m.slug).sort()).toEqual(podcasts.sort());
+    expect(store.search('plan an internal hackathon', { limit: 50 }).map((m) => m.slug)).not.toContain('plan-hackathon');
+    expect(store.search('hi there, thanks!')).toEqual([]);
   });
 });
