@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { conflict, invalid, isOrgError } from '../../core/errors.js';
-import { isValidSlug, parseSkillText } from '../../core/skills/index.js';
+import { addTriggers, isValidSlug, parseSkillText } from '../../core/skills/index.js';
 import { connect, withDefaults, type CommandDeps } from '../deps.js';
 import { editSkill, homeOf, localSkillFile } from '../skills/edit.js';
 import { formatLint, lintFiles, lintSkillText, skillFilesOf, type LintMessage } from '../skills/lint.js';
@@ -36,6 +36,8 @@ export interface SkillsNewArgs extends SkillFlags {
   edit?: boolean;
   /** Write through the API even when a local skills/ folder exists. */
   remote?: boolean;
+  /** Example requests to start the skill's `triggers` with (a skill started from a gap). */
+  triggers?: string[];
 }
 
 /** Scaffolds a skill from the template and opens it in the editor. */
@@ -44,7 +46,8 @@ export async function runSkillsNew(args: SkillsNewArgs, partial: Partial<Command
   if (!isValidSlug(args.slug)) throw invalid(`"${args.slug}" is not a slug: use lowercase words joined by hyphens, e.g. plan-offsite`);
   const home = homeOf(args.home, deps.cwd, deps.env);
   const skillsDir = join(home, 'skills');
-  const text = fillTemplate(await skillTemplate(skillsDir), args.slug);
+  const filled = fillTemplate(await skillTemplate(skillsDir), args.slug);
+  const text = args.triggers?.length ? addTriggers(filled, args.triggers) : filled;
 
   if (!args.remote && (await isDir(skillsDir))) {
     const file = join(skillsDir, `${args.slug}.md`);

@@ -6,7 +6,7 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { MAX_BODY_BYTES, isSkillFileName, isValidSlug as isSlug, matchStep, parseSkillText } from '../../core/skills/index.js';
+import { MAX_BODY_BYTES, isSkillFileName, isValidSlug as isSlug, matchStep, parseSkillText, triggerAdvice } from '../../core/skills/index.js';
 
 /** One finding. */
 export interface LintMessage {
@@ -87,6 +87,8 @@ export function lintSkillText(file: string, text: string): LintMessage[] {
   if (skill.frontmatter.status === 'complete' && !skill.frontmatter.summary.trim()) {
     warn(memberLine(lines, end, 'summary'), 'a complete skill should have a one-sentence summary');
   }
+  const advice = triggerAdvice(skill.frontmatter);
+  if (advice) warn(memberLine(lines, end, skill.frontmatter.triggers ? 'triggers' : 'tags'), advice);
 
   const headings = stepHeadings(lines, end + 1);
   for (const heading of headings) {

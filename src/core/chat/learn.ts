@@ -64,13 +64,21 @@ export function withStepIds(body: string): string {
     .join('\n');
 }
 
+/** A message as a trigger: one line, at most 200 characters, cut at a word. */
+function asTrigger(message: string): string {
+  const line = message.replace(/\s+/g, ' ').trim();
+  if (line.length <= 200) return line;
+  const cut = line.slice(0, 200);
+  return cut.slice(0, Math.max(cut.lastIndexOf(' '), 100)).trim();
+}
+
 /** What a runtime said it learned. */
 export type LearnedContent = Extract<EventInput, { type: 'skill_learned' }>['content'];
 
 /**
  * The draft to store for a completed turn that did not use a skill: its body taken
  * from the runtime's `skill_learned` event, or distilled from the turn's steps (its
- * tool calls and milestones).
+ * tool calls and milestones), and the message as its first trigger.
  */
 export function draftFromTurn(input: { structureId: string; message: string; learned: LearnedContent; steps: EventInput[] }): LearnedDraft {
   const content = input.learned;
@@ -82,5 +90,6 @@ export function draftFromTurn(input: { structureId: string; message: string; lea
     summary: content.summary ?? `Learned from: ${input.message.slice(0, 160)}`,
     tags: content.tags ?? [],
     category: content.category ?? 'general',
+    triggers: [asTrigger(input.message)].filter((trigger) => trigger.length > 0),
   };
 }

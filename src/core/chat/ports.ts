@@ -21,6 +21,8 @@ export interface LearnedDraft {
   summary: string;
   tags: string[];
   category: string;
+  /** Example requests for the draft's `triggers`: the message that produced it. */
+  triggers?: string[];
 }
 
 /** The skill library as the chat engine uses it. */

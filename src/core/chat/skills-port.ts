@@ -26,7 +26,8 @@ export function normalizeSlug(proposed: string): string {
 export function createChatSkills(store: SkillStore): ChatSkills {
   return {
     async search(query, structureId, limit) {
-      return store.search(query.slice(0, 1000), { structureId, limit });
+      // The chat lookup is what the skill gap report is made of: record it.
+      return store.search(query.slice(0, 1000), { structureId, limit, record: true });
     },
     async read(slug, structureId, score = 0): Promise<TurnSkill | undefined> {
       if (!isValidSlug(slug)) return undefined;
@@ -62,6 +63,7 @@ export function createChatSkills(store: SkillStore): ChatSkills {
           category: draft.category,
           difficulty: 'medium',
           tags: draft.tags,
+          ...(draft.triggers?.length ? { triggers: draft.triggers } : {}),
           status: 'draft',
           summary: draft.summary,
           learned_by: 'agent',
