@@ -33,7 +33,9 @@ import type {
   Node,
   NodePatch,
   Role,
+  SearchExplanation,
   SearchMatch,
+  SkillGap,
   Skill,
   SkillCommit,
   SkillListEntry,
@@ -287,14 +289,33 @@ export class OrgClient {
     return this.#call('/api/org/knowledge/deleted', { query: { structure_id: structureId } }, request);
   }
 
-  /** What an agent of the structure would match. */
-  searchSkills(query: string, options: { structure_id?: string; limit?: number } = {}, request?: RequestOptions): Promise<{ matches: SearchMatch[] }> {
+  /** What an agent of the structure would match; with `explain` (or `why`: slugs to account for), why each candidate was kept or cut. */
+  searchSkills(
+    query: string,
+    options: { structure_id?: string; limit?: number; explain?: boolean; why?: string[] } = {},
+    request?: RequestOptions,
+  ): Promise<{ matches: SearchMatch[]; explain?: SearchExplanation }> {
     return this.#call(
       '/api/org/knowledge/search',
       {
         method: 'POST',
-        body: { query, ...(options.structure_id ? { structure_id: options.structure_id } : {}), ...(options.limit ? { limit: options.limit } : {}) },
+        body: {
+          query,
+          ...(options.structure_id ? { structure_id: options.structure_id } : {}),
+          ...(options.limit ? { limit: options.limit } : {}),
+          ...(options.explain ? { explain: true } : {}),
+          ...(options.why?.length ? { why: options.why } : {}),
+        },
       },
+      request,
+    );
+  }
+
+  /** Recent chat messages that matched no skill or only weakly, grouped, most frequent first (operator). */
+  skillGaps(options: { structure_id?: string; since?: string; limit?: number } = {}, request?: RequestOptions): Promise<{ gaps: SkillGap[] }> {
+    return this.#call(
+      '/api/org/knowledge/gaps',
+      { query: { structure_id: options.structure_id, since: options.since, ...(options.limit ? { limit: String(options.limit) } : {}) } },
       request,
     );
   }

@@ -11,10 +11,12 @@ import type { ConnectionFlags } from '../connection.js';
 import { connect, withDefaults, type CommandDeps } from '../deps.js';
 import { printJson, printTable } from '../format.js';
 import { renderMarkdown } from '../markdown.js';
+import { candidateLines, describeCandidate } from '../skills/why.js';
 import { findStructure } from '../resolve.js';
 import { examples, positiveInt, withConnection, withStructure, type CommandContext } from './common.js';
 import { registerSkillAuthoring } from './skills-author.js';
 import { registerSkillTransfer } from './skills-transfer.js';
+import { registerSkillGaps } from './skills-gaps.js';
 
 /** Flags shared by the skills commands. */
 export interface SkillFlags extends ConnectionFlags {
@@ -120,26 +122,38 @@ export async function runSkillsShow(args: SkillsShowArgs, partial: Partial<Comma
 export interface SkillsSearchArgs extends SkillFlags {
   query: string;
   limit?: number;
+  /** Explain why these skills were (or were not) matched. */
+  why?: string[];
+  /** List every candidate considered and why it was kept or cut. */
+  explain?: boolean;
 }
 
-/** Searches as an agent of the structure would: ranked complete skills with score and reason. */
+/** Searches as an agent of the structure would: ranked complete skills with score and reason (and why). */
 export async function runSkillsSearch(args: SkillsSearchArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
   const deps = withDefaults(partial);
   const client = await connect(args, deps);
   const structureId = await skillScope(client, args.structure, deps.env);
-  const { matches } = await client.searchSkills(args.query, { ...(structureId ? { structure_id: structureId } : {}), ...(args.limit ? { limit: args.limit } : {}) });
+  const { matches, explain } = await client.searchSkills(args.query, {
+    ...(structureId ? { structure_id: structureId } : {}),
+    ...(args.limit ? { limit: args.limit } : {}),
+    ...(args.explain ? { explain: true } : {}),
+    ...(args.why?.length ? { why: args.why } : {}),
+  });
   if (args.json) {
-    printJson(deps.output, matches);
+    printJson(deps.output, explain ? { matches, explain } : matches);
     return 0;
   }
-  if (matches.length === 0) {
-    deps.output.out(`no complete skill matches "${args.query}"`);
-    return 0;
-  }
+  if (matches.length === 0) deps.output.out(`no complete skill matches "${args.query}"`);
   matches.forEach((match, i) => {
     deps.output.out(`${i + 1}. ${match.slug}  score ${match.score.toFixed(2)}`);
     deps.output.out(`   ${match.reason}`);
   });
+  if (explain && args.explain) for (const line of ['', ...candidateLines(explain)]) deps.output.out(line);
+  for (const slug of args.why ?? []) {
+    const candidate = explain?.candidates.find((c) => c.slug === slug || c.replaces === slug);
+    if (!candidate || !explain) continue;
+    for (const line of ['', ...describeCandidate(candidate, explain)]) deps.output.out(line);
+  }
   return 0;
 }
 
@@ -235,8 +249,10 @@ export function registerSkills(program: Command, ctx: CommandContext): void {
 
   withStructure(withConnection(skills.command('search <query...>').description('rank the complete skills an agent would match, with score and reason')))
     .option('-n, --limit <n>', 'how many matches (1–50, default 5)', positiveInt)
+    .option('--why <slug>', 'explain why this skill was or was not matched (repeatable)', (slug: string, previous: string[] = []) => [...previous, slug])
+    .option('--explain', 'list every candidate considered and why it was kept or cut')
     .option('--json', 'print JSON')
-    .addHelpText('after', examples('org skills search close the books for March', 'org skills search "invoice overdue" -n 3 --json'))
+    .addHelpText('after', examples('org skills search close the books for March', 'org skills search "invoice overdue" -n 3 --json', 'org skills search "our website is down" --why triage-production-incident'))
     .action(async (words: string[], flags: SkillsSearchArgs) => ctx.setExit(await runSkillsSearch({ ...flags, query: words.join(' ') }, deps())));
 
   withStructure(withConnection(skills.command('rm <slug>').description('delete a skill (its file moves to skills/.deleted/; restorable)')))
@@ -259,4 +275,5 @@ export function registerSkills(program: Command, ctx: CommandContext): void {
 
   registerSkillAuthoring(skills, ctx);
   registerSkillTransfer(skills, ctx);
+  registerSkillGaps(skills, ctx);
 }

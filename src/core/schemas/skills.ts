@@ -188,6 +188,8 @@ export const SearchRequestSchema = Type.Object({
   structure_id: Type.Optional(Uuid),
   query: Type.String({ minLength: 1, maxLength: 1000 }),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 5 })),
+  explain: Type.Optional(Type.Boolean({ description: 'add `explain`: how the query was read and why each candidate was kept or cut' })),
+  why: Type.Optional(Type.Array(Slug, { maxItems: 10, description: 'skills to explain whatever their rank or status (implies explain)' })),
 }, { title: 'SearchRequest' });
 /** Body of a search. */
 export type SearchRequest = Static<typeof SearchRequestSchema>;
@@ -226,3 +228,93 @@ export const ImportReportSchema = Type.Object({
 }, { title: 'SkillImportReport' });
 /** The report of an import. */
 export type ImportReport = Static<typeof ImportReportSchema>;
+const FieldWords = Type.Optional(Type.Array(Type.String()));
+
+/** One query word as the search read it. */
+export const ExplainedWordSchema = Type.Object({
+  word: Type.String({ description: 'as typed, lowercase' }),
+  stem: Type.String(),
+  weight: Type.Number({ description: 'how much the word counts, 0–1 (scaled IDF)' }),
+  matched_as: Type.Array(
+    Type.Object({
+      term: Type.String(),
+      kind: StringEnum(['exact', 'variant', 'prefix', 'fuzzy', 'synonym'] as const),
+      via: Type.Optional(Type.String({ description: 'the indexed word the match went through (prefix, typo, synonym)' })),
+    }),
+    { description: 'index terms it was matched through; empty when no skill has it' },
+  ),
+}, { title: 'ExplainedWord' });
+/** One query word as the search read it. */
+export type ExplainedWord = Static<typeof ExplainedWordSchema>;
+
+/** One candidate of an explained search: what matched where, the parts of its score, why it was kept or cut. */
+export const ExplainedCandidateSchema = Type.Object({
+  slug: Type.String(),
+  name: Type.String(),
+  status: Type.String(),
+  kept: Type.Boolean({ description: 'true when it is among the returned matches' }),
+  rank: Type.Optional(Type.Integer({ description: 'position among the matches (1-based); absent when cut' })),
+  score: Type.Number(),
+  reason: Type.String({ description: 'what matched, as one sentence' }),
+  why: Type.String({ description: 'why it was kept or cut, as one sentence' }),
+  fields: Type.Object(
+    { name: FieldWords, tags: FieldWords, triggers: FieldWords, summary: FieldWords, category: FieldWords, intro: FieldWords, steps: FieldWords, body: FieldWords },
+    { description: 'query words matched per field' },
+  ),
+  parts: Type.Object({
+    bm25: Type.Number(),
+    coverage: Type.Number(),
+    bonus: Type.Number(),
+    trigger_share: Type.Number(),
+    name_share: Type.Number(),
+    surface_share: Type.Number(),
+    evidence: Type.Number(),
+    support: Type.Number(),
+  }, { description: 'the parts of the score and of the no-match decision' }),
+  replaces: Type.Optional(Type.String({ description: 'the deprecated skill this one stands in for' })),
+}, { title: 'ExplainedCandidate' });
+/** One candidate of an explained search. */
+export type ExplainedCandidate = Static<typeof ExplainedCandidateSchema>;
+
+/** The `explain` member of a search response. */
+export const SearchExplanationSchema = Type.Object({
+  words: Type.Array(ExplainedWordSchema),
+  floor: Type.Object(
+    { min_evidence: Type.Number(), support_slope: Type.Number(), relative_cut: Type.Number() },
+    { description: 'the no-match decision (a best match needs evidence ≥ min_evidence + support_slope × (1 − support)) and the relative cut' },
+  ),
+  candidates: Type.Array(ExplainedCandidateSchema),
+}, { title: 'SearchExplanation' });
+/** The explanation of one search. */
+export type SearchExplanation = Static<typeof SearchExplanationSchema>;
+
+/** Response of `POST /knowledge/search`. */
+export const SearchResponseSchema = Type.Object({
+  matches: Type.Array(SearchMatchSchema),
+  explain: Type.Optional(SearchExplanationSchema),
+}, { title: 'SearchResponse' });
+/** Response of a search. */
+export type SearchResponse = Static<typeof SearchResponseSchema>;
+
+/** Query of `GET /knowledge/gaps`. */
+export const GapsQuerySchema = Type.Object({
+  structure_id: Type.Optional(Uuid),
+  since: Type.Optional(Timestamp),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+});
+/** Query of the gap report as sent. */
+export type GapsQuery = Static<typeof GapsQuerySchema>;
+
+/** One group of the skill gap report: chat messages that matched nothing or only weakly. */
+export const SkillGapSchema = Type.Object({
+  key: Type.String({ description: 'the content words shared by the group, stemmed' }),
+  count: Type.Integer({ description: 'searches in the group' }),
+  outcome: StringEnum(['none', 'weak'] as const, { description: 'none: nothing matched; weak: only weak matches' }),
+  first_seen: Timestamp,
+  last_seen: Timestamp,
+  example: Type.String({ description: 'the most recent message of the group' }),
+  messages: Type.Array(Type.String(), { description: 'up to three distinct messages, most recent first' }),
+  candidates: Type.Array(Type.Object({ slug: Type.String(), score: Type.Number() }), { description: 'what the most recent search came closest to' }),
+}, { title: 'SkillGap' });
+/** One group of the skill gap report. */
+export type SkillGap = Static<typeof SkillGapSchema>;

@@ -7,9 +7,11 @@ import { isOrgError, notFound } from '../../core/errors.js';
 import { parseIfMatch, skillETag, skillHistory, type Skill, type SkillStatus } from '../../core/skills/index.js';
 import {
   DeletedSkillSchema,
-  SearchMatchSchema,
+  GapsQuerySchema,
   SearchRequestSchema,
+  SearchResponseSchema,
   SkillCommitSchema,
+  SkillGapSchema,
   SkillListEntrySchema,
   SkillListQuerySchema,
   SkillProblemSchema,
@@ -215,15 +217,39 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
       config: { access: { kind: 'structure', action: 'read', from: 'body', optional: true } },
       schema: {
         operationId: 'searchSkills',
-        summary: 'What an agent of the structure would match: complete skills, ranked, with reasons',
+        summary: 'What an agent of the structure would match: complete skills, ranked, with reasons (and, with explain, why each candidate was kept or cut)',
         tags,
         body: SearchRequestSchema,
-        response: { 200: Type.Object({ matches: Type.Array(SearchMatchSchema) }), ...problems(400, 401, 404, 415) },
+        response: { 200: SearchResponseSchema, ...problems(400, 401, 404, 415) },
       },
     },
     async (request) => {
       const structureId = request.scope?.structureId;
-      return { matches: app.skills.search(request.body.query, { limit: request.body.limit, ...(structureId ? { structureId } : {}) }) };
+      const { query, limit, explain, why } = request.body;
+      const options = { limit, ...(structureId ? { structureId } : {}) };
+      if (!explain && !why) return { matches: app.skills.search(query, options) };
+      const explanation = app.skills.explain(query, { ...options, ...(why ? { slugs: why } : {}) });
+      const matches = explanation.candidates.filter((c) => c.kept).map(({ slug, score, reason }) => ({ slug, score, reason }));
+      return { matches, explain: explanation };
+    },
+  );
+
+  server.get(
+    '/api/org/knowledge/gaps',
+    {
+      config: { access: { kind: 'structure', action: 'write_skills', from: 'query', optional: true } },
+      schema: {
+        operationId: 'listSkillGaps',
+        summary: 'Recent chat messages that matched no skill or only weakly, grouped, most frequent first',
+        tags,
+        querystring: GapsQuerySchema,
+        response: { 200: Type.Object({ gaps: Type.Array(SkillGapSchema) }), ...problems(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const structureId = request.scope?.structureId;
+      const { since, limit } = request.query;
+      return { gaps: await app.skills.gaps({ ...(structureId ? { structureId } : {}), ...(since ? { since: new Date(since) } : {}), ...(limit ? { limit } : {}) }) };
     },
   );
 

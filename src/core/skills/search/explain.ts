@@ -10,57 +10,10 @@ import type { MatchKind, QueryPlan } from './query.js';
 import { rankCandidates, wordMatches, type RankedCandidate } from './rank.js';
 import { reasonOf } from './reason.js';
 import type { ScoreResult, ScoreSource } from './scorer.js';
+import type { ExplainedCandidate, ExplainedWord, SearchExplanation } from '../../schemas/skills.js';
 import type { SearchField, SearchTuning } from './tuning.js';
 
-/** How one query word was read. */
-export interface ExplainedWord {
-  word: string;
-  stem: string;
-  /** Scaled IDF, 0–1: how much the word counts. */
-  weight: number;
-  /** Index terms it was matched through; empty when no skill has it. */
-  matched_as: { term: string; kind: MatchKind; via?: string }[];
-}
-
-/** One candidate of an explained search. */
-export interface ExplainedCandidate {
-  slug: string;
-  name: string;
-  status: string;
-  /** True when it is among the returned matches. */
-  kept: boolean;
-  /** Position among the returned matches (1-based); absent when cut. */
-  rank?: number;
-  /** Final score (what the match would carry). */
-  score: number;
-  /** What matched, as one sentence (the match's `reason`). */
-  reason: string;
-  /** Why it was kept or cut, as one sentence. */
-  why: string;
-  /** Query words matched per field. */
-  fields: Partial<Record<SearchField, string[]>>;
-  /** The parts of the score and of the no-match decision. */
-  parts: {
-    bm25: number;
-    coverage: number;
-    bonus: number;
-    trigger_share: number;
-    name_share: number;
-    surface_share: number;
-    evidence: number;
-    support: number;
-  };
-  /** The deprecated skill this candidate stands in for, when it does. */
-  replaces?: string;
-}
-
-/** The explanation of one search. */
-export interface SearchExplanation {
-  words: ExplainedWord[];
-  /** The no-match decision (a best match needs evidence ≥ min_evidence + support_slope × (1 − support)) and the relative cut. */
-  floor: { min_evidence: number; support_slope: number; relative_cut: number };
-  candidates: ExplainedCandidate[];
-}
+export type { ExplainedCandidate, ExplainedWord, SearchExplanation };
 
 /** Inputs of {@link explainSearch}. */
 export interface ExplainInput {

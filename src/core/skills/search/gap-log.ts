@@ -5,12 +5,13 @@
  * weakly, most frequent first, so a person sees which skills to write next.
  *
  * The log is an aid, not a record anyone relies on: appends are queued and never slow
- * or fail a chat turn (a failed append is reported to the logger), lines are not fsynced,
+ * or fail a chat turn (a failed append is reported to the logger), a line torn by a crash
+ * is cut off before the next append, nothing is read or written through a link,
  * and a file grown past its size cap keeps only its newer half.
  */
-import { appendFile, mkdir, open, readFile, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { writeAtomic } from '../../storage/index.js';
+import { join } from 'node:path';
+import { appendJsonl, lstatOrUndefined, readFileSafe, writeAtomic } from '../../storage/index.js';
+import type { SkillGap } from '../../schemas/skills.js';
 import { queryWords } from './analyzer.js';
 
 /** How a recorded search ended. */
@@ -32,22 +33,7 @@ export interface SearchLogEntry {
   top: { slug: string; score: number }[];
 }
 
-/** One group of the gap report. */
-export interface SkillGap {
-  key: string;
-  /** How many searches fell in the group. */
-  count: number;
-  /** `none` when no search of the group matched anything, else `weak`. */
-  outcome: Exclude<SearchOutcome, 'matched'>;
-  first_seen: string;
-  last_seen: string;
-  /** The most recent message of the group. */
-  example: string;
-  /** Up to three distinct messages, most recent first. */
-  messages: string[];
-  /** What the most recent search of the group came closest to. */
-  candidates: { slug: string; score: number }[];
-}
+export type { SkillGap };
 
 /** Options of {@link SearchLog.gaps}. */
 export interface GapQuery {
@@ -88,18 +74,13 @@ export function searchLogPath(stateDir: string): string {
 /** Opens the log of `stateDir`. */
 export function createSearchLog(options: { stateDir: string; clock: () => Date; onError: (error: unknown) => void }): SearchLog {
   const file = searchLogPath(options.stateDir);
-  let queue: Promise<void> = trim(file)
-    .then(() => endLine(file))
-    .catch(options.onError);
+  let queue: Promise<void> = trim(file).catch(options.onError);
 
   return {
     record(entry) {
       const line: SearchLogEntry = { at: options.clock().toISOString(), ...entry, message: entry.message.slice(0, EXCERPT), key: gapKey(entry.message) };
       queue = queue
-        .then(async () => {
-          await mkdir(dirname(file), { recursive: true });
-          await appendFile(file, `${JSON.stringify(line)}\n`);
-        })
+        .then(() => appendJsonl(file, line))
         .catch(options.onError);
     },
     async gaps(query = {}) {
@@ -147,7 +128,7 @@ export function createSearchLog(options: { stateDir: string; clock: () => Date; 
 async function readEntries(file: string): Promise<SearchLogEntry[]> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readFileSafe(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
@@ -165,20 +146,6 @@ async function readEntries(file: string): Promise<SearchLogEntry[]> {
   return entries;
 }
 
-/** Ends a line torn by a crash, so that the next entry starts on a line of its own. */
-async function endLine(file: string): Promise<void> {
-  const handle = await open(file, 'r').catch(() => undefined);
-  if (!handle) return;
-  try {
-    const { size } = await handle.stat();
-    const last = Buffer.alloc(1);
-    if (size > 0) await handle.read(last, 0, 1, size - 1);
-    if (size > 0 && last[0] !== 0x0a) await appendFile(file, '\n');
-  } finally {
-    await handle.close();
-  }
-}
-
 /** Keeps the newer half of a log grown past its cap (whole lines only). */
 async function trim(file: string): Promise<void> {
   const size = await stat(file).then(
@@ -186,7 +153,7 @@ async function trim(file: string): Promise<void> {
     () => 0,
   );
   if (size <= MAX_BYTES) return;
-  const text = await readFile(file, 'utf8');
+  const text = await readFileSafe(file, 'utf8');
   const cut = text.indexOf('\n', Math.floor(text.length / 2)) + 1;
   await writeAtomic(file, text.slice(cut));
 }
