@@ -11,7 +11,7 @@
 import { benchChat } from './chat.js';
 import { benchHttp } from './http.js';
 import { benchSearchCore } from './search-core.js';
-import { benchSearchHttp } from './search-http.js';
+import { benchSearchHttp, searchSizes } from './search-http.js';
 
 type Figures = Record<string, unknown>;
 
@@ -30,10 +30,10 @@ const BENCHES: Bench[] = [
   },
   {
     name: 'search-core',
-    description: 'search core on 1,000 and 10,000 generated skills',
+    description: 'search core on 1,000, 10,000 and 50,000 generated skills, beside raw MiniSearch',
     async run() {
       const figures: Figures = {};
-      for (const n of [1_000, 10_000]) {
+      for (const n of searchSizes()) {
         for (const [key, value] of Object.entries(await benchSearchCore(n))) figures[`search-core.${n}.${key}`] = value;
       }
       return figures;
@@ -41,10 +41,10 @@ const BENCHES: Bench[] = [
   },
   {
     name: 'search-http',
-    description: 'org serve on 1,000 and 10,000 skills: cold and warm start to listening, RSS, search over HTTP',
+    description: 'org serve vs bare Fastify + raw MiniSearch on 1,000, 10,000 and 50,000 skills: start-up, search over HTTP, RSS',
     async run() {
       const figures: Figures = {};
-      for (const n of [1_000, 10_000]) Object.assign(figures, await benchSearchHttp(n));
+      for (const n of searchSizes()) Object.assign(figures, await benchSearchHttp(n));
       return figures;
     },
   },

@@ -1,8 +1,9 @@
 /**
  * Benchmark of the skill core: index build, cold and warm start of the store (with and
- * without the persisted index), in-process search latency, memory, and the time from a
- * file edit to the edit being searchable through the watcher; beside raw MiniSearch
- * with default options on the same documents where the figure is comparable.
+ * without the persisted index), in-process search latency and the garbage one search
+ * leaves, memory, and the time from a file edit to the edit being searchable through the
+ * watcher; beside raw MiniSearch (defaults, and boosted with prefix and fuzzy matching)
+ * on the same documents where the figure is comparable.
  *
  * `benchSearchCore(n)` generates n skills with a realistic business vocabulary in a
  * temporary folder, measures, cleans up and returns the figures (milliseconds, MiB).
@@ -11,12 +12,12 @@ import { mkdtemp, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import MiniSearch from 'minisearch';
-import { createSkillStore, search, serializeSkill, parseSteps, type Skill, type SkillFrontmatter } from '../src/core/skills/index.js';
+import { createSkillStore, search, serializeSkill, parseSteps, snapshotPath, type Skill, type SkillFrontmatter } from '../src/core/skills/index.js';
 
 /** The figures of one run. */
 export interface SearchCoreBench {
   skills: number;
-  /** In-process index build from parsed skills: ours vs raw MiniSearch defaults. */
+  /** In-process index build from parsed skills: ours (including its compaction) vs raw MiniSearch defaults. */
   buildMs: { ours: number; raw: number; ratio: number };
   /** Store ready with no persisted index (reads and parses every file). */
   coldStartMs: number;
@@ -26,10 +27,12 @@ export interface SearchCoreBench {
   warmStartWatchingMs: number;
   /** Size of the persisted index file. */
   snapshotMb: number;
-  /** Search latency over generated queries. */
-  searchMs: { ours: { p50: number; p99: number }; raw: { p50: number; p99: number } };
-  /** Resident set size right after the warm start (before the in-process comparison), and heap used by each index. */
-  memoryMb: { rssAfterWarmStart: number; oursHeap: number; rawHeap: number };
+  /** Search latency over generated queries: ours, raw MiniSearch defaults, raw MiniSearch boosted (prefix, fuzzy). */
+  searchMs: { ours: { p50: number; p99: number }; raw: { p50: number; p99: number }; rawBoosted: { p50: number; p99: number }; ratio: number };
+  /** Heap allocated by one search (median of 50, measured between full collections), in KiB. */
+  garbageKb: { ours: number; raw: number };
+  /** Resident set size right after the warm start (before the in-process comparison), and heap held by each index. */
+  memoryMb: { rssAfterWarmStart: number; oursHeap: number; rawHeap: number; ratio: number };
   /** File written → found by search, through the watcher (10 edits). */
   editToSearchableMs: { median: number; max: number };
   /** 1,000 files written at once (a git checkout) → all listed, measured from the end of the writes. */
@@ -151,20 +154,23 @@ export async function benchSearchCore(n: number): Promise<SearchCoreBench> {
     const warmStartMs = performance.now() - started;
     const rss = process.memoryUsage().rss;
     await warm.close();
-    const { size } = await stat(join(stateDir, 'index', 'skills.json'));
+    const { size } = await stat(snapshotPath(stateDir));
 
     // In-process index build.
     const skills: Skill[] = generated.map((g) => ({ ...g, steps: parseSteps(g.body) }));
     const docs = skills.map(search.toSearchDocument);
     let before = heapUsed();
     started = performance.now();
-    const ours = search.createSkillSearchIndex({ synonyms: search.createWordNet() });
+    const wordnet = search.createWordNet();
+    const ours = search.createSkillSearchIndex({ synonyms: wordnet });
     for (const doc of docs) ours.set(doc);
+    ours.compact(true);
     const oursBuild = performance.now() - started;
     const oursHeap = heapUsed() - before;
     before = heapUsed();
     started = performance.now();
-    const raw = new MiniSearch({ idField: 'slug', fields: [...search.SEARCH_FIELDS], extractField: (d, f) => search.fieldText(d as search.SearchDocument, f as search.SearchField) });
+    const rawFields = ['name', 'tags', 'summary', 'category', 'intro', 'steps', 'body'] as const;
+    const raw = new MiniSearch({ idField: 'slug', fields: [...rawFields], extractField: (d, f) => search.fieldText(d as search.SearchDocument, f as search.SearchField) });
     raw.addAll(docs);
     const rawBuild = performance.now() - started;
     const rawHeap = heapUsed() - before;
@@ -181,6 +187,19 @@ export async function benchSearchCore(n: number): Promise<SearchCoreBench> {
     };
     const oursTimes = time((q) => ours.search(q, { limit: 5 }));
     const rawTimes = time((q) => raw.search(q).slice(0, 5));
+    const boosted = { prefix: true, fuzzy: 0.2, boost: { name: 3, tags: 2, summary: 2 } };
+    const rawBoostedTimes = time((q) => raw.search(q, boosted).slice(0, 5));
+    const garbage = (fn: (q: string) => unknown): number => {
+      const sizes = qs.slice(0, 50).map((q) => {
+        const start = heapUsed();
+        fn(q);
+        return process.memoryUsage().heapUsed - start;
+      });
+      sizes.sort((a, b) => a - b);
+      return Math.round((sizes[25] ?? 0) / 1024);
+    };
+    const garbageKb = { ours: garbage((q) => ours.search(q, { limit: 5 })), raw: garbage((q) => raw.search(q).slice(0, 5)) };
+    wordnet.close();
 
     // Edit → searchable through the watcher.
     started = performance.now();
@@ -224,8 +243,11 @@ export async function benchSearchCore(n: number): Promise<SearchCoreBench> {
       searchMs: {
         ours: { p50: percentile(oursTimes, 0.5), p99: percentile(oursTimes, 0.99) },
         raw: { p50: percentile(rawTimes, 0.5), p99: percentile(rawTimes, 0.99) },
+        rawBoosted: { p50: percentile(rawBoostedTimes, 0.5), p99: percentile(rawBoostedTimes, 0.99) },
+        ratio: Math.round((percentile(oursTimes, 0.5) / Math.max(percentile(rawTimes, 0.5), 0.001)) * 100) / 100,
       },
-      memoryMb: { rssAfterWarmStart: mb(rss), oursHeap: mb(oursHeap), rawHeap: mb(rawHeap) },
+      garbageKb,
+      memoryMb: { rssAfterWarmStart: mb(rss), oursHeap: mb(oursHeap), rawHeap: mb(rawHeap), ratio: Math.round((oursHeap / Math.max(rawHeap, 1)) * 100) / 100 },
       editToSearchableMs: { median: round(latencies[5] ?? 0), max: round(latencies[latencies.length - 1] ?? 0) },
       burst1000Ms: { write: round(burstWriteMs), visibleAfterWrite: round(burstMs) },
     };

@@ -1,101 +1,182 @@
 /**
- * The skill library as a user meets it: `org serve` started as a child process on a
- * home with N generated skills — cold start (no persisted index) and warm start (with
- * it) measured to the listening line, the server's RSS, and search latency over HTTP
- * (POST /api/org/knowledge/search) next to the same queries in process.
+ * The skill library as a user meets it, against its baseline in the same run: `org
+ * serve` and a bare Fastify + raw MiniSearch server (`search-bare-server.js`) started as
+ * child processes on the same N generated skill files. For each: time from spawn to the
+ * listening line and to the first answered search (index ready), cold (no persisted
+ * index) and warm (org only: with it); search p50/p99 over HTTP on the same queries,
+ * interleaved so both see the same machine load; RSS after the queries and its
+ * high-water mark. Ratios are org ÷ bare.
  *
- *   npx tsx bench/search-http.ts         # 1,000 and 10,000 skills
+ *   npx tsx bench/search-http.ts                      # 1,000, 10,000 and 50,000 skills
+ *   BENCH_SEARCH_SIZES=10000 npx tsx bench/search-http.ts
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile, mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { serializeSkill } from '../src/core/skills/index.js';
-import { createSkillStore } from '../src/core/skills/index.js';
-import { ensureBuilt, startServe } from '../test/helpers/child.js';
+import { ensureBuilt, startServe, type ServeChild } from '../test/helpers/child.js';
 import { generate, queries } from './search-core.js';
 
 const ADMIN = 'bench-admin-token-0123456789abcdef';
+const BARE_SERVER = fileURLToPath(new URL('./search-bare-server.js', import.meta.url));
+
+/** Skill counts measured by default (`BENCH_SEARCH_SIZES` overrides, comma-separated). */
+export function searchSizes(): number[] {
+  const raw = process.env.BENCH_SEARCH_SIZES;
+  return raw ? raw.split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0) : [1_000, 10_000, 50_000];
+}
 
 const percentile = (sorted: number[], p: number): number =>
   Math.round((sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0) * 1000) / 1000;
+const ratio = (a: number, b: number): number => (b > 0 ? Math.round((a / b) * 100) / 100 : 0);
 
-async function rssMb(pid: number): Promise<number> {
+/** VmRSS and VmHWM of a process, in MiB. */
+async function memoryMb(pid: number): Promise<{ rss: number; hwm: number }> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return Math.round(kb / 102.4) / 10;
+  const field = (name: string) => Math.round(Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 102.4) / 10;
+  return { rss: field('VmRSS'), hwm: field('VmHWM') };
 }
 
-async function timedStart(home: string) {
+/** A search endpoint and how to call it. */
+interface Target {
+  url: string;
+  headers: Record<string, string>;
+  body(query: string): string;
+}
+
+async function searchOnce(target: Target, query: string): Promise<number> {
   const started = performance.now();
-  const child = await startServe({ home, env: { ORG_ADMIN_TOKEN: ADMIN, ORG_RATE_LIMIT: '1000000' }, args: ['--no-demo'], timeoutMs: 120_000 });
-  return { child, ms: Math.round(performance.now() - started) };
+  const response = await request(target.url, { method: 'POST', headers: target.headers, body: target.body(query) });
+  await response.body.json();
+  if (response.statusCode !== 200) throw new Error(`search answered ${response.statusCode}`);
+  return performance.now() - started;
+}
+
+/** Polls the search endpoint until it answers 200 (the index is ready). */
+async function waitReady(target: Target): Promise<void> {
+  for (;;) {
+    const response = await request(target.url, { method: 'POST', headers: target.headers, body: target.body('ready') });
+    await response.body.dump();
+    if (response.statusCode === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+function orgTarget(child: ServeChild): Target {
+  return {
+    url: `${child.url}/api/org/knowledge/search`,
+    headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+    body: (query) => JSON.stringify({ query, limit: 5 }),
+  };
+}
+
+/** org serve: spawn → listening → first answered search. */
+async function startOrg(home: string): Promise<{ child: ServeChild; listeningMs: number; readyMs: number }> {
+  const started = performance.now();
+  const child = await startServe({ home, env: { ORG_ADMIN_TOKEN: ADMIN, ORG_RATE_LIMIT: '100000000' }, args: ['--no-demo'], timeoutMs: 300_000 });
+  const listeningMs = performance.now() - started;
+  await waitReady(orgTarget(child));
+  return { child, listeningMs: Math.round(listeningMs), readyMs: Math.round(performance.now() - started) };
+}
+
+/** The bare baseline: spawn → listening (its index is built before it listens). */
+async function startBare(skillsDir: string): Promise<{ process: ChildProcess; target: Target; readyMs: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [BARE_SERVER, skillsDir, 'default'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`bare server exited (${code})`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const match = /^bare: listening on (\S+)/.exec(line);
+      if (match?.[1]) resolve(match[1]);
+    });
+  });
+  const target: Target = {
+    url: `${url}/search`,
+    headers: { 'content-type': 'application/json' },
+    body: (query) => JSON.stringify({ query, limit: 5 }),
+  };
+  return { process: child, target, readyMs: Math.round(performance.now() - started) };
 }
 
 /** Runs the measurements for `n` skills; returns flat figures. */
 export async function benchSearchHttp(n: number): Promise<Record<string, number>> {
   ensureBuilt();
   const home = await mkdtemp(join(tmpdir(), 'org-bench-http-'));
+  const skillsDir = join(home, 'skills');
+  const figures: Record<string, number> = {};
+  const put = (name: string, value: number) => {
+    figures[`search-http.${n}.${name}`] = value;
+  };
   try {
-    await mkdir(join(home, 'skills'), { recursive: true });
-    for (const skill of generate(n)) await writeFile(join(home, 'skills', `${skill.slug}.md`), serializeSkill(skill.frontmatter, skill.body));
-    const cold = await timedStart(home);
+    await mkdir(skillsDir, { recursive: true });
+    const generated = generate(n);
+    for (let i = 0; i < generated.length; i += 512) {
+      await Promise.all(
+        generated.slice(i, i + 512).map((skill) => writeFile(join(skillsDir, `${skill.slug}.md`), serializeSkill(skill.frontmatter, skill.body))),
+      );
+    }
+    const cold = await startOrg(home);
     // SIGTERM → exit: the graceful stop (the crash test checks its outcome, this its time).
     const stopping = performance.now();
     const stopped = await cold.child.stop('SIGTERM');
-    const sigtermMs = Math.round(performance.now() - stopping);
+    put('org.sigterm_to_exit_ms', Math.round(performance.now() - stopping));
     if (stopped.code !== 0) throw new Error(`org serve exited with ${JSON.stringify(stopped)} on SIGTERM`);
-    const warm = await timedStart(home);
-    const headers = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
+    put('org.cold_listening_ms', cold.listeningMs);
+    put('org.cold_ready_ms', cold.readyMs);
+    const warm = await startOrg(home);
+    put('org.warm_listening_ms', warm.listeningMs);
+    put('org.warm_ready_ms', warm.readyMs);
+    const bare = await startBare(skillsDir);
+    put('bare.ready_ms', bare.readyMs);
     try {
-      const created = await request(`${warm.child.url}/api/org/structures`, { method: 'POST', headers, body: JSON.stringify({ name: 'Bench', template: 'blank' }) });
-      const structureId = ((await created.body.json()) as { id: string }).id;
-      const list = queries(400);
-      const http: number[] = [];
-      for (const query of list) {
-        const started = performance.now();
-        const response = await request(`${warm.child.url}/api/org/knowledge/search`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({ structure_id: structureId, query, limit: 5 }),
-        });
-        await response.body.json();
-        if (response.statusCode !== 200) throw new Error(`search answered ${response.statusCode}`);
-        http.push(performance.now() - started);
+      const org = orgTarget(warm.child);
+      const list = queries(600);
+      for (const query of list.slice(0, 60)) {
+        await searchOnce(org, query);
+        await searchOnce(bare.target, query);
       }
-      const rss = await rssMb(warm.child.process.pid ?? 0);
-      // The same queries in process, on a store over the same folder (warm).
-      const store = await createSkillStore({ root: join(home, 'skills'), stateDir: join(tmpdir(), `org-bench-state-${process.pid}`) });
-      const local: number[] = [];
-      for (const query of list) {
-        const started = performance.now();
-        store.search(query, { limit: 5 });
-        local.push(performance.now() - started);
+      const times = { org: [] as number[], bare: [] as number[] };
+      for (const [i, query] of list.entries()) {
+        // Alternate which server goes first so neither always meets a cold cache.
+        if (i % 2 === 0) {
+          times.org.push(await searchOnce(org, query));
+          times.bare.push(await searchOnce(bare.target, query));
+        } else {
+          times.bare.push(await searchOnce(bare.target, query));
+          times.org.push(await searchOnce(org, query));
+        }
       }
-      await store.close();
-      http.sort((a, b) => a - b);
-      local.sort((a, b) => a - b);
-      return {
-        [`search-http.${n}.cold_start_to_listening_ms`]: cold.ms,
-        [`search-http.${n}.warm_start_to_listening_ms`]: warm.ms,
-        [`search-http.${n}.sigterm_to_exit_ms`]: sigtermMs,
-        [`search-http.${n}.server_rss_mb`]: rss,
-        [`search-http.${n}.http_p50_ms`]: percentile(http, 0.5),
-        [`search-http.${n}.http_p99_ms`]: percentile(http, 0.99),
-        [`search-http.${n}.in_process_p50_ms`]: percentile(local, 0.5),
-        [`search-http.${n}.in_process_p99_ms`]: percentile(local, 0.99),
-      };
+      times.org.sort((a, b) => a - b);
+      times.bare.sort((a, b) => a - b);
+      const orgMemory = await memoryMb(warm.child.process.pid ?? 0);
+      const bareMemory = await memoryMb(bare.process.pid ?? 0);
+      put('org.http_p50_ms', percentile(times.org, 0.5));
+      put('org.http_p99_ms', percentile(times.org, 0.99));
+      put('bare.http_p50_ms', percentile(times.bare, 0.5));
+      put('bare.http_p99_ms', percentile(times.bare, 0.99));
+      put('org.rss_mb', orgMemory.rss);
+      put('org.rss_hwm_mb', orgMemory.hwm);
+      put('bare.rss_mb', bareMemory.rss);
+      put('bare.rss_hwm_mb', bareMemory.hwm);
+      put('ratio.http_p50', ratio(percentile(times.org, 0.5), percentile(times.bare, 0.5)));
+      put('ratio.rss', ratio(orgMemory.rss, bareMemory.rss));
+      put('ratio.cold_ready', ratio(cold.readyMs, bare.readyMs));
     } finally {
+      bare.process.kill('SIGTERM');
       await warm.child.stop('SIGTERM');
     }
+    return figures;
   } finally {
     await rm(home, { recursive: true, force: true });
   }
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const figures: Record<string, number> = {};
-  for (const n of [1_000, 10_000]) Object.assign(figures, await benchSearchHttp(n));
-  for (const [key, value] of Object.entries(figures)) console.log(`${key.padEnd(48)} ${value}`);
+  for (const n of searchSizes()) {
+    for (const [key, value] of Object.entries(await benchSearchHttp(n))) console.log(`${key.padEnd(48)} ${value}`);
+  }
 }
