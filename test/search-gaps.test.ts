@@ -39,7 +39,7 @@ describe('skill gaps', () => {
     c = await startChat({ deps: { runtime: () => dispatchRuntime({ learn: learner }, createLocalRuntime()) } });
     viewer = await c.t.createUser('viewer@example.com');
     outsider = await c.t.createUser('outsider@example.com');
-    await c.t.app.workspaces.setMember(c.structure.id, viewer.id, 'viewer');
+    await c.t.app.members.set(c.structure.id, viewer.id, 'viewer');
     await c.t.app.skills.upsert({
       slug: 'pay-suppliers',
       frontmatter: { type: 'skill', name: 'Pay supplier invoices', category: 'finance', difficulty: 'low', tags: ['accounts-payable'], status: 'complete', summary: 'Pay approved bills.' },

@@ -6,11 +6,12 @@
  *
  * The log is an aid, not a record anyone relies on: appends are queued and never slow
  * or fail a chat turn (a failed append is reported to the logger), a line torn by a crash
- * is cut off before the next append, nothing is read or written through a link,
+ * is ended and skipped by readers, nothing is read or written through a link,
  * and a file grown past its size cap keeps only its newer half.
  */
+import { constants } from 'node:fs';
 import { join } from 'node:path';
-import { appendJsonl, lstatOrUndefined, readFileSafe, writeAtomic } from '../../storage/index.js';
+import { appendJsonl, lstatOrUndefined, openNoFollow, readFileSafe, writeAtomic } from '../../storage/index.js';
 import type { SkillGap } from '../../schemas/skills.js';
 import { queryWords } from './analyzer.js';
 
@@ -74,7 +75,9 @@ export function searchLogPath(stateDir: string): string {
 /** Opens the log of `stateDir`. */
 export function createSearchLog(options: { stateDir: string; clock: () => Date; onError: (error: unknown) => void }): SearchLog {
   const file = searchLogPath(options.stateDir);
-  let queue: Promise<void> = trim(file).catch(options.onError);
+  let queue: Promise<void> = trim(file)
+    .then(() => endLine(file))
+    .catch(options.onError);
 
   return {
     record(entry) {
@@ -146,12 +149,29 @@ async function readEntries(file: string): Promise<SearchLogEntry[]> {
   return entries;
 }
 
+/** Ends a line torn by a crash, so that the next entry starts on a line of its own (readers skip the torn one). */
+async function endLine(file: string): Promise<void> {
+  let handle;
+  try {
+    handle = await openNoFollow(file, constants.O_RDWR | constants.O_APPEND);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  try {
+    const { size } = await handle.stat();
+    if (size === 0) return;
+    const last = Buffer.alloc(1);
+    await handle.read(last, 0, 1, size - 1);
+    if (last[0] !== 0x0a) await handle.write('\n');
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Keeps the newer half of a log grown past its cap (whole lines only). */
 async function trim(file: string): Promise<void> {
-  const size = await stat(file).then(
-    (info) => info.size,
-    () => 0,
-  );
+  const size = (await lstatOrUndefined(file))?.size ?? 0;
   if (size <= MAX_BYTES) return;
   const text = await readFileSafe(file, 'utf8');
   const cut = text.indexOf('\n', Math.floor(text.length / 2)) + 1;
