@@ -49,6 +49,7 @@ const GRID: Record<string, unknown[]> = {
   'fieldCredit.steps': [0.4, 0.7, 0.9],
   'fieldCredit.body': [0.2, 0.4, 0.6],
   relativeCut: [0.05, 0.1, 0.2, 0.3],
+  contrastPenalty: [0.3, 0.5, 0.7, 1],
 };
 
 function withKnob(tuning: Tuning, knob: string, value: unknown): Tuning {

@@ -6,7 +6,7 @@
  * `org skills search --why` show.
  */
 import { STATUS, type DocTable } from './docs.js';
-import type { MatchKind, QueryPlan } from './query.js';
+import type { QueryPlan } from './query.js';
 import { rankCandidates, wordMatches, type RankedCandidate } from './rank.js';
 import { reasonOf } from './reason.js';
 import type { ScoreResult, ScoreSource } from './scorer.js';
@@ -131,6 +131,6 @@ function unlisted(doc: number, input: ExplainInput, slugOf: (doc: number) => str
   }
   if (status === STATUS.deprecated && docs.visibleTo(doc, input.structureId)) why = 'cut: it is deprecated and names no live successor';
   const [described] = rankCandidates(source, plan, [figures], tuning, input.structureId);
-  const candidate: RankedCandidate = described ?? { ...figures, matchedDoc: doc, final: figures.score, words: wordMatches(source, plan, doc), evidence: 0, support: 0, nameShare: 0, surfaceShare: 0, bonus: 0, kept: false };
+  const candidate: RankedCandidate = described ?? { ...figures, matchedDoc: doc, final: figures.score, words: wordMatches(source, plan, doc), evidence: 0, support: 0, nameShare: 0, surfaceShare: 0, bonus: 0, contrast: undefined, kept: false };
   return entry({ ...candidate, doc, matchedDoc: doc }, null, why, plan, docs, slugOf);
 }

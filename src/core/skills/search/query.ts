@@ -51,6 +51,8 @@ export interface QueryPlan {
   totalWeight: number;
   /** Every stem the query reaches (its words' stems and their expansions). */
   stems: Set<string>;
+  /** Stems of opposite meaning to a query word ("fir" for "hire"), each with the query word's stem. */
+  contrasts: Map<string, string>;
 }
 
 /** What planning needs from the index. */
@@ -97,7 +99,23 @@ export function planQuery(query: string, source: PlanSource, tuning: SearchTunin
     .map((c) => c.weight)
     .sort((a, b) => b - a)
     .slice(0, tuning.coverageWords);
-  return { concepts, totalWeight: top.reduce((sum, w) => sum + w, 0), stems };
+  return { concepts, totalWeight: top.reduce((sum, w) => sum + w, 0), stems, contrasts: contrastsOf(words, source, tuning) };
+}
+
+/** Stems of the antonyms of the query's words that the query does not contain itself. */
+function contrastsOf(words: { word: string; stem: string }[], source: PlanSource, tuning: SearchTuning): Map<string, string> {
+  const contrasts = new Map<string, string>();
+  if (tuning.contrastPenalty >= 1) return contrasts;
+  const dictionary = source.synonyms();
+  if (!dictionary?.antonyms) return contrasts;
+  const own = new Set(words.map((w) => w.stem));
+  for (const { word, stem } of words) {
+    for (const antonym of dictionary.antonyms(word)) {
+      const other = stemOf(antonym);
+      if (other !== null && !own.has(other)) contrasts.set(other, stem);
+    }
+  }
+  return contrasts;
 }
 
 function expand(word: string, stem: string, last: boolean, source: PlanSource, tuning: SearchTuning): Expansion[] {

@@ -45,6 +45,8 @@ export interface RankedCandidate extends Candidate {
   /** Share of the query's words found as written (not only as stems) in the name, tags or triggers. */
   surfaceShare: number;
   bonus: number;
+  /** The stem in its name of opposite meaning to a query word, when its score was lowered for it. */
+  contrast: string | undefined;
   kept: boolean;
   /** Why it was cut, or undefined when kept. */
   cut?: string | undefined;
@@ -241,6 +243,11 @@ function describe(
   const surfaceShare = surfaceShareOf(plan, labels.words);
   const action = actionOf(labels.name, plan);
   const triggerShare = trigger?.share ?? 0;
+  let contrast: string | undefined;
+  for (const stem of labels.name) {
+    const opposite = plan.contrasts.get(stem);
+    if (opposite !== undefined && !labels.name.includes(opposite)) contrast = stem;
+  }
   const bonus =
     top *
     (tuning.triggerBonus * triggerShare * triggerShare +
@@ -253,7 +260,7 @@ function describe(
     coverage: candidate.coverage,
     score: candidate.score,
     matchedDoc: candidate.doc,
-    final: candidate.score + bonus,
+    final: (candidate.score + bonus) * (contrast === undefined ? 1 : tuning.contrastPenalty),
     words,
     evidence,
     support: plan.totalWeight > 0 ? Math.min(1, evidence / plan.totalWeight) : 0,
@@ -261,6 +268,7 @@ function describe(
     nameShare,
     surfaceShare,
     bonus,
+    contrast,
     kept: true,
     cut: undefined,
   };

@@ -65,6 +65,11 @@ export interface SearchTuning {
   actionBonus: number;
   /** Bonus (× the best score) for the query's words found as written in the name, tags or triggers. */
   surfaceBonus: number;
+  /**
+   * Score multiplier of a skill whose name holds the opposite of a query word and not the
+   * word itself ("hire" → "Terminate (fire) an employee", "open" → "Close a bank account").
+   */
+  contrastPenalty: number;
   /** Candidates re-scored with the trigger and name features (the rest keep their BM25 rank). */
   rerankDepth: number;
   /**
@@ -120,6 +125,7 @@ export const DEFAULT_TUNING: SearchTuning = {
   nameBonus: 0.3,
   surfaceBonus: 0.8,
   actionBonus: 0.2,
+  contrastPenalty: 0.5,
   rerankDepth: 30,
   minEvidence: 0.325,
   supportSlope: 0.45,

@@ -30,6 +30,11 @@ export interface SynonymSource {
    * library lacks, not a typo or a name.
    */
   knows?(word: string): boolean;
+  /**
+   * Words of opposite meaning ("hire" → "fire", "open" → "close", "upgrade" →
+   * "downgrade"): a skill named for the opposite action is a near miss, not a match.
+   */
+  antonyms?(word: string): string[];
 }
 
 /** Options of {@link createWordNet}. */
@@ -44,6 +49,8 @@ export interface WordNetOptions {
 
 /** `ss_type` digit of a sense key → data file. */
 const DATA_FILE: Record<string, string> = { '1': 'data.noun', '2': 'data.verb', '3': 'data.adj', '4': 'data.adv', '5': 'data.adj' };
+/** Part-of-speech letter of a pointer → data file. */
+const POS_FILE: Record<string, string> = { n: 'data.noun', v: 'data.verb', a: 'data.adj', s: 'data.adj', r: 'data.adv' };
 
 /** A WordNet synonym source; call `close()` to release its file handles. */
 export interface WordNet extends SynonymSource {
@@ -64,6 +71,7 @@ export function createWordNet(options: WordNetOptions = {}): WordNet {
   let index: { text: string; lines: Int32Array } | undefined;
   const fds = new Map<string, number>();
   const cache = new Map<string, Synonym[]>();
+  const antonymCache = new Map<string, string[]>();
   const buffer = Buffer.alloc(8192);
 
   const senseIndex = () => {
@@ -72,14 +80,38 @@ export function createWordNet(options: WordNetOptions = {}): WordNet {
     return index;
   };
 
-  const readSynset = (file: string, offset: number): string[] => {
+  const readSynset = (file: string, offset: number): Synset => {
     let fd = fds.get(file);
     if (fd === undefined) {
       fd = openSync(join(dictDir as string, file), 'r');
       fds.set(file, fd);
     }
     const read = readSync(fd, buffer, 0, buffer.length, offset);
-    return parseSynsetWords(buffer.toString('latin1', 0, read));
+    return parseSynset(buffer.toString('latin1', 0, read));
+  };
+
+  const lookupAntonyms = (word: string): string[] => {
+    const found = new Set<string>();
+    for (const form of forms(word)) {
+      for (const sense of sensesOf(senseIndex(), form)) {
+        const file = DATA_FILE[sense.type];
+        if (!file) continue;
+        const synset = readSynset(file, sense.offset);
+        const position = synset.words.indexOf(form) + 1;
+        for (const pointer of synset.antonyms) {
+          // Antonymy is between words: only the pointers of this word (or of the whole synset).
+          if (pointer.source !== 0 && pointer.source !== position) continue;
+          const target = POS_FILE[pointer.pos];
+          if (!target) continue;
+          const words = readSynset(target, pointer.offset).words;
+          for (const antonym of pointer.target === 0 ? words : [words[pointer.target - 1]]) {
+            if (antonym && /^[a-z]+$/.test(antonym) && antonym !== form) found.add(antonym);
+          }
+        }
+      }
+      if (found.size > 0) break;
+    }
+    return [...found];
   };
 
   const lookup = (word: string): Synonym[] => {
@@ -90,7 +122,7 @@ export function createWordNet(options: WordNetOptions = {}): WordNet {
       const file = DATA_FILE[sense.type];
       if (!file) continue;
       const share = (sense.tagged + 0.5) / total;
-      for (const lemma of readSynset(file, sense.offset)) {
+      for (const lemma of readSynset(file, sense.offset).words) {
         if (lemma === word || !/^[a-z]+$/.test(lemma)) continue;
         found.set(lemma, Math.max(found.get(lemma) ?? 0, share));
       }
@@ -122,6 +154,14 @@ export function createWordNet(options: WordNetOptions = {}): WordNet {
       const result = /^[a-z][a-z-]{1,39}$/.test(word) ? lookup(word) : [];
       if (cache.size >= cacheSize) cache.delete(cache.keys().next().value as string);
       cache.set(word, result);
+      return result;
+    },
+    antonyms(word: string): string[] {
+      const hit = antonymCache.get(word);
+      if (hit) return hit;
+      const result = /^[a-z][a-z-]{1,39}$/.test(word) ? lookupAntonyms(word) : [];
+      if (antonymCache.size >= cacheSize) antonymCache.delete(antonymCache.keys().next().value as string);
+      antonymCache.set(word, result);
       return result;
     },
     close(): void {
@@ -166,8 +206,18 @@ function sensesOf(index: { text: string; lines: Int32Array }, word: string): { t
   return senses;
 }
 
-/** `offset lex pos w_cnt(hex) word lex_id ...` → the lowercase words of the synset. */
-function parseSynsetWords(line: string): string[] {
+/** A synset as read from a data file: its words and its antonym pointers. */
+interface Synset {
+  words: string[];
+  /** `!` pointers: target synset, its part of speech, and the source and target word numbers (0: the whole synset). */
+  antonyms: { offset: number; pos: string; source: number; target: number }[];
+}
+
+/**
+ * `offset lex pos w_cnt(hex) word lex_id … p_cnt(3 digits) [symbol offset pos source/target(4 hex)]…`
+ * → the lowercase words of the synset and its antonym pointers.
+ */
+function parseSynset(line: string): Synset {
   const parts = line.split(' ');
   const count = Number.parseInt(parts[3] ?? '0', 16);
   const words: string[] = [];
@@ -175,5 +225,19 @@ function parseSynsetWords(line: string): string[] {
     const word = parts[4 + i * 2];
     if (word) words.push(word.replace(/\(.*\)$/, '').toLowerCase());
   }
-  return words;
+  const antonyms: Synset['antonyms'] = [];
+  let at = 4 + count * 2;
+  const pointers = Number.parseInt(parts[at] ?? '0', 10) || 0;
+  at++;
+  for (let p = 0; p < pointers && at + 3 < parts.length; p++, at += 4) {
+    if (parts[at] !== '!') continue;
+    const numbers = parts[at + 3] ?? '0000';
+    antonyms.push({
+      offset: Number(parts[at + 1]),
+      pos: parts[at + 2] ?? '',
+      source: Number.parseInt(numbers.slice(0, 2), 16) || 0,
+      target: Number.parseInt(numbers.slice(2, 4), 16) || 0,
+    });
+  }
+  return { words, antonyms };
 }
