@@ -254,6 +254,8 @@ describe('web UI end to end', () => {
     await page.getByLabel('Category').fill('finance');
     await page.getByLabel('Tags (comma separated)').fill('invoices, vendors');
     await page.getByLabel('Summary').fill('Match vendor invoices to purchase orders and flag the gaps.');
+    await visible(page.getByRole('note').filter({ hasText: 'requests a person would type' }));
+    await page.getByLabel('Triggers (one example request a line)').fill('invoices do not match the purchase orders\nvendor billed us twice');
     await page.getByLabel('Markdown body').fill(
       '## [match-invoices] Step 1: Match invoices to purchase orders\n\nCompare each vendor invoice with its purchase order.\n\n## [flag-gaps] Step 2: Flag the gaps\n\nList invoices without a matching order.\n',
     );
@@ -279,6 +281,15 @@ describe('web UI end to end', () => {
     expect(Number(await first.locator('.score').textContent())).toBeGreaterThan(0);
     expect((await first.locator('.reason').textContent())?.length).toBeGreaterThan(5);
     await screenshot(page, '11-search-tester');
+
+    // Why did a skill not match? The explanation names it with the reason it was cut.
+    await page.getByLabel('Message').fill('plan the team offsite');
+    await page.getByLabel('Why not (slug)').fill('reconcile-vendor-invoices');
+    await page.getByRole('button', { name: 'Search' }).click();
+    const explained = page.locator('.explain tbody tr', { hasText: 'reconcile-vendor-invoices' });
+    await visible(explained);
+    expect(await explained.locator('td').nth(1).textContent()).toBe('cut');
+    expect(await explained.locator('.reason').first().textContent()).toMatch(/^cut: /);
 
     // The built-in runtime follows the skill and writes a run report, downloaded with the bearer.
     await page.getByRole('link', { name: 'Canvas' }).click();

@@ -1,9 +1,12 @@
 /**
  * The search tester: what an agent of this workspace would match, with score and
- * reason. Scores look exactly as they do in a chat turn's "Skills matched" (one scale).
+ * reason (scores look exactly as they do in a chat turn's "Skills matched": one scale),
+ * and with "Explain" every candidate the search weighed (the best ones under the floor
+ * too) with why it was kept or cut. "Why not" names a skill to explain whatever its rank:
+ * the answer to "why didn't this skill match?".
  */
 import { useState } from 'react';
-import type { SearchMatch } from '../api/types';
+import type { ExplainedCandidate, SearchExplanation, SearchMatch } from '../api/types';
 import { href } from '../router';
 import { Empty, ErrorNote } from '../ui/Notice';
 import { Score } from '../ui/Score';
@@ -13,14 +16,25 @@ import type { SkillsApi } from './api';
 export function SearchTester({ structureId, skills }: { structureId: string; skills: SkillsApi }) {
   const [query, setQuery] = useState('');
   const [limit, setLimit] = useState(5);
+  const [whyNot, setWhyNot] = useState('');
+  const [explain, setExplain] = useState(false);
   const [matches, setMatches] = useState<SearchMatch[] | null>(null);
+  const [explanation, setExplanation] = useState<SearchExplanation | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const run = async () => {
     setBusy(true);
     setError(null);
     try {
-      setMatches(await skills.search(query.trim(), limit));
+      const slug = whyNot.trim();
+      if (explain || slug) {
+        const result = await skills.explain(query.trim(), limit, slug ? [slug] : []);
+        setMatches(result.matches);
+        setExplanation(result.explain);
+      } else {
+        setMatches(await skills.search(query.trim(), limit));
+        setExplanation(null);
+      }
     } catch (failure) {
       setError(failure);
     } finally {
@@ -46,6 +60,14 @@ export function SearchTester({ structureId, skills }: { structureId: string; ski
         <label className="field field-narrow">
           <span>Limit</span>
           <input type="number" name="limit" min={1} max={50} value={limit} onChange={(event) => setLimit(Number(event.target.value))} />
+        </label>
+        <label className="field field-narrow">
+          <span>Why not (slug)</span>
+          <input name="why" pattern="[a-z0-9]+(-[a-z0-9]+)*" maxLength={64} placeholder="pay-supplier-invoices" value={whyNot} onChange={(event) => setWhyNot(event.target.value)} />
+        </label>
+        <label className="field field-narrow">
+          <span>Explain</span>
+          <input type="checkbox" name="explain" checked={explain} onChange={(event) => setExplain(event.target.checked)} />
         </label>
         <button type="submit" className="btn btn-primary" disabled={busy || !query.trim()}>
           {busy ? 'Searching…' : 'Search'}
@@ -79,6 +101,55 @@ export function SearchTester({ structureId, skills }: { structureId: string; ski
           </tbody>
         </table>
       ) : null}
+      {explanation ? <Explanation structureId={structureId} explanation={explanation} /> : null}
     </section>
   );
+}
+
+/** How the query was read and every candidate's fate. */
+function Explanation({ structureId, explanation }: { structureId: string; explanation: SearchExplanation }) {
+  return (
+    <div className="explain" aria-label="Explanation">
+      <h3>How the message was read</h3>
+      <ul className="small">
+        {explanation.words.map((word) => (
+          <li key={word.word}>
+            <strong>{word.word}</strong> (weight {word.weight.toFixed(2)}):{' '}
+            {word.matched_as.length === 0 ? 'no skill has it' : word.matched_as.map((m) => (m.via && m.via !== word.word ? `${m.via} (${m.kind})` : m.kind)).join(', ')}
+          </li>
+        ))}
+      </ul>
+      <h3>Candidates</h3>
+      <table className="table">
+        <thead>
+          <tr>
+            <th>Skill</th>
+            <th>Kept</th>
+            <th>Why</th>
+            <th>Matched</th>
+          </tr>
+        </thead>
+        <tbody>
+          {explanation.candidates.map((candidate) => (
+            <tr key={candidate.slug}>
+              <td>
+                <a href={href.skill(structureId, candidate.slug)}>{candidate.slug}</a>
+              </td>
+              <td>{candidate.kept ? `#${candidate.rank ?? ''}` : 'cut'}</td>
+              <td className="reason">{candidate.why}</td>
+              <td className="reason">{fieldsOf(candidate)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The matched words per field, as "name: pay, invoices; body: supplier". */
+function fieldsOf(candidate: ExplainedCandidate): string {
+  const parts = Object.entries(candidate.fields)
+    .filter(([, words]) => words && words.length > 0)
+    .map(([field, words]) => `${field}: ${(words ?? []).join(', ')}`);
+  return parts.length > 0 ? parts.join('; ') : candidate.reason;
 }

@@ -37,11 +37,13 @@ interface Form {
   tags: string;
   status: string;
   summary: string;
+  /** Example requests, one a line. */
+  triggers: string;
   tool_url: string;
   body: string;
 }
 
-const emptyForm: Form = { slug: '', name: '', category: '', difficulty: 'medium', tags: '', status: 'draft', summary: '', tool_url: '', body: TEMPLATE_BODY };
+const emptyForm: Form = { slug: '', name: '', category: '', difficulty: 'medium', tags: '', status: 'draft', summary: '', triggers: '', tool_url: '', body: TEMPLATE_BODY };
 
 function toForm(skill: Skill): Form {
   const fm = skill.frontmatter;
@@ -54,10 +56,22 @@ function toForm(skill: Skill): Form {
     tags: Array.isArray(fm.tags) ? fm.tags.map(String).join(', ') : '',
     status: text(fm.status) || 'draft',
     summary: text(fm.summary),
+    triggers: Array.isArray(fm.triggers) ? fm.triggers.map(String).join('\n') : '',
     tool_url: text(fm.tool_url),
     body: skill.body,
   };
 }
+
+/** The non-empty lines of the triggers box, trimmed. */
+function triggerLines(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+}
+
+/** Example requests a skill should list: fewer than this and the editor suggests adding some. */
+const SUGGESTED_TRIGGERS = 5;
 
 /** A URL-safe slug from a name. */
 export function slugify(name: string): string {
@@ -127,6 +141,9 @@ export function SkillEditor({ structureId, slug, skills }: { structureId: string
       summary: form.summary.trim(),
       tool_url: form.tool_url.trim() ? form.tool_url.trim() : null,
     };
+    const triggers = triggerLines(form.triggers);
+    if (triggers.length > 0) frontmatter.triggers = triggers;
+    else delete frontmatter.triggers;
     try {
       const stored = slug ? await skills.save(slug, frontmatter, form.body) : await skills.create(form.slug.trim(), frontmatter, form.body);
       release();
@@ -230,6 +247,15 @@ export function SkillEditor({ structureId, slug, skills }: { structureId: string
         <label className="field fm-wide">
           <span>Summary</span>
           <input name="summary" value={form.summary} onChange={set('summary')} />
+        </label>
+        <label className="field fm-wide">
+          <span>Triggers (one example request a line)</span>
+          <textarea name="triggers" rows={4} value={form.triggers} onChange={set('triggers')} placeholder={'the site is down\ncustomers can’t log in'} />
+          {triggerLines(form.triggers).length < SUGGESTED_TRIGGERS ? (
+            <span className="muted small" role="note">
+              Add {SUGGESTED_TRIGGERS}–10 requests a person would type when they need this skill: search weighs them strongly and names them in its reasons.
+            </span>
+          ) : null}
         </label>
         <label className="field fm-wide">
           <span>Tool URL (optional)</span>

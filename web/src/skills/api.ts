@@ -1,6 +1,6 @@
 /** Skill library calls of the Skills Editor, scoped to the workspace. */
 import type { Api } from '../api/client';
-import type { DeletedSkill, SearchMatch, Skill, SkillCommit, SkillEntry, SkillProblem } from '../api/types';
+import type { DeletedSkill, SearchExplanation, SearchMatch, Skill, SkillCommit, SkillEntry, SkillProblem } from '../api/types';
 
 const base = '/api/org/knowledge';
 const slugPath = (slug: string) => `${base}/skills/${encodeURIComponent(slug)}`;
@@ -22,6 +22,15 @@ export function skillsApi(api: Api, structureId: string) {
     restore: (slug: string) => api.post<Skill>(`${slugPath(slug)}/restore`, undefined, { query: { structure_id: structureId } }),
     deleted: (signal?: AbortSignal) => api.get<{ skills: DeletedSkill[] }>(`${base}/deleted`, { query: { structure_id: structureId }, ...(signal ? { signal } : {}) }).then((body) => body.skills),
     search: (query: string, limit: number) => api.post<{ matches: SearchMatch[] }>(`${base}/search`, { structure_id: structureId, query, limit }).then((body) => body.matches),
+    /** The same search with `explain`: every candidate, kept or cut, and why (`why`: skills to explain whatever their rank). */
+    explain: (query: string, limit: number, why: string[]) =>
+      api.post<{ matches: SearchMatch[]; explain: SearchExplanation }>(`${base}/search`, {
+        structure_id: structureId,
+        query,
+        limit,
+        explain: true,
+        ...(why.length > 0 ? { why } : {}),
+      }),
   };
 }
 
