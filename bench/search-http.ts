@@ -4,7 +4,8 @@
  * child processes on the same N generated skill files. For each: time from spawn to the
  * listening line and to the first answered search (index ready), cold (no persisted
  * index) and warm (org only: with it); search p50/p99 over HTTP on the same queries,
- * interleaved so both see the same machine load; RSS after the queries and its
+ * interleaved so both see the same machine load; searches per second with 16 requests
+ * in flight (alternating rounds); RSS after the queries and its
  * high-water mark. Ratios are org ÷ bare.
  *
  *   npx tsx bench/search-http.ts                      # 1,000, 10,000 and 50,000 skills
@@ -54,6 +55,18 @@ async function searchOnce(target: Target, query: string): Promise<number> {
   await response.body.json();
   if (response.statusCode !== 200) throw new Error(`search answered ${response.statusCode}`);
   return performance.now() - started;
+}
+
+/** Searches per second with `concurrency` requests in flight, over `list`. */
+async function throughput(target: Target, list: string[], concurrency = 16): Promise<number> {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < list.length) await searchOnce(target, list[next++] as string);
+    }),
+  );
+  return list.length / ((performance.now() - started) / 1000);
 }
 
 /** Polls the search endpoint until it answers 200 (the index is ready). */
@@ -150,6 +163,13 @@ export async function benchSearchHttp(n: number): Promise<Record<string, number>
           times.org.push(await searchOnce(org, query));
         }
       }
+      // Throughput: both servers in two alternating rounds, so drift in machine load hits both.
+      const qps = { org: 0, bare: 0 };
+      for (const round of [0, 1]) {
+        const slice = list.slice(round * 300, round * 300 + 300);
+        const order = round === 0 ? (['org', 'bare'] as const) : (['bare', 'org'] as const);
+        for (const name of order) qps[name] += (await throughput(name === 'org' ? org : bare.target, [...slice, ...slice, ...slice])) / 2;
+      }
       times.org.sort((a, b) => a - b);
       times.bare.sort((a, b) => a - b);
       const orgMemory = await memoryMb(warm.child.process.pid ?? 0);
@@ -162,7 +182,10 @@ export async function benchSearchHttp(n: number): Promise<Record<string, number>
       put('org.rss_hwm_mb', orgMemory.hwm);
       put('bare.rss_mb', bareMemory.rss);
       put('bare.rss_hwm_mb', bareMemory.hwm);
+      put('org.http_searches_per_s', Math.round(qps.org));
+      put('bare.http_searches_per_s', Math.round(qps.bare));
       put('ratio.http_p50', ratio(percentile(times.org, 0.5), percentile(times.bare, 0.5)));
+      put('ratio.http_searches_per_s', ratio(qps.org, qps.bare));
       put('ratio.rss', ratio(orgMemory.rss, bareMemory.rss));
       put('ratio.cold_ready', ratio(cold.readyMs, bare.readyMs));
     } finally {
