@@ -47,7 +47,7 @@ export function SearchTester({ structureId, skills }: { structureId: string; ski
       <h2>Search tester</h2>
       <p className="muted small">Only complete skills visible to this workspace are matched — exactly what an agent sees when a message arrives.</p>
       <form
-        className="row gap search-form"
+        className="row gap wrap search-form"
         onSubmit={(event) => {
           event.preventDefault();
           if (query.trim()) void run();

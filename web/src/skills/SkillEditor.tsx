@@ -251,12 +251,12 @@ export function SkillEditor({ structureId, slug, skills }: { structureId: string
         <label className="field fm-wide">
           <span>Triggers (one example request a line)</span>
           <textarea name="triggers" rows={4} value={form.triggers} onChange={set('triggers')} placeholder={'the site is down\ncustomers can’t log in'} />
-          {triggerLines(form.triggers).length < SUGGESTED_TRIGGERS ? (
-            <span className="muted small" role="note">
-              Add {SUGGESTED_TRIGGERS}–10 requests a person would type when they need this skill: search weighs them strongly and names them in its reasons.
-            </span>
-          ) : null}
         </label>
+        {triggerLines(form.triggers).length < SUGGESTED_TRIGGERS ? (
+          <p className="muted small fm-wide" role="note">
+            Add {SUGGESTED_TRIGGERS}–10 requests a person would type when they need this skill: search weighs them strongly and cites them in its reasons.
+          </p>
+        ) : null}
         <label className="field fm-wide">
           <span>Tool URL (optional)</span>
           <input name="tool_url" type="url" value={form.tool_url} onChange={set('tool_url')} placeholder="https://…" />
