@@ -36,9 +36,15 @@ export default tseslint.config(
   {
     files: ['src/core/**/*.ts'],
     rules: forbid(
-      ['**/app.js', '**/server/**', '**/mcp/**', '**/client/**', '**/cli/**', 'fastify', '@fastify/*', 'ink', 'react', '@modelcontextprotocol/*', 'commander'],
+      // pg and src/stores too: core knows storage only through its interfaces (PostgreSQL lives in src/stores/postgres).
+      ['**/app.js', '**/server/**', '**/mcp/**', '**/client/**', '**/cli/**', '**/stores/**', 'fastify', '@fastify/*', 'ink', 'react', '@modelcontextprotocol/*', 'commander', 'pg', 'pg-*'],
       'core is the domain: it imports node:*, its own libraries and typebox (record schemas) only (DESIGN.md).',
     ),
+  },
+  {
+    // The PostgreSQL stores implement core's interfaces with pg, and are wired by the composition root.
+    files: ['src/stores/**/*.ts'],
+    rules: forbid(['**/app.js', '**/server/**', '**/mcp/**', '**/client/**', '**/cli/**', 'fastify', '@fastify/*', 'ink', 'react', 'commander'], 'stores import core and pg only.'),
   },
   {
     files: ['src/server/**/*.ts'],

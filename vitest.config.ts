@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // One PostgreSQL server for the PostgreSQL stores' tests and the multi-instance tests.
+    globalSetup: ['test/support/postgres-setup.ts'],
   },
 });

@@ -194,7 +194,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     },
     publicUrl,
     async firstStart() {
-      if (users.count() > 0 || config.adminToken) return undefined;
+      if (config.adminToken || (await users.count()) > 0) return undefined;
       const { user, token } = await users.create('owner@localhost');
       const result: FirstStart = { email: user.email, token };
       if (config.demo) {

@@ -69,7 +69,7 @@ interface Prepared {
   url: string;
   payload?: object;
   /** For writes: true once the change is visible in the app's state. */
-  happened?: () => boolean;
+  happened?: () => boolean | Promise<boolean>;
 }
 
 describe('role matrix', () => {
@@ -153,8 +153,8 @@ describe('role matrix', () => {
         return { method: 'POST', url: `${base()}/agents/${roleId}/restore`, happened: () => live(roleId) };
       }
       case 'mint key': {
-        const before = t.app.keys.list(structureId, nodeA.id).length;
-        return { method: 'POST', url: `${base()}/agents/${nodeA.role_id}/mcp-key`, payload: { label: `k${n}` }, happened: () => t.app.keys.list(structureId, nodeA.id).length > before };
+        const before = (await t.app.keys.list(structureId, nodeA.id)).length;
+        return { method: 'POST', url: `${base()}/agents/${nodeA.role_id}/mcp-key`, payload: { label: `k${n}` }, happened: async () => (await t.app.keys.list(structureId, nodeA.id)).length > before };
       }
       case 'list keys':
         return { method: 'GET', url: `${base()}/agents/${nodeA.role_id}/mcp-keys` };
@@ -163,7 +163,7 @@ describe('role matrix', () => {
         return {
           method: 'DELETE',
           url: `${base()}/agents/${nodeA.role_id}/mcp-key/${key.id}`,
-          happened: () => !t.app.keys.list(structureId, nodeA.id).some((listed) => listed.id === key.id),
+          happened: async () => !(await t.app.keys.list(structureId, nodeA.id)).some((listed) => listed.id === key.id),
         };
       }
       case 'share': {
@@ -172,7 +172,7 @@ describe('role matrix', () => {
           method: 'POST',
           url: `${base()}/share`,
           payload: { email, role: 'viewer' },
-          happened: () => t.app.invites.list(structureId).some((invite) => invite.email === email),
+          happened: async () => (await t.app.invites.list(structureId)).some((invite) => invite.email === email),
         };
       }
       case 'members':
@@ -190,7 +190,7 @@ describe('role matrix', () => {
         return { method: 'GET', url: '/api/org/structures' };
       case 'create user': {
         const email = `made${n}@example.com`;
-        return { method: 'POST', url: '/api/org/users', payload: { email }, happened: () => t.app.users.byEmail(email) !== undefined };
+        return { method: 'POST', url: '/api/org/users', payload: { email }, happened: async () => (await t.app.users.byEmail(email)) !== undefined };
       }
     }
   }
@@ -230,7 +230,7 @@ describe('role matrix', () => {
       expect(response.json()).toMatchObject({ status, code: CODE[status] });
       if (status === 401) expect(response.headers['www-authenticate']).toMatch(/^Bearer/);
     }
-    if (request.happened) expect(request.happened(), 'write visible in state').toBe(status < 400);
+    if (request.happened) expect(await request.happened(), 'write visible in state').toBe(status < 400);
   });
 
   it('a structure route answers a non-member exactly as an unknown structure', async () => {

@@ -160,7 +160,7 @@ describe('instance routes', () => {
         });
         expectProblem(response, 415, 'unsupported_media_type');
       }
-      expect(t.app.users.byEmail('z@example.com')).toBeUndefined();
+      expect(await t.app.users.byEmail('z@example.com')).toBeUndefined();
     });
   });
 
@@ -211,7 +211,7 @@ describe('instance routes', () => {
           payload: { email: 'big@example.com', padding: 'x'.repeat(4096) },
         });
         expectProblem(response, 413, 'payload_too_large');
-        expect(small.app.users.byEmail('big@example.com')).toBeUndefined();
+        expect(await small.app.users.byEmail('big@example.com')).toBeUndefined();
       } finally {
         await small.close();
       }

@@ -42,7 +42,7 @@ export function registerAccess(server: FastifyInstance, app: App): void {
     if (!rule || rule.kind === 'public' || rule.kind === 'signed') return;
     const token = bearerOf(request);
     if (!token) throw unauthorized('a bearer token is required (Authorization: Bearer <token>)');
-    const principal = app.access.authenticate(token);
+    const principal = await app.access.authenticate(token);
     if (!principal) throw unauthorized('the bearer token is unknown or revoked');
     request.principal = principal;
   });

@@ -1,7 +1,11 @@
 /** Authentication and authorization: tokens, users, MCP keys, the role matrix, open connections. */
 export * from './connections.js';
+export * from './fs-key-store.js';
+export * from './fs-user-store.js';
+export * from './key-store.js';
 export * from './keys.js';
 export * from './principal.js';
 export * from './roles.js';
 export * from './tokens.js';
+export * from './user-store.js';
 export * from './users.js';

@@ -1,70 +1,56 @@
 /**
  * Per-node MCP keys (API.md §3, §5): minted with a label, shown once, stored as a
- * SHA-256 hash in `.org/keys.json`, listed without tokens, revoked at once.
+ * SHA-256 hash in a `KeyStore` (the home's `.org/keys.json` by default), listed without
+ * tokens, revoked at once. Live keys are cached by hash; on a store shared by several
+ * instances, `revoked` applies a revocation made on another instance (the key stops
+ * authenticating and its connections here close) and a miss reads the store.
  */
 import { notFound } from '../errors.js';
 import type { McpKeyCreated, McpKeyListing } from '../schemas/auth.js';
-import { JsonFile } from '../storage/index.js';
 import { errorFields, isoNow, silentLog, uuid, type Clock, type IdGenerator, type Log, systemClock } from '../util/index.js';
 import type { ConnectionRegistry } from './connections.js';
+import { createFsKeyStore } from './fs-key-store.js';
+import type { KeyStore, McpKeyRecord } from './key-store.js';
 import { TOKEN_PREFIX, hashToken, mintToken } from './tokens.js';
 
 /** Characters after `org_mcp_` shown in a key's `prefix` (too few to guess the rest). */
 export const KEY_HINT_LENGTH = 4;
 
-/** A key as stored. */
-export interface McpKeyRecord {
-  id: string;
-  structure_id: string;
-  node_id: string;
-  role_id: string;
-  label: string;
-  prefix: string;
-  token_hash: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
+export type { McpKeyRecord } from './key-store.js';
 
 export type { McpKeyCreated, McpKeyListing } from '../schemas/auth.js';
 
-interface KeysDoc {
-  version: 1;
-  keys: McpKeyRecord[];
-}
-
-/** Options of the key service. */
-export interface KeyServiceOptions {
-  file: string;
+/** Options of the key service: a store, or the file of the filesystem store. */
+export type KeyServiceOptions = ({ store: KeyStore; file?: undefined } | { file: string; store?: undefined }) & {
   connections: ConnectionRegistry;
   clock?: Clock;
   ids?: IdGenerator;
-  /** How often last-use times are flushed to disk, in ms (default 5000). */
+  /** How often last-use times are written to the store, in ms (default 5000). */
   flushEveryMs?: number;
   /** Where a failed periodic flush is reported (default: silent); the next flush retries. */
   log?: Log;
-}
+};
 
 /** Mints, lists, resolves and revokes MCP node keys. */
 export class KeyService {
-  private readonly doc: JsonFile<KeysDoc>;
+  private store: KeyStore | undefined;
   private readonly clock: Clock;
   private readonly ids: IdGenerator;
-  private byHash = new Map<string, McpKeyRecord>();
+  /** Live keys by token hash, as last read. */
+  private readonly byHash = new Map<string, McpKeyRecord>();
   private readonly lastUsed = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: KeyServiceOptions) {
-    this.doc = new JsonFile<KeysDoc>(options.file, () => ({ version: 1, keys: [] }));
+    this.store = options.store;
     this.clock = options.clock ?? systemClock;
     this.ids = options.ids ?? uuid;
   }
 
-  /** Loads keys and starts the periodic flush of last-use times. */
+  /** Opens the store and starts the periodic flush of last-use times. */
   async load(): Promise<void> {
-    await this.doc.load();
-    this.reindex();
-    // A flush that fails (disk full, read-only) is reported and retried at the next tick;
+    if (!this.store && this.options.file !== undefined) this.store = await createFsKeyStore(this.options.file);
+    // A flush that fails (disk full, read-only, database away) is reported and retried at the next tick;
     // it must never become an unhandled rejection, which would end the process.
     const log = this.options.log ?? silentLog;
     this.timer = setInterval(() => {
@@ -73,8 +59,9 @@ export class KeyService {
     this.timer.unref();
   }
 
-  private reindex(): void {
-    this.byHash = new Map(this.doc.current.keys.filter((key) => !key.revoked_at).map((key) => [key.token_hash, key]));
+  private get keys(): KeyStore {
+    if (!this.store) throw new Error('KeyService.load() was not called');
+    return this.store;
   }
 
   /** Mints a key for a node; the token is in the result only. */
@@ -93,24 +80,20 @@ export class KeyService {
       last_used_at: null,
       revoked_at: null,
     };
-    await this.doc.update((draft) => {
-      draft.keys.push(record);
-    });
-    this.reindex();
+    await this.keys.insert(record);
+    this.byHash.set(record.token_hash, record);
     return { id: record.id, token, prefix: record.prefix, label: record.label, created_at: record.created_at };
   }
 
   /** Live keys of a node, oldest first, without tokens. */
-  list(structureId: string, nodeId: string): McpKeyListing[] {
-    return this.doc.current.keys
-      .filter((key) => key.structure_id === structureId && key.node_id === nodeId && !key.revoked_at)
-      .map((key) => ({
-        id: key.id,
-        prefix: key.prefix,
-        label: key.label,
-        created_at: key.created_at,
-        last_used_at: this.lastUsed.get(key.id) ?? key.last_used_at,
-      }));
+  async list(structureId: string, nodeId: string): Promise<McpKeyListing[]> {
+    return (await this.keys.liveOfNode(structureId, nodeId)).map((key) => ({
+      id: key.id,
+      prefix: key.prefix,
+      label: key.label,
+      created_at: key.created_at,
+      last_used_at: this.lastUsed.get(key.id) ?? key.last_used_at,
+    }));
   }
 
   /**
@@ -118,47 +101,56 @@ export class KeyService {
    * 401 and every connection registered for it has been closed. 404 when unknown.
    */
   async revoke(structureId: string, nodeId: string, keyId: string): Promise<void> {
-    const key = this.doc.current.keys.find(
-      (candidate) => candidate.id === keyId && candidate.structure_id === structureId && candidate.node_id === nodeId && !candidate.revoked_at,
-    );
-    if (!key) throw notFound(`MCP key ${keyId} not found`);
-    // Stop accepting the key before the write, so no request slips in while it lands.
-    this.byHash.delete(key.token_hash);
+    // Stop accepting the key here before the write, so no request slips in while it lands.
+    const held = [...this.byHash].find(([, key]) => key.id === keyId && key.structure_id === structureId && key.node_id === nodeId);
+    if (held) this.byHash.delete(held[0]);
+    let key: McpKeyRecord | undefined;
     try {
-      await this.doc.update((draft) => {
-        const stored = draft.keys.find((candidate) => candidate.id === keyId);
-        if (stored) stored.revoked_at = isoNow(this.clock);
-      });
-    } finally {
-      this.reindex();
+      key = await this.keys.revoke(structureId, nodeId, keyId, isoNow(this.clock));
+    } catch (error) {
+      if (held) this.byHash.set(...held);
+      throw error;
     }
+    if (!key) throw notFound(`MCP key ${keyId} not found`);
+    this.revoked(keyId);
+  }
+
+  /**
+   * Forgets a revoked key (revoked here, or on another instance sharing the store) and
+   * ends its open connections on this instance.
+   */
+  revoked(keyId: string): void {
+    for (const [hash, key] of this.byHash) if (key.id === keyId) this.byHash.delete(hash);
     this.options.connections.closeAll(keyId, 'key revoked');
+  }
+
+  /** Drops every cached key (revocations on other instances may have been missed). */
+  forgetAll(): void {
+    this.byHash.clear();
   }
 
   /** Revokes every key of a node (used when the node is deleted). */
   async revokeNode(structureId: string, nodeId: string): Promise<void> {
-    for (const key of this.list(structureId, nodeId)) await this.revoke(structureId, nodeId, key.id);
+    for (const key of await this.list(structureId, nodeId)) await this.revoke(structureId, nodeId, key.id).catch(() => undefined);
   }
 
   /** The live key whose token hashes to `hash`; records its use. */
-  authenticate(hash: string): McpKeyRecord | undefined {
-    const key = this.byHash.get(hash);
+  async authenticate(hash: string): Promise<McpKeyRecord | undefined> {
+    let key = this.byHash.get(hash);
+    if (!key) {
+      key = await this.keys.liveByHash(hash);
+      if (key) this.byHash.set(hash, key);
+    }
     if (key) this.lastUsed.set(key.id, isoNow(this.clock));
     return key;
   }
 
-  /** Writes pending last-use times to disk. */
+  /** Writes pending last-use times to the store. */
   async flushUsage(): Promise<void> {
-    if (this.lastUsed.size === 0) return;
+    if (this.lastUsed.size === 0 || !this.store) return;
     const pending = new Map(this.lastUsed);
-    await this.doc.update((draft) => {
-      for (const key of draft.keys) {
-        const used = pending.get(key.id);
-        if (used) key.last_used_at = used;
-      }
-    });
+    await this.store.recordUse(pending);
     for (const [id, used] of pending) if (this.lastUsed.get(id) === used) this.lastUsed.delete(id);
-    this.reindex();
   }
 
   /** Stops the flush timer and flushes. */

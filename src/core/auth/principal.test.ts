@@ -42,17 +42,17 @@ describe('AccessControl', () => {
       const created = await users.create(`${name}@example.com`);
       tokens[name] = created.token;
     }
-    const ownerId = users.byEmail('owner@example.com')!.id;
+    const ownerId = (await users.byEmail('owner@example.com'))!.id;
     structureId = (await structures.create({ name: 'S', template: 'blank', ownerId })).id;
     otherId = (await structures.create({ name: 'O', template: 'blank', ownerId })).id;
-    await members.set(structureId, users.byEmail('operator@example.com')!.id, 'operator');
-    await members.set(structureId, users.byEmail('viewer@example.com')!.id, 'viewer');
+    await members.set(structureId, (await users.byEmail('operator@example.com'))!.id, 'operator');
+    await members.set(structureId, (await users.byEmail('viewer@example.com'))!.id, 'viewer');
     const root = await nodes.add(structureId, { role_id: 'team-root', label: 'Root' }, 'test');
     const key = await keys.mint({ structureId, nodeId: root.id, roleId: root.role_id });
     tokens.key = key.token;
     tokens.admin = ADMIN;
     for (const [name, token] of Object.entries(tokens)) {
-      const principal = access.authenticate(token);
+      const principal = await access.authenticate(token);
       if (!principal) throw new Error(`${name} did not authenticate`);
       principals.set(name, principal);
     }
@@ -71,13 +71,13 @@ describe('AccessControl', () => {
     }
   };
 
-  it('authenticates each kind of token, and nothing else', () => {
+  it('authenticates each kind of token, and nothing else', async () => {
     expect(principals.get('admin')).toEqual({ kind: 'admin', id: 'admin' });
     expect(principals.get('owner')).toMatchObject({ kind: 'user', user: { email: 'owner@example.com' } });
     expect(principals.get('key')).toMatchObject({ kind: 'mcp', key: { structure_id: structureId, role_id: 'team-root' } });
-    expect(access.authenticate('org_u_unknownunknownunknownunknownunknown')).toBeUndefined();
-    expect(access.authenticate(`${ADMIN}x`)).toBeUndefined();
-    expect(access.authenticate('')).toBeUndefined();
+    expect(await access.authenticate('org_u_unknownunknownunknownunknownunknown')).toBeUndefined();
+    expect(await access.authenticate(`${ADMIN}x`)).toBeUndefined();
+    expect(await access.authenticate('')).toBeUndefined();
   });
 
   it('applies the matrix: role per action, 404 for non-members and unknown structures', () => {
@@ -120,8 +120,8 @@ describe('AccessControl', () => {
   it('a revoked key no longer authenticates', async () => {
     const root = nodes.get(structureId, 'team-root');
     const created = await keys.mint({ structureId, nodeId: root.id, roleId: root.role_id });
-    expect(access.authenticate(created.token)?.kind).toBe('mcp');
+    expect((await access.authenticate(created.token))?.kind).toBe('mcp');
     await keys.revoke(structureId, root.id, created.id);
-    expect(access.authenticate(created.token)).toBeUndefined();
+    expect(await access.authenticate(created.token)).toBeUndefined();
   });
 });

@@ -44,12 +44,12 @@ export class AccessControl {
   }
 
   /** Resolves a bearer token (hashed once, compared in constant time); undefined for unknown or revoked tokens. */
-  authenticate(token: string): Principal | undefined {
+  async authenticate(token: string): Promise<Principal | undefined> {
     const hash = hashToken(token);
     if (this.adminHash && sameHash(hash, this.adminHash)) return { kind: 'admin', id: 'admin' };
-    const user = this.options.users.byTokenHash(hash);
+    const user = await this.options.users.byTokenHash(hash);
     if (user) return { kind: 'user', id: user.id, user: { id: user.id, email: user.email, created_at: user.created_at } };
-    const key = this.options.keys.authenticate(hash);
+    const key = await this.options.keys.authenticate(hash);
     if (key) return { kind: 'mcp', id: key.id, key };
     return undefined;
   }

@@ -1,66 +1,52 @@
 /**
- * Users of an instance: an e-mail address and the hash of a bearer token.
- * Stored in `.org/users.json`.
+ * Users of an instance: an e-mail address and the hash of a bearer token, kept in a
+ * `UserStore` (the home's `.org/users.json` by default). Token lookups are cached in
+ * memory; on a store shared by several instances, `forget` drops a user another
+ * instance changed, and a miss reads the store.
  */
-import { conflict } from '../errors.js';
 import type { PublicUser } from '../schemas/auth.js';
-import { JsonFile } from '../storage/index.js';
 import { isoNow, uuid, type Clock, type IdGenerator, systemClock } from '../util/index.js';
+import { createFsUserStore } from './fs-user-store.js';
 import { hashToken, mintToken } from './tokens.js';
+import type { UserRecord, UserStore } from './user-store.js';
 
-/** A user as stored (the token only as its hash). */
-export interface UserRecord {
-  id: string;
-  email: string;
-  token_hash: string;
-  created_at: string;
-  /**
-   * The invite whose acceptance created this user. While that invite is still pending,
-   * an acceptance cut short by a crash never returned the token: the retry gets a new one.
-   */
-  invite_id?: string;
-}
+export type { UserRecord } from './user-store.js';
 
 export type { PublicUser } from '../schemas/auth.js';
 
-interface UsersDoc {
-  version: 1;
-  users: UserRecord[];
-}
-
-/** Options of the user service. */
-export interface UserServiceOptions {
-  file: string;
+/** Options of the user service: a store, or the file of the filesystem store. */
+export type UserServiceOptions = ({ store: UserStore; file?: undefined } | { file: string; store?: undefined }) & {
   clock?: Clock;
   ids?: IdGenerator;
-}
+};
 
 /** Creates users and resolves user tokens. */
 export class UserService {
-  private readonly doc: JsonFile<UsersDoc>;
+  private store: UserStore | undefined;
   private readonly clock: Clock;
   private readonly ids: IdGenerator;
-  private byHash = new Map<string, UserRecord>();
+  /** Users by token hash, as last read. */
+  private readonly byHash = new Map<string, UserRecord>();
 
-  constructor(options: UserServiceOptions) {
-    this.doc = new JsonFile<UsersDoc>(options.file, () => ({ version: 1, users: [] }));
+  constructor(private readonly options: UserServiceOptions) {
+    this.store = options.store;
     this.clock = options.clock ?? systemClock;
     this.ids = options.ids ?? uuid;
   }
 
-  /** Loads users from disk. */
+  /** Opens the store (loads the users file of a filesystem home). */
   async load(): Promise<void> {
-    await this.doc.load();
-    this.reindex();
+    if (!this.store && this.options.file !== undefined) this.store = await createFsUserStore(this.options.file);
   }
 
-  private reindex(): void {
-    this.byHash = new Map(this.doc.current.users.map((user) => [user.token_hash, user]));
+  private get users(): UserStore {
+    if (!this.store) throw new Error('UserService.load() was not called');
+    return this.store;
   }
 
   /** Number of users. */
-  count(): number {
-    return this.doc.current.users.length;
+  count(): Promise<number> {
+    return this.users.count();
   }
 
   /**
@@ -68,20 +54,16 @@ export class UserService {
    * taken. `inviteId` records the invite whose acceptance creates it.
    */
   async create(email: string, options: { inviteId?: string } = {}): Promise<{ user: PublicUser; token: string }> {
-    const normalized = email.trim().toLowerCase();
     const token = mintToken('user');
     const record: UserRecord = {
       id: this.ids(),
-      email: normalized,
+      email: normalizeEmail(email),
       token_hash: hashToken(token),
       created_at: isoNow(this.clock),
       ...(options.inviteId ? { invite_id: options.inviteId } : {}),
     };
-    await this.doc.update((draft) => {
-      if (draft.users.some((user) => user.email === normalized)) throw conflict(`a user with e-mail ${normalized} already exists`);
-      draft.users.push(record);
-    });
-    this.reindex();
+    await this.users.insert(record);
+    this.byHash.set(record.token_hash, record);
     return { user: toPublic(record), token };
   }
 
@@ -91,37 +73,50 @@ export class UserService {
    */
   async replaceToken(userId: string): Promise<string> {
     const token = mintToken('user');
-    await this.doc.update((draft) => {
-      const user = draft.users.find((candidate) => candidate.id === userId);
-      if (!user) throw new Error(`no user ${userId}`);
-      user.token_hash = hashToken(token);
-    });
-    this.reindex();
+    this.forget(userId);
+    await this.users.setTokenHash(userId, hashToken(token));
     return token;
   }
 
   /** The id of the invite whose acceptance created this user, if any. */
-  createdByInvite(userId: string): string | undefined {
-    return this.doc.current.users.find((candidate) => candidate.id === userId)?.invite_id;
+  async createdByInvite(userId: string): Promise<string | undefined> {
+    return (await this.users.byId(userId))?.invite_id;
   }
 
   /** The user whose token hashes to `hash`, if any. */
-  byTokenHash(hash: string): UserRecord | undefined {
-    return this.byHash.get(hash);
+  async byTokenHash(hash: string): Promise<UserRecord | undefined> {
+    const cached = this.byHash.get(hash);
+    if (cached) return cached;
+    const user = await this.users.byTokenHash(hash);
+    if (user) this.byHash.set(hash, user);
+    return user;
   }
 
   /** The user with this id. */
-  byId(id: string): PublicUser | undefined {
-    const user = this.doc.current.users.find((candidate) => candidate.id === id);
+  async byId(id: string): Promise<PublicUser | undefined> {
+    const user = await this.users.byId(id);
     return user && toPublic(user);
   }
 
   /** The user with this e-mail address (case-insensitive). */
-  byEmail(email: string): PublicUser | undefined {
-    const normalized = email.trim().toLowerCase();
-    const user = this.doc.current.users.find((candidate) => candidate.email === normalized);
+  async byEmail(email: string): Promise<PublicUser | undefined> {
+    const user = await this.users.byEmail(normalizeEmail(email));
     return user && toPublic(user);
   }
+
+  /** Drops what is cached of a user (another instance changed or removed it). */
+  forget(userId: string): void {
+    for (const [hash, user] of this.byHash) if (user.id === userId) this.byHash.delete(hash);
+  }
+
+  /** Drops every cached user (wake-ups from other instances may have been missed). */
+  forgetAll(): void {
+    this.byHash.clear();
+  }
+}
+
+function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
 }
 
 function toPublic(user: UserRecord): PublicUser {

@@ -1,12 +1,14 @@
 /**
- * A node's artifact shelf: files staged from chat attachments and written by agents,
- * under `.org/structures/<id>/nodes/<node_id>/artifacts/`, with their metadata in
+ * A node's artifact shelf: files staged from chat attachments and written by agents.
+ * `ArtifactShelf` is the interface, with one implementation per backend; the
+ * filesystem one (`FsArtifactShelf`) keeps them under
+ * `.org/structures/<id>/nodes/<node_id>/artifacts/`, with their metadata in
  * `artifacts.json`. Names are reduced to safe base names and files are never reached
  * through a link, so nothing can be written or read outside the shelf. Names are the
  * users' own: they are kept in a list on disk and a `Map` in memory, never as keys of a
  * plain object (`__proto__`, `constructor` and `toString` are ordinary names here).
  */
-import type { ReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { invalid, notFound } from '../errors.js';
 import { JsonFile, openReadStream, readJson, writeAtomic } from '../storage/index.js';
@@ -117,8 +119,25 @@ export function decodeAttachments(list: readonly ChatAttachment[] = []): Decoded
   });
 }
 
-/** One node's shelf. */
-export class ArtifactShelf {
+/** One node's shelf, whatever the backend. */
+export interface ArtifactShelf {
+  /** A local folder where the files of this shelf can be read by a runtime (staged attachments). */
+  readonly dir: string;
+  /** Writes an artifact (replacing one of the same name); returns its metadata. */
+  write(name: string, data: Buffer | string, contentType: string): Promise<ArtifactInfo>;
+  /** Every artifact, newest first. */
+  list(): Promise<ArtifactInfo[]>;
+  /** Opens an artifact for download; 404 when absent or when the name is not a safe base name. */
+  open(name: string): Promise<{ info: ArtifactInfo; stream: Readable }>;
+}
+
+/** Orders artifacts newest first (then by name). */
+export function newestFirst(a: ArtifactInfo, b: ArtifactInfo): number {
+  return b.created_at.localeCompare(a.created_at) || a.name.localeCompare(b.name);
+}
+
+/** One node's shelf in a filesystem home. */
+export class FsArtifactShelf implements ArtifactShelf {
   private readonly doc: JsonFile<ShelfDoc>;
   private loaded: Promise<ShelfDoc> | undefined;
   /** The listing by name, rebuilt whenever the document changes. */
@@ -176,18 +195,18 @@ export class ArtifactShelf {
   /** Every artifact, newest first. */
   async list(): Promise<ArtifactInfo[]> {
     await this.ready();
-    return [...this.byName.values()].sort((a, b) => b.created_at.localeCompare(a.created_at) || a.name.localeCompare(b.name));
+    return [...this.byName.values()].sort(newestFirst);
   }
 
   /** Opens an artifact for download (never through a link); 404 when absent or when the name is not a safe base name. */
-  async open(name: string): Promise<{ info: ArtifactInfo; stream: ReadStream; path: string }> {
+  async open(name: string): Promise<{ info: ArtifactInfo; stream: Readable }> {
     await this.ready();
     const info = safeName(name) === name ? this.byName.get(name) : undefined;
     if (!info) throw notFound(`artifact ${JSON.stringify(name.slice(0, 200))} not found`);
     const path = this.pathOf(name);
     try {
       const { stream } = await openReadStream(path);
-      return { info, stream, path };
+      return { info, stream };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound(`artifact ${JSON.stringify(name.slice(0, 200))} not found`);
       throw error;

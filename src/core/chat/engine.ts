@@ -13,7 +13,7 @@ import { KeyedMutex } from '../storage/index.js';
 import { isoNow, uuid, type Clock, type IdGenerator, systemClock } from '../util/index.js';
 import type { NodeRecord } from '../workspaces/types.js';
 import { RunAppender } from './appender.js';
-import { ArtifactShelf, type DecodedAttachment } from './artifacts.js';
+import { FsArtifactShelf, type ArtifactShelf, type DecodedAttachment } from './artifacts.js';
 import { decodeEvent, type EncodedEvent } from './encoded.js';
 import { enrich } from './enrich.js';
 import type { ChatActivity, ChatDirectory, ChatSkills } from './ports.js';
@@ -41,6 +41,8 @@ export interface ChatEngineOptions {
   recentRunBytes?: number;
   /** How many artifact shelves are kept open (default 256). */
   shelves?: number;
+  /** Opens a node's artifact shelf (default: the filesystem shelf in the node's folder). */
+  openShelf?: (structureId: string, nodeId: string) => ArtifactShelf;
 }
 
 /** A chat message to a node. */
@@ -113,7 +115,7 @@ export class ChatEngine {
     if (shelf) {
       this.shelves.delete(key);
     } else {
-      shelf = new ArtifactShelf(this.options.directory.nodeDir(structureId, nodeId), this.clock);
+      shelf = this.options.openShelf?.(structureId, nodeId) ?? new FsArtifactShelf(this.options.directory.nodeDir(structureId, nodeId), this.clock);
     }
     this.shelves.set(key, shelf);
     const limit = this.options.shelves ?? 256;

@@ -8,3 +8,4 @@ export * from './email.js';
 export * from './quotes.js';
 export * from './service.js';
 export * from './signature.js';
+export * from './reply-journal.js';

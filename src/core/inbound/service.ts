@@ -10,11 +10,11 @@ import { decodeEvent, type EncodedEvent } from '../chat/encoded.js';
 import { isTerminal, type ChatEvent } from '../chat/types.js';
 import { invalid, notFound } from '../errors.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
-import { appendJsonl, readJsonl } from '../storage/index.js';
 import { errorFields, silentLog, type Log } from '../util/log.js';
 import type { StructureService } from '../workspaces/structures.js';
 import { nodeAddress, parseNodeAddress, type NodeAddress } from './address.js';
 import { parseInboundEmail, type InboundEmail } from './email.js';
+import { createFsReplyJournal, type OwedReply, type ReplyJournal } from './reply-journal.js';
 
 /** Longest chat message (API.md §6); longer e-mail text is cut. */
 const MAX_MESSAGE = 100_000;
@@ -31,25 +31,12 @@ export interface InboundServiceOptions {
   /** Where failures of background replies are reported (default: silent). */
   log?: Log;
   /**
-   * Journal of replies owed (`.org/inbound-replies.jsonl`): an e-mail whose turn was cut
-   * short by a restart is still answered by `recover()` after the restart.
+   * Journal of replies owed: an e-mail whose turn was cut short by a restart is still
+   * answered by `recover()` after the restart. A path is the file of the filesystem
+   * journal (`.org/inbound-replies.jsonl`).
    */
-  journal?: string;
+  journal?: ReplyJournal | string;
 }
-
-/** What a reply needs, recorded when the e-mail is accepted. */
-interface OwedReply {
-  run_id: string;
-  structure_id: string;
-  node_id: string;
-  role_id: string;
-  to: string;
-  subject: string;
-  message_id: string | null;
-  references: string[];
-}
-
-type JournalRecord = ({ kind: 'owed' } & OwedReply) | { kind: 'sent'; run_id: string };
 
 /** A message accepted for a node. */
 export interface InboundAccepted {
@@ -80,8 +67,11 @@ function replySubject(subject: string): string {
 /** Accepts inbound messages and answers e-mails. */
 export class InboundService {
   private readonly pending = new Set<Promise<void>>();
+  private readonly journal: ReplyJournal | undefined;
 
-  constructor(private readonly options: InboundServiceOptions) {}
+  constructor(private readonly options: InboundServiceOptions) {
+    this.journal = typeof options.journal === 'string' ? createFsReplyJournal(options.journal) : options.journal;
+  }
 
   /** The routing address of a node. */
   addressOf(roleId: string, structureId: string): string {
@@ -138,8 +128,8 @@ export class InboundService {
       message_id: email.messageId ?? null,
       references: email.references,
     };
-    if (this.options.journal) await appendJsonl(this.options.journal, { kind: 'owed', ...owed } satisfies JournalRecord);
-    this.track(run.done.then(() => this.reply(owed, run.terminal)));
+    await this.journal?.owe(owed);
+    this.track(run.done.then(() => this.reply(owed, run.terminal)), run.id);
     return { runId: run.id, ...address };
   }
 
@@ -158,26 +148,24 @@ export class InboundService {
 
   /**
    * Sends the replies a previous process owed (their turns were closed by the chat
-   * engine's recovery, so they end in `error`). Call after `ChatEngine.recover()`.
+   * engine's recovery, so they end in `error`). Call after `ChatEngine.recover()`. A
+   * reply whose turn is still running elsewhere (another instance) is left for later.
    */
   async recover(): Promise<number> {
-    if (!this.options.journal) return 0;
-    const owed = new Map<string, OwedReply>();
-    for (const record of await readJsonl<JournalRecord>(this.options.journal)) {
-      if (record.kind === 'sent') owed.delete(record.run_id);
-      else owed.set(record.run_id, record);
-    }
+    if (!this.journal) return 0;
     let sent = 0;
-    for (const reply of owed.values()) {
+    for (const reply of await this.journal.owed()) {
+      if (this.tracked.has(reply.run_id)) continue;
       const live = this.options.chat.run(reply.run_id);
       if (live && !live.finished) {
-        this.track(live.done.then(() => this.reply(reply, live.terminal)));
+        this.track(live.done.then(() => this.reply(reply, live.terminal)), reply.run_id);
         continue;
       }
-      const { events } = await this.options.chat.replay(reply.run_id).catch(() => ({ events: [] as EncodedEvent[] }));
+      const { run, events } = await this.options.chat.replay(reply.run_id).catch(() => ({ run: undefined, events: [] as EncodedEvent[] }));
       const last = events.at(-1);
       const terminal = last && isTerminal(last) ? decodeEvent(last) : undefined;
-      this.track(this.reply(reply, terminal));
+      if (!terminal && run && !run.finished) continue;
+      this.track(this.reply(reply, terminal), reply.run_id);
       sent++;
     }
     await this.idle();
@@ -189,11 +177,18 @@ export class InboundService {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 
-  private track(work: Promise<void>): void {
+  /** Runs whose reply is being sent by this instance. */
+  private readonly tracked = new Set<string>();
+
+  private track(work: Promise<void>, runId: string): void {
     const log = this.options.log ?? silentLog;
+    this.tracked.add(runId);
     const tracked = work
       .catch((error: unknown) => log('error', 'replying to an inbound e-mail failed', errorFields(error)))
-      .finally(() => this.pending.delete(tracked));
+      .finally(() => {
+        this.pending.delete(tracked);
+        this.tracked.delete(runId);
+      });
     this.pending.add(tracked);
   }
 
@@ -246,6 +241,6 @@ export class InboundService {
       ...(references.length > 0 ? { references } : {}),
       ...(attachments.length > 0 ? { attachments } : {}),
     });
-    if (this.options.journal) await appendJsonl(this.options.journal, { kind: 'sent', run_id: owed.run_id } satisfies JournalRecord);
+    await this.journal?.sent(owed.run_id);
   }
 }

@@ -1,46 +1,31 @@
 /**
  * Invites (API.md §5): sharing a structure with an e-mail address sends a one-time
- * acceptance token that expires after 14 days. Only the token's hash is stored, in
- * `.org/invites.json`. Re-inviting an address replaces its pending invite.
+ * acceptance token that expires after 14 days. Only the token's hash is stored, in an
+ * `InviteStore` (the home's `.org/invites.json` by default). Re-inviting an address
+ * replaces its pending invite.
  */
 import type { Role } from '../auth/roles.js';
 import { hashToken, mintToken } from '../auth/tokens.js';
 import type { UserService } from '../auth/users.js';
 import { OrgError, gone, notFound } from '../errors.js';
 import type { Mailer } from '../mail/index.js';
-import { JsonFile, KeyedMutex } from '../storage/index.js';
+import { KeyedMutex } from '../storage/index.js';
 import { isoNow, uuid, type Clock, type IdGenerator, systemClock } from '../util/index.js';
+import { createFsInviteStore } from './fs-invite-store.js';
+import type { InviteRecord, InviteStore } from './invite-store.js';
 import type { Acceptance, Invite, InviteStatus } from '../schemas/workspaces.js';
 import type { MemberService } from './members.js';
 import type { StructureService } from './structures.js';
+
+export type { InviteRecord } from './invite-store.js';
 
 /** Invite lifetime: 14 days. */
 export const INVITE_TTL_MS = 14 * 24 * 60 * 60 * 1000;
 
 export type { Acceptance, Invite, InviteStatus } from '../schemas/workspaces.js';
 
-/** An invite as stored. */
-export interface InviteRecord {
-  id: string;
-  structure_id: string;
-  email: string;
-  role: Role;
-  token_hash: string;
-  status: 'pending' | 'accepted' | 'replaced';
-  invited_by: string;
-  created_at: string;
-  expires_at: string;
-  accepted_at: string | null;
-}
-
-interface InvitesDoc {
-  version: 1;
-  invites: InviteRecord[];
-}
-
-/** Options of the invite service. */
-export interface InviteServiceOptions {
-  file: string;
+/** Options of the invite service: a store, or the file of the filesystem store. */
+export type InviteServiceOptions = ({ store: InviteStore; file?: undefined } | { file: string; store?: undefined }) & {
   users: UserService;
   structures: Pick<StructureService, 'record'>;
   members: Pick<MemberService, 'set'>;
@@ -49,25 +34,30 @@ export interface InviteServiceOptions {
   publicUrl: () => string;
   clock?: Clock;
   ids?: IdGenerator;
-}
+};
 
 /** Creates, mails, lists and accepts invites. */
 export class InviteService {
-  private readonly doc: JsonFile<InvitesDoc>;
-  /** Serialises acceptances per invite. */
+  private store: InviteStore | undefined;
+  /** Serialises acceptances per invite on this instance (the store's claim decides between instances). */
   private readonly accepting = new KeyedMutex();
   private readonly clock: Clock;
   private readonly ids: IdGenerator;
 
   constructor(private readonly options: InviteServiceOptions) {
-    this.doc = new JsonFile<InvitesDoc>(options.file, () => ({ version: 1, invites: [] }));
+    this.store = options.store;
     this.clock = options.clock ?? systemClock;
     this.ids = options.ids ?? uuid;
   }
 
-  /** Loads invites from disk. */
+  /** Opens the store (loads the invites file of a filesystem home). */
   async load(): Promise<void> {
-    await this.doc.load();
+    if (!this.store && this.options.file !== undefined) this.store = await createFsInviteStore(this.options.file);
+  }
+
+  private get invites(): InviteStore {
+    if (!this.store) throw new Error('InviteService.load() was not called');
+    return this.store;
   }
 
   private statusOf(invite: InviteRecord): InviteStatus {
@@ -122,12 +112,7 @@ export class InviteService {
     } catch (error) {
       throw new OrgError('unavailable', 'the invite e-mail could not be sent; nothing was changed, try again later', { cause: error });
     }
-    await this.doc.update((draft) => {
-      for (const old of draft.invites) {
-        if (old.structure_id === input.structureId && old.email === email && old.status === 'pending') old.status = 'replaced';
-      }
-      draft.invites.push(invite);
-    });
+    await this.invites.insert(invite);
     return this.toPublic(invite);
   }
 
@@ -144,28 +129,24 @@ export class InviteService {
    */
   async accept(token: string): Promise<Acceptance> {
     const hash = hashToken(token);
-    const found = this.doc.current.invites.find((candidate) => candidate.token_hash === hash);
+    const found = await this.invites.byTokenHash(hash);
     if (!found) throw notFound('invite not found');
     return this.accepting.run(found.id, async () => {
-      const invite = this.doc.current.invites.find((candidate) => candidate.id === found.id) ?? found;
+      const invite = (await this.invites.byTokenHash(hash)) ?? found;
       this.assertUsable(invite);
       const { users, members } = this.options;
-      let user = users.byEmail(invite.email);
+      let user = await users.byEmail(invite.email);
       let newToken: string | undefined;
       if (!user) {
         const created = await users.create(invite.email, { inviteId: invite.id });
         user = created.user;
         newToken = created.token;
-      } else if (users.createdByInvite(user.id) === invite.id) {
+      } else if ((await users.createdByInvite(user.id)) === invite.id) {
         newToken = await users.replaceToken(user.id);
       }
       await members.set(invite.structure_id, user.id, invite.role);
-      await this.doc.update((draft) => {
-        const stored = draft.invites.find((candidate) => candidate.id === invite.id);
-        if (!stored || stored.status !== 'pending') throw gone('this invite has already been used');
-        stored.status = 'accepted';
-        stored.accepted_at = isoNow(this.clock);
-      });
+      // Marked used last, and only if still pending: of two acceptances (here or on another instance) one wins.
+      if (!(await this.invites.claim(invite.id, isoNow(this.clock)))) throw gone('this invite has already been used');
       return {
         structure_id: invite.structure_id,
         role: invite.role,
@@ -181,13 +162,3 @@ export class InviteService {
     if (status === 'expired') throw gone('this invite has expired');
     if (status === 'accepted') throw gone('this invite has already been used');
     if (status === 'replaced') throw gone('this invite was replaced by a newer one');
-  }
-
-  /** Open invites of a structure (pending or expired), newest first. */
-  list(structureId: string): Invite[] {
-    return this.doc.current.invites
-      .filter((invite) => invite.structure_id === structureId && invite.status === 'pending')
-      .map((invite) => this.toPublic(invite))
-      .reverse();
-  }
-}

@@ -48,7 +48,7 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server,
     async (request) => {
       const { structureId, roleId } = nodeScopeOf(request);
       const node = app.nodes.get(structureId, roleId);
-      return { keys: app.keys.list(structureId, node.id) };
+      return { keys: await app.keys.list(structureId, node.id) };
     },
   );
 

@@ -50,12 +50,14 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serv
     },
     async (request) => {
       const id = scopeOf(request).structureId;
-      const members = app.members.list(id).map((member) => ({
-        user_id: member.user_id,
-        email: app.users.byId(member.user_id)?.email ?? '',
-        role: member.role,
-      }));
-      return { members, invites: app.invites.list(id) };
+      const members = await Promise.all(
+        app.members.list(id).map(async (member) => ({
+          user_id: member.user_id,
+          email: (await app.users.byId(member.user_id))?.email ?? '',
+          role: member.role,
+        })),
+      );
+      return { members, invites: await app.invites.list(id) };
     },
   );
 

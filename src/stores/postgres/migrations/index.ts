@@ -1,0 +1,17 @@
+/**
+ * The schema migrations, in order. A migration is never edited once released: a change
+ * of the schema is a new file with the next number, added to this list.
+ */
+import { initial } from './0001-initial.js';
+
+/** One numbered step of the schema. */
+export interface Migration {
+  version: number;
+  /** A short name, recorded with the version. */
+  name: string;
+  /** Plain SQL, run in one transaction. */
+  sql: string;
+}
+
+/** Every migration, oldest first. */
+export const MIGRATIONS: readonly Migration[] = [initial];

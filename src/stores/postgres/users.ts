@@ -1,0 +1,56 @@
+/** The PostgreSQL `UserStore`: table `users`. */
+import type { UserRecord, UserStore } from '../../core/auth/index.js';
+import { conflict } from '../../core/errors.js';
+import { isUniqueViolation, type Db } from './db.js';
+
+const COLUMNS = 'id, email, token_hash, created_at, invite_id';
+
+interface UserRow {
+  id: string;
+  email: string;
+  token_hash: string;
+  created_at: string;
+  invite_id: string | null;
+}
+
+function toRecord(row: UserRow): UserRecord {
+  const { invite_id, ...rest } = row;
+  return invite_id ? { ...rest, invite_id } : rest;
+}
+
+/** The store over `db`. */
+export function createPgUserStore(db: Db): UserStore {
+  const one = async (where: string, value: string) => {
+    const row = (await db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE ${where} = $1`, [value])).rows[0];
+    return row && toRecord(row);
+  };
+  return {
+    byTokenHash: (hash) => one('token_hash', hash),
+    byId: (id) => one('id', id),
+    byEmail: (email) => one('email', email),
+    async count() {
+      return Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM users')).rows[0]!.n);
+    },
+    async list() {
+      return (await db.query<UserRow>(`SELECT ${COLUMNS} FROM users ORDER BY created_at, id`)).rows.map(toRecord);
+    },
+    async insert(record) {
+      try {
+        await db.query(`INSERT INTO users (${COLUMNS}) VALUES ($1, $2, $3, $4, $5)`, [
+          record.id,
+          record.email,
+          record.token_hash,
+          record.created_at,
+          record.invite_id ?? null,
+        ]);
+      } catch (error) {
+        if (isUniqueViolation(error, 'users_email_key')) throw conflict(`a user with e-mail ${record.email} already exists`);
+        throw error;
+      }
+    },
+    async setTokenHash(id, hash) {
+      const result = await db.query('UPDATE users SET token_hash = $2 WHERE id = $1', [id, hash]);
+      if (result.rowCount === 0) throw new Error(`no user ${id}`);
+    },
+  };
+}

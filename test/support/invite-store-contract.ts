@@ -1,0 +1,63 @@
+/**
+ * The contract of `InviteStore`, run against every backend (the filesystem home,
+ * PostgreSQL): re-inviting replaces, a claim succeeds once, a release gives it back.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { InviteRecord, InviteStore } from '../../src/core/workspaces/invite-store.js';
+import type { Fixture } from './auth-store-contract.js';
+
+const invite = (structureId: string, email: string, createdAt: string): InviteRecord => ({
+  id: randomUUID(),
+  structure_id: structureId,
+  email,
+  role: 'viewer',
+  token_hash: randomUUID().replace(/-/g, ''),
+  status: 'pending',
+  invited_by: 'owner@example.com',
+  created_at: createdAt,
+  expires_at: '2030-02-01T00:00:00.000Z',
+  accepted_at: null,
+});
+
+/** Registers the invite store contract for one backend. */
+export function describeInviteStore(name: string, make: () => Promise<Fixture<InviteStore>>): void {
+  describe(`InviteStore contract: ${name}`, () => {
+    const open: Fixture<InviteStore>[] = [];
+    afterEach(async () => {
+      for (const fixture of open.splice(0)) await fixture.cleanup();
+    });
+    const fresh = async () => {
+      const fixture = await make();
+      open.push(fixture);
+      return fixture;
+    };
+
+    it('lists pending invites newest first; a re-invite of the same address replaces the older one', async () => {
+      const { store } = await fresh();
+      const structureId = randomUUID();
+      const first = invite(structureId, 'a@example.com', '2030-01-01T00:00:00.000Z');
+      const other = invite(structureId, 'b@example.com', '2030-01-02T00:00:00.000Z');
+      const again = invite(structureId, 'a@example.com', '2030-01-03T00:00:00.000Z');
+      for (const record of [first, other, again]) await store.insert(record);
+      expect((await store.pendingOf(structureId)).map((listed) => listed.id)).toEqual([again.id, other.id]);
+      expect((await store.byTokenHash(first.token_hash))?.status).toBe('replaced');
+      expect(await store.pendingOf(randomUUID())).toEqual([]);
+    });
+
+    it('claims a pending invite once; a release makes it pending again; all of it survives a reopen', async () => {
+      const fixture = await fresh();
+      const record = invite(randomUUID(), 'c@example.com', '2030-01-01T00:00:00.000Z');
+      await fixture.store.insert(record);
+      const claims = await Promise.all([fixture.store.claim(record.id, '2030-01-02T00:00:00.000Z'), fixture.store.claim(record.id, '2030-01-02T00:00:00.000Z')]);
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      expect(await fixture.store.byTokenHash(record.token_hash)).toMatchObject({ status: 'accepted', accepted_at: '2030-01-02T00:00:00.000Z' });
+      await fixture.store.release(record.id);
+      expect(await fixture.store.byTokenHash(record.token_hash)).toMatchObject({ status: 'pending', accepted_at: null });
+      expect(await fixture.store.claim(record.id, '2030-01-04T00:00:00.000Z')).toBe(true);
+      const again = await fixture.reopen();
+      expect(await again.byTokenHash(record.token_hash)).toMatchObject({ status: 'accepted', accepted_at: '2030-01-04T00:00:00.000Z' });
+      expect((await again.list()).map((listed) => listed.id)).toEqual([record.id]);
+    });
+  });
+}
