@@ -1,6 +1,16 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describeKeyStore, describeUserStore } from '../../../test/support/auth-store-contract.js';
+import { describeChatStore } from '../../../test/support/chat-store-contract.js';
+import { describeReplyJournal } from '../../../test/support/reply-journal-contract.js';
+import { describeArtifactShelf } from '../../../test/support/shelf-contract.js';
 import { describeInviteStore } from '../../../test/support/invite-store-contract.js';
 import { usePostgres } from '../../../test/support/pg-fixture.js';
+import { createPgChatStore } from './chat.js';
+import { createPgShelves } from './artifacts.js';
+import { createPgReplyJournal } from './replies.js';
 import { createPgInviteStore } from './invites.js';
 import { createPgKeyStore } from './keys.js';
 import { createPgUserStore } from './users.js';
@@ -10,3 +20,15 @@ const pg = usePostgres();
 describeUserStore('PostgreSQL', pg.fixture(createPgUserStore));
 describeKeyStore('PostgreSQL', pg.fixture(createPgKeyStore));
 describeInviteStore('PostgreSQL', pg.fixture(createPgInviteStore));
+
+describeChatStore('PostgreSQL', async () => {
+  const fixture = await pg.fixture((db) => createPgChatStore(db, { instanceId: randomUUID(), leaseMs: 15_000 }))();
+  return { store: fixture.store, reopen: fixture.reopen, cleanup: fixture.cleanup };
+});
+
+describeReplyJournal('PostgreSQL', pg.fixture((db) => createPgReplyJournal(db, { instanceId: randomUUID(), leaseMs: 15_000 })));
+
+describeArtifactShelf('PostgreSQL', async (clock) => {
+  const { store: open, reopen } = await pg.fixture(async (db) => createPgShelves(db, { cacheDir: await mkdtemp(join(tmpdir(), 'org-pg-shelf-')), clock }))();
+  return { open, reopen, cleanup: async () => undefined };
+});

@@ -150,9 +150,11 @@ CREATE TABLE artifacts (
 CREATE TABLE inbound_replies (
   run_id uuid PRIMARY KEY,
   owed jsonb NOT NULL,
+  -- The instance that sends the reply (the one that took the e-mail, or one that took over).
+  owner uuid NOT NULL,
   sent_at timestamptz
 );
-CREATE INDEX inbound_replies_owed ON inbound_replies (run_id) WHERE sent_at IS NULL;
+CREATE INDEX inbound_replies_owed ON inbound_replies (owner) WHERE sent_at IS NULL;
 
 -- Request counts of the rate limit, shared by every instance; rebuilt from zero after a crash.
 CREATE UNLOGGED TABLE rate_limits (

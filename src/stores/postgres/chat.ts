@@ -1,0 +1,139 @@
+/**
+ * The PostgreSQL `ChatStore`: a node's messages in `chat_messages`, each run in `runs`
+ * (its node queue position, owner instance and state) and its events in `run_events`
+ * `(run_id, seq)`, holding each event's JSON text exactly as the appender produced it.
+ * Every batch of events wakes the other instances (topic `run`, the run id), and the end
+ * of a run wakes the waiters of its node (topic `node`). Runs left open by an instance
+ * whose lease ran out are taken over by `openRuns`, exactly once.
+ */
+import type { AgentEndRecord, ChatStore, RunLocation, StoredMessage } from '../../core/chat/store.js';
+import type { EncodedEvent } from '../../core/chat/encoded.js';
+import type { Db } from './db.js';
+import { aliveSql } from './instances.js';
+import { CHANNEL, wake } from './notify.js';
+
+/** Options of the store. */
+export interface PgChatStoreOptions {
+  /** This instance: the owner of the runs it starts. */
+  instanceId: string;
+  /** An instance whose heartbeat is older than this is dead (ms). */
+  leaseMs: number;
+}
+
+interface MessageRow {
+  id: string;
+  run_id: string;
+  sender: 'user' | 'agent';
+  text: string;
+  attachments: StoredMessage['attachments'];
+  summary: string | null;
+  artifacts: string[];
+  status: StoredMessage['status'];
+  created_at: string;
+  completed_at: string | null;
+  origin: string | null;
+}
+
+interface RunRow {
+  run_id: string;
+  structure_id: string;
+  node_id: string;
+  role_id: string;
+}
+
+const MESSAGE_COLUMNS = 'id, run_id, sender, text, attachments, summary, artifacts, status, created_at, completed_at, origin';
+
+function toMessage(row: MessageRow): StoredMessage {
+  const { origin, ...rest } = row;
+  return origin === null ? rest : { ...rest, origin };
+}
+
+function toLocation(row: RunRow): RunLocation {
+  return { runId: row.run_id, structureId: row.structure_id, nodeId: row.node_id, roleId: row.role_id };
+}
+
+/** The store over `db`. */
+export function createPgChatStore(db: Db, options: PgChatStoreOptions): ChatStore {
+  const write = async (where: RunLocation, batch: readonly EncodedEvent[]) => {
+    if (batch.length === 0) return;
+    // One statement: the rows and the wake-up commit together.
+    await db.query(
+      `WITH added AS (
+         INSERT INTO run_events (run_id, seq, type, json)
+         SELECT $1, e.seq, e.type, e.json FROM unnest($2::int[], $3::text[], $4::text[]) AS e(seq, type, json)
+       )
+       SELECT pg_notify($5, 'run:' || $1::text)`,
+      [where.runId, batch.map((event) => event.seq), batch.map((event) => event.type), batch.map((event) => event.json), CHANNEL],
+    );
+  };
+
+  return {
+    startRun: (where, user, start) =>
+      db.tx(async (client) => {
+        // Turns of a node are queued in the order they arrive: positions are taken one at a
+        // time per node, so a later position is never committed before an earlier one.
+        await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1::text, 1))', [where.nodeId]);
+        await client.query(
+          `INSERT INTO runs (run_id, structure_id, node_id, role_id, owner, queue_pos, state) VALUES ($1, $2, $3, $4, $5, nextval('runs_queue'), 'queued')`,
+          [where.runId, where.structureId, where.nodeId, where.roleId, options.instanceId],
+        );
+        await client.query(
+          `INSERT INTO chat_messages (id, structure_id, node_id, run_id, sender, text, attachments, status, created_at, completed_at, origin)
+           VALUES ($1, $2, $3, $4, 'user', $5, $6, 'complete', $7, $7, $8), ($9, $2, $3, $4, 'agent', '', '[]', 'running', $10, NULL, NULL)`,
+          [user.id, where.structureId, where.nodeId, where.runId, user.text, JSON.stringify(user.attachments), user.created_at, user.origin ?? null, start.id, start.created_at],
+        );
+      }),
+
+    eventWriter: (where) => ({ write: (batch) => write(where, batch), close: async () => undefined }),
+
+    endRun: (where, end: AgentEndRecord) =>
+      db.tx(async (client) => {
+        await client.query(
+          `UPDATE chat_messages SET status = $2, text = $3, summary = $4, artifacts = $5, completed_at = $6 WHERE run_id = $1 AND sender = 'agent'`,
+          [where.runId, end.status, end.text, end.summary, JSON.stringify(end.artifacts), end.completed_at],
+        );
+        await client.query(`UPDATE runs SET state = 'ended', ended_at = now() WHERE run_id = $1`, [where.runId]);
+        await wake(client, 'node', where.nodeId);
+      }),
+
+    async locate(runId) {
+      const { rows } = await db.query<RunRow>('SELECT run_id, structure_id, node_id, role_id FROM runs WHERE run_id = $1', [runId]);
+      return rows[0] && toLocation(rows[0]);
+    },
+
+    async events(runId, afterSeq) {
+      const { rows } = await db.query<EncodedEvent>('SELECT seq, type, json FROM run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq', [runId, afterSeq]);
+      return rows;
+    },
+
+    async messages(where, page) {
+      const { rows } = await db.query<MessageRow>(
+        `SELECT ${MESSAGE_COLUMNS} FROM chat_messages
+         WHERE structure_id = $1 AND node_id = $2
+           AND ($3::uuid IS NULL OR pos < (SELECT pos FROM chat_messages WHERE id = $3 AND structure_id = $1 AND node_id = $2))
+         ORDER BY pos DESC LIMIT $4`,
+        [where.structureId, where.nodeId, page.before ?? null, page.limit],
+      );
+      return rows.map(toMessage);
+    },
+
+    async hasMessage(where, messageId) {
+      const { rows } = await db.query('SELECT 1 FROM chat_messages WHERE id = $1 AND structure_id = $2 AND node_id = $3', [messageId, where.structureId, where.nodeId]);
+      return rows.length > 0;
+    },
+
+    async openRuns() {
+      // Takes over the open runs of instances whose lease ran out: the update makes this
+      // instance their owner in one statement, so each is taken (and closed) by one instance.
+      const { rows } = await db.query<RunRow>(
+        `UPDATE runs SET owner = $1
+         WHERE state <> 'ended' AND owner <> $1 AND NOT ${aliveSql('runs.owner', '$2')}
+         RETURNING run_id, structure_id, node_id, role_id`,
+        [options.instanceId, options.leaseMs],
+      );
+      return rows.map(toLocation);
+    },
+
+    close: async () => undefined,
+  };
+}
