@@ -29,6 +29,11 @@ describeChatStore('PostgreSQL', async () => {
 describeReplyJournal('PostgreSQL', pg.fixture((db) => createPgReplyJournal(db, { instanceId: randomUUID(), leaseMs: 15_000 })));
 
 describeArtifactShelf('PostgreSQL', async (clock) => {
-  const { store: open, reopen } = await pg.fixture(async (db) => createPgShelves(db, { cacheDir: await mkdtemp(join(tmpdir(), 'org-pg-shelf-')), clock }))();
-  return { open, reopen, cleanup: async () => undefined };
+  const cacheDirs: string[] = [];
+  const { store: open, reopen } = await pg.fixture(async (db) => {
+    const cacheDir = await mkdtemp(join(tmpdir(), 'org-pg-shelf-'));
+    cacheDirs.push(cacheDir);
+    return createPgShelves(db, { cacheDir, clock });
+  })();
+  return { open, reopen, cleanup: async () => void (await Promise.all(cacheDirs.map((dir) => rm(dir, { recursive: true, force: true })))) };
 });
