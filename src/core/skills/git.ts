@@ -11,7 +11,8 @@ import type { SkillCommit } from './types.js';
 
 const run = promisify(execFile);
 
-async function git(cwd: string, args: string[], env?: NodeJS.ProcessEnv): Promise<string> {
+/** Runs git in `cwd` (no shell, no prompt) and returns its standard output. */
+export async function runGit(cwd: string, args: string[], env?: NodeJS.ProcessEnv): Promise<string> {
   const { stdout } = await run('git', args, {
     cwd,
     maxBuffer: 16 * 1024 * 1024,
@@ -23,7 +24,7 @@ async function git(cwd: string, args: string[], env?: NodeJS.ProcessEnv): Promis
 /** The top of the work tree holding `dir`, or undefined (no git, not a repository). */
 export async function workTreeRoot(dir: string): Promise<string | undefined> {
   try {
-    return (await git(dir, ['rev-parse', '--show-toplevel'])).trim() || undefined;
+    return (await runGit(dir, ['rev-parse', '--show-toplevel'])).trim() || undefined;
   } catch {
     return undefined;
   }
@@ -46,10 +47,10 @@ export async function commitSkillChange(root: string, files: string[], message: 
     paths.push(path);
   }
   if (paths.length === 0) return false;
-  await git(top, ['add', '-A', '--', ...paths]);
-  const staged = (await git(top, ['diff', '--cached', '--name-only', '--', ...paths])).trim();
+  await runGit(top, ['add', '-A', '--', ...paths]);
+  const staged = (await runGit(top, ['diff', '--cached', '--name-only', '--', ...paths])).trim();
   if (staged === '') return false;
-  await git(top, ['commit', '--quiet', '--no-verify', '-m', message, '--', ...paths], await identityEnv(top));
+  await runGit(top, ['commit', '--quiet', '--no-verify', '-m', message, '--', ...paths], await identityEnv(top));
   return true;
 }
 
@@ -62,7 +63,7 @@ export async function skillHistory(root: string, slug: string): Promise<SkillCom
   const path = relative(top, `${root}/${slug}.md`);
   let out: string;
   try {
-    out = await git(top, ['log', '--format=%H%x1f%an <%ae>%x1f%aI%x1f%s%x1e', '--', path]);
+    out = await runGit(top, ['log', '--format=%H%x1f%an <%ae>%x1f%aI%x1f%s%x1e', '--', path]);
   } catch {
     return [];
   }
@@ -78,7 +79,7 @@ export async function skillHistory(root: string, slug: string): Promise<SkillCom
 
 async function isIgnored(top: string, path: string): Promise<boolean> {
   try {
-    await git(top, ['check-ignore', '-q', '--', path]);
+    await runGit(top, ['check-ignore', '-q', '--', path]);
     return true;
   } catch {
     return false;
@@ -86,9 +87,9 @@ async function isIgnored(top: string, path: string): Promise<boolean> {
 }
 
 /** A fallback identity when the repository has none configured, so the commit can be made. */
-async function identityEnv(top: string): Promise<NodeJS.ProcessEnv> {
+export async function identityEnv(top: string): Promise<NodeJS.ProcessEnv> {
   try {
-    await git(top, ['config', 'user.email']);
+    await runGit(top, ['config', 'user.email']);
     return {};
   } catch {
     return {
