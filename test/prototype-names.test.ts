@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ArtifactShelf } from '../src/core/chat/artifacts.js';
+import { FsArtifactShelf } from '../src/core/chat/artifacts.js';
 import { expectProblem } from './helpers/problem.js';
 import { startInstance, type TestInstance } from './helpers/instance.js';
 
@@ -75,7 +75,7 @@ describe('names that are Object.prototype members', () => {
     await writeFile(join(nodeDir, 'artifacts', 'report.md'), 'old report');
     const info = { name: 'report.md', size: 10, content_type: 'text/markdown', created_at: '2026-01-01T00:00:00.000Z' };
     await writeFile(join(nodeDir, 'artifacts.json'), JSON.stringify({ version: 1, artifacts: { 'report.md': info } }));
-    const shelf = new ArtifactShelf(nodeDir);
+    const shelf = new FsArtifactShelf(nodeDir);
     expect(await shelf.list()).toEqual([info]);
     await shelf.write('toString', 'x', 'text/plain');
     expect((await shelf.list()).map((a) => a.name).sort()).toEqual(['report.md', 'toString']);

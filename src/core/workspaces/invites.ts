@@ -162,3 +162,10 @@ export class InviteService {
     if (status === 'expired') throw gone('this invite has expired');
     if (status === 'accepted') throw gone('this invite has already been used');
     if (status === 'replaced') throw gone('this invite was replaced by a newer one');
+  }
+
+  /** Open invites of a structure (pending or expired), newest first. */
+  async list(structureId: string): Promise<Invite[]> {
+    return (await this.invites.pendingOf(structureId)).map((invite) => this.toPublic(invite));
+  }
+}
