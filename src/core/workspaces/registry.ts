@@ -4,12 +4,16 @@
  * journaled durably, and only then applied in memory (so readers never see a change
  * that is not on disk). Each structure carries a version that grows with every change,
  * which lets readers cache what they derive from it.
+ *
+ * On a store shared by several instances, `sync` brings in what other instances changed
+ * (the server calls it before each request), and a change decided against a record
+ * another instance changed meanwhile is refused by the store, reloaded and decided again.
  */
 import { notFound } from '../errors.js';
 import { KeyedMutex } from '../storage/index.js';
 import { isoNow, type Clock } from '../util/index.js';
 import { applyChange, changedNodeId, type JournalEntry, type StructureChange } from './changes.js';
-import type { StructureStore } from './structure-store.js';
+import { StaleStructureError, type StructureStore } from './structure-store.js';
 import type { NodeRecord, StructureRecord } from './types.js';
 
 interface Entry {
@@ -27,6 +31,9 @@ export type Actor = string;
 export class StructureRegistry {
   private readonly entries = new Map<string, Entry>();
   private readonly locks = new KeyedMutex();
+  /** Position of a shared store's change clock this registry has caught up with. */
+  private cursor = 0;
+  private syncing: Promise<void> | undefined;
 
   constructor(
     private readonly store: StructureStore,
@@ -35,7 +42,40 @@ export class StructureRegistry {
 
   /** Loads every structure from the store. */
   async load(): Promise<void> {
+    // The clock first: a change made while loading is then seen again by the next sync.
+    if (this.store.cursor) this.cursor = await this.store.cursor();
     for (const { record, seq } of await this.store.loadAll()) this.entries.set(record.id, entryOf(record, seq));
+  }
+
+  /**
+   * Brings in the structures other instances created or changed (a no-op on a store of
+   * one instance). Concurrent callers share one pass.
+   */
+  sync(): Promise<void> {
+    const { changedSince } = this.store;
+    if (!changedSince) return Promise.resolve();
+    this.syncing ??= (async () => {
+      try {
+        const { ids, cursor } = await changedSince.call(this.store, this.cursor);
+        await Promise.all(ids.map((id) => this.locks.run(id, () => this.reload(id))));
+        this.cursor = Math.max(this.cursor, cursor);
+      } finally {
+        this.syncing = undefined;
+      }
+    })();
+    return this.syncing;
+  }
+
+  /** Replaces the in-memory record with the stored one when that one is newer (under the structure's lock). */
+  private async reload(id: string): Promise<Entry | undefined> {
+    const loaded = await this.store.load(id);
+    const entry = this.entries.get(id);
+    if (!loaded) return entry;
+    if (entry && loaded.seq <= entry.seq) return entry;
+    const next = entryOf(loaded.record, loaded.seq);
+    next.version = (entry?.version ?? 0) + 1;
+    this.entries.set(id, next);
+    return next;
   }
 
   /** The record of a structure; 404 when unknown. */
@@ -80,26 +120,39 @@ export class StructureRegistry {
    */
   change<R>(id: string, actor: Actor, decide: (record: StructureRecord) => { changes: StructureChange[]; result: R }): Promise<R> {
     return this.locks.run(id, async () => {
-      const entry = this.entries.get(id);
+      let entry = this.entries.get(id);
       if (!entry) throw notFound(`structure ${id} not found`);
-      const { changes, result } = decide(entry.record);
-      if (changes.length === 0) return result;
-      const at = isoNow(this.clock);
-      const journal: JournalEntry[] = changes.map((change, index) => {
-        const nodeId = changedNodeId(entry.record, change);
-        return { seq: entry.seq + index + 1, at, actor, ...(nodeId ? { node_id: nodeId } : {}), change };
-      });
-      await this.store.append(id, journal);
-      // Durable: now the change is applied in memory, where readers see it.
-      entry.seq += journal.length;
-      for (const change of changes) {
-        applyChange(entry.record, change);
-        indexChange(entry, change);
+      for (let attempt = 1; ; attempt++) {
+        const { changes, result } = decide(entry.record);
+        if (changes.length === 0) return result;
+        const at = isoNow(this.clock);
+        const journal: JournalEntry[] = changes.map((change, index) => {
+          const nodeId = changedNodeId(entry!.record, change);
+          return { seq: entry!.seq + index + 1, at, actor, ...(nodeId ? { node_id: nodeId } : {}), change };
+        });
+        try {
+          await this.store.append(id, journal);
+        } catch (error) {
+          // Another instance changed the structure first: decide again on its version.
+          if (!(error instanceof StaleStructureError) || attempt >= 10) throw error;
+          entry = (await this.reload(id)) ?? entry;
+          continue;
+        }
+        return this.applyJournaled(entry, changes, result);
       }
-      entry.version++;
-      await this.store.applied(entry.record, entry.seq);
-      return result;
     });
+  }
+
+  /** Applies journaled changes in memory, where readers see them, and tells the store. */
+  private async applyJournaled<R>(entry: Entry, changes: StructureChange[], result: R): Promise<R> {
+    entry.seq += changes.length;
+    for (const change of changes) {
+      applyChange(entry.record, change);
+      indexChange(entry, change);
+    }
+    entry.version++;
+    await this.store.applied(entry.record, entry.seq);
+    return result;
   }
 
   /** Waits for changes in flight. */

@@ -48,4 +48,22 @@ export interface StructureStore {
   timeline(structureId: string, nodeId: string): Promise<TimelineEntry[]>;
   /** Flushes and releases everything. */
   close(): Promise<void>;
+  /**
+   * A store shared by several instances: the current position of its change clock, which
+   * grows with every create and append (any instance's).
+   */
+  cursor?(): Promise<number>;
+  /** The structures created or changed after `cursor`, and the new position. */
+  changedSince?(cursor: number): Promise<{ ids: string[]; cursor: number }>;
+}
+
+/**
+ * An append refused because the structure's journal moved on (another instance changed
+ * it first): reload the structure and decide again.
+ */
+export class StaleStructureError extends Error {
+  constructor(readonly structureId: string) {
+    super(`structure ${structureId} was changed by another instance`);
+    this.name = 'StaleStructureError';
+  }
 }

@@ -7,6 +7,9 @@ import { describeChatStore } from '../../../test/support/chat-store-contract.js'
 import { describeReplyJournal } from '../../../test/support/reply-journal-contract.js';
 import { describeArtifactShelf } from '../../../test/support/shelf-contract.js';
 import { describeInviteStore } from '../../../test/support/invite-store-contract.js';
+import { describeStructureStore, describeWorkspaceLogStore } from '../../../test/support/structure-store-contract.js';
+import { createPgStructureStore } from './structures.js';
+import { createPgWorkspaceLogStore } from './workspace-log.js';
 import { usePostgres } from '../../../test/support/pg-fixture.js';
 import { createPgChatStore } from './chat.js';
 import { createPgShelves } from './artifacts.js';
@@ -20,6 +23,9 @@ const pg = usePostgres();
 describeUserStore('PostgreSQL', pg.fixture(createPgUserStore));
 describeKeyStore('PostgreSQL', pg.fixture(createPgKeyStore));
 describeInviteStore('PostgreSQL', pg.fixture(createPgInviteStore));
+
+describeStructureStore('PostgreSQL', pg.fixture((db) => createPgStructureStore(db, { compactEvery: 8 })));
+describeWorkspaceLogStore('PostgreSQL', pg.fixture(createPgWorkspaceLogStore));
 
 describeChatStore('PostgreSQL', async () => {
   const fixture = await pg.fixture((db) => createPgChatStore(db, { instanceId: randomUUID(), leaseMs: 15_000 }))();

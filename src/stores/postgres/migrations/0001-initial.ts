@@ -57,14 +57,19 @@ CREATE TABLE invites (
 CREATE INDEX invites_structure ON invites (structure_id, pos);
 
 -- A structure is a base record plus its journal of changes (see workspaces/changes.ts).
+-- Every create and append takes a number from structure_clock (column changed), so an
+-- instance finds what other instances changed since it last looked.
+CREATE SEQUENCE structure_clock;
 CREATE TABLE structures (
   id uuid PRIMARY KEY,
   base jsonb NOT NULL,
   -- The last change the base includes, and the last change of the journal.
   base_seq bigint NOT NULL DEFAULT 0,
   seq bigint NOT NULL DEFAULT 0,
-  created_at text NOT NULL
+  created_at text NOT NULL,
+  changed bigint NOT NULL
 );
+CREATE INDEX structures_changed ON structures (changed);
 CREATE TABLE structure_changes (
   structure_id uuid NOT NULL REFERENCES structures (id) ON DELETE CASCADE,
   seq bigint NOT NULL,
