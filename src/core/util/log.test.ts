@@ -88,7 +88,7 @@ describe('one log function', () => {
     await rm(file);
     await mkdir(join(file, 'blocker'), { recursive: true });
     const reported = rec.next('saving MCP key last-use times failed');
-    keys.authenticate(hashToken(minted.token));
+    await keys.authenticate(hashToken(minted.token));
     const record = await reported;
     expect(record.level).toBe('error');
     expect(record.fields?.error).toEqual(expect.any(String));
