@@ -13,6 +13,8 @@ import { prepareHome } from './core/home.js';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './core/mail/index.js';
 import { InboundService } from './core/inbound/index.js';
 import { pendingWrites } from './core/storage/index.js';
+import { isOrgError } from './core/errors.js';
+import { openPgBackend, type PgBackend } from './stores/postgres/backend.js';
 import { createLineLog, errorFields, guardLog, type Clock, type Log, systemClock } from './core/util/index.js';
 import {
   InviteService,
@@ -87,6 +89,13 @@ export interface App {
   publicUrl(): string;
   /** On an instance with no user and no admin token: creates owner@localhost (and the demo). */
   firstStart(): Promise<FirstStart | undefined>;
+  /**
+   * Brings in what other instances sharing the store changed (structures); the server
+   * calls it before each request. A no-op on a filesystem home.
+   */
+  sync(): Promise<void>;
+  /** This instance's id among those sharing a PostgreSQL store (undefined on a filesystem home). */
+  instanceId?: string;
   /** Flushes state and releases resources. */
   close(): Promise<void>;
 }
@@ -101,9 +110,22 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
   const templates = await loadTemplates(deps.templatesDir ?? join(PACKAGE_ROOT, 'templates'));
   const connections = new ConnectionRegistry();
   const activity = new NodeActivity();
-  const users = new UserService({ file: paths.users, clock });
-  const keys = new KeyService({ file: paths.keys, connections, clock, log });
-  const structureStore = createFsStructureStore({ dir: paths.structures });
+  // Set once the chat engine exists: the backend's heartbeat takes over dead instances' runs.
+  let takeOver: () => void = () => undefined;
+  const shared: PgBackend | undefined = config.storeUrl
+    ? await openPgBackend({
+        url: config.storeUrl,
+        leaseMs: config.leaseMs,
+        cacheDir: join(paths.cache, 'artifacts'),
+        clock,
+        info: { home: config.home, pid: process.pid },
+        onBeat: () => takeOver(),
+        onError: (error) => log('error', 'PostgreSQL store: connection or heartbeat failed (retrying)', errorFields(error)),
+      })
+    : undefined;
+  const users = new UserService(shared ? { store: shared.users, clock } : { file: paths.users, clock });
+  const keys = new KeyService({ ...(shared ? { store: shared.keys } : { file: paths.keys }), connections, clock, log });
+  const structureStore = shared?.structures ?? createFsStructureStore({ dir: paths.structures });
   const registry = new StructureRegistry(structureStore, clock);
   const structures = new StructureService({ registry, templates, activity, clock });
   const nodes = new NodeService({
@@ -115,7 +137,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     onArchived: (structureId, node) => keys.revokeNode(structureId, node.id),
   });
   const members = new MemberService(registry, clock);
-  const workspaceLog = new WorkspaceLog({ registry, dir: paths.structures, clock });
+  const workspaceLog = new WorkspaceLog({ registry, ...(shared ? { store: shared.workspaceLog } : { dir: paths.structures }), clock });
   const mailer =
     deps.mailer ??
     (config.smtpUrl
@@ -123,8 +145,21 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
       : createOutboxMailer({ dir: paths.outbox, from: config.mailFrom, clock, log }));
   let listeningUrl = `http://${config.host}:${config.port}`;
   const publicUrl = () => config.publicUrl ?? listeningUrl;
-  const invites = new InviteService({ file: paths.invites, users, structures, members, mailer, publicUrl, clock });
+  const invites = new InviteService({ ...(shared ? { store: shared.invites } : { file: paths.invites }), users, structures, members, mailer, publicUrl, clock });
   await Promise.all([users.load(), keys.load(), invites.load(), registry.load()]);
+  if (shared) {
+    // Wake-ups from other instances: a revoked key stops here too (its streams and MCP
+    // sessions close), a changed token is forgotten, a changed structure is brought in.
+    shared.listener.on('key', (keyId) => keys.revoked(keyId));
+    shared.listener.on('user', (userId) => users.forget(userId));
+    shared.listener.on('structure', () => {
+      registry.sync().catch((error: unknown) => log('error', 'bringing in a structure changed elsewhere failed', errorFields(error)));
+    });
+    shared.listener.onResync(() => {
+      keys.forgetAll();
+      users.forgetAll();
+    });
+  }
   const onError = (error: unknown): void => log('error', 'chat: unexpected failure', errorFields(error));
   const skills = await createSkillStore({
     root: paths.skills,
@@ -148,7 +183,8 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     directory,
     activity,
     skills: createChatSkills(skills),
-    store: createFsChatStore({ stateDir: paths.state, nodeDir: (structureId, nodeId) => nodes.dir(structureId, nodeId) }),
+    store: shared?.chat ?? createFsChatStore({ stateDir: paths.state, nodeDir: (structureId, nodeId) => nodes.dir(structureId, nodeId) }),
+    ...(shared ? { openShelf: shared.shelves } : {}),
     clock,
     onError,
     router: (node) => deps.runtime?.(node) ?? (node.container_url ? createContainerRuntime(node.container_url) : (llm ?? local)),
@@ -160,9 +196,15 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     mailer,
     domain: config.inboundDomain,
     log,
-    journal: join(paths.state, 'inbound-replies.jsonl'),
+    journal: shared?.replies ?? join(paths.state, 'inbound-replies.jsonl'),
   });
   await inbound.recover();
+  takeOver = () => {
+    chat
+      .recover()
+      .then(() => inbound.recover())
+      .catch((error: unknown) => log('error', "taking over a stopped instance's runs failed", errorFields(error)));
+  };
   // Start-up writes (the refreshed skill index) are done before the instance is ready:
   // none is left in flight, half-written, when the process reports that it listens.
   await skills.settle();
@@ -193,9 +235,19 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
       listeningUrl = url;
     },
     publicUrl,
+    sync: () => registry.sync(),
+    ...(shared ? { instanceId: shared.instanceId } : {}),
     async firstStart() {
       if (config.adminToken || (await users.count()) > 0) return undefined;
-      const { user, token } = await users.create('owner@localhost');
+      let created;
+      try {
+        created = await users.create('owner@localhost');
+      } catch (error) {
+        // Another instance sharing the store made the first start at the same moment.
+        if (isOrgError(error) && error.code === 'conflict') return undefined;
+        throw error;
+      }
+      const { user, token } = created;
       const result: FirstStart = { email: user.email, token };
       if (config.demo) {
         const demo = await structures.create({ name: 'Demo', template: 'exec-team', ownerId: user.id });
@@ -212,6 +264,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
       await keys.close();
       await mailer.close();
       await pendingWrites();
+      await shared?.close();
     },
   };
 }

@@ -58,6 +58,13 @@ export interface OrgConfig {
   metrics: boolean;
   /** Serve `GET /metrics` on a separate port instead (`--metrics-port`, `ORG_METRICS_PORT`; implies metrics). */
   metricsPort?: number;
+  /**
+   * PostgreSQL URL holding all service state, shared by every instance that names it
+   * (`--store`, `ORG_STORE_URL`); without it the state is in the home folder.
+   */
+  storeUrl?: string;
+  /** With `storeUrl`: an instance silent for this long is dead and its runs are closed by another (`ORG_LEASE_MS`; default 15000). */
+  leaseMs: number;
 }
 
 /** Command-line flags of `org serve`, as parsed by the CLI (all optional). */
@@ -69,6 +76,7 @@ export interface ServeFlags {
   syncTimeout?: string | number;
   commit?: boolean;
   smtpPort?: string | number;
+  store?: string;
   corsOrigin?: string[];
   metrics?: boolean;
   metricsPort?: string | number;
@@ -132,6 +140,11 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
       ? parseCorsOrigins(flags.corsOrigin, '--cors-origin')
       : parseCorsOrigins(env.ORG_CORS_ORIGINS ? [env.ORG_CORS_ORIGINS] : [], 'ORG_CORS_ORIGINS');
   const inboundSecret = env.ORG_INBOUND_SECRET?.trim();
+  const storeUrl = (flags.store ?? env.ORG_STORE_URL)?.trim() || undefined;
+  if (storeUrl !== undefined && !/^postgres(ql)?:\/\/[^\s]+$/.test(storeUrl)) {
+    throw invalid(`${flags.store === undefined ? 'ORG_STORE_URL' : '--store'} must be a PostgreSQL URL (postgres://user:password@host:port/database)`);
+  }
+  const lease = env.ORG_LEASE_MS;
   if (inboundSecret !== undefined && inboundSecret.length > 0 && inboundSecret.length < 16) {
     throw invalid('ORG_INBOUND_SECRET must be at least 16 characters long');
   }
@@ -162,6 +175,8 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     corsOrigins,
     metrics: flags.metrics === true || metricsPort !== undefined || env.ORG_METRICS === '1' || env.ORG_METRICS === 'true',
     ...(metricsPort === undefined ? {} : { metricsPort: parsePort(metricsPort, flags.metricsPort === undefined ? 'ORG_METRICS_PORT' : '--metrics-port') }),
+    ...(storeUrl ? { storeUrl } : {}),
+    leaseMs: lease === undefined ? 15_000 : parsePositive(lease, 'ORG_LEASE_MS'),
   };
 }
 
@@ -178,6 +193,7 @@ export function homePaths(home: string) {
     structures: join(state, 'structures'),
     outbox: join(state, 'outbox'),
     index: join(state, 'index'),
+    cache: join(state, 'cache'),
   };
 }
 

@@ -24,6 +24,17 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** The store URL without its password, for the start-up line. */
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'postgres://…';
+  }
+}
+
 /** Formats a base URL for a host and port (IPv6 hosts in brackets). */
 export function baseUrl(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -51,6 +62,7 @@ export async function runServe(flags: ServeFlags, output: Output, env: NodeJS.Pr
   output.out(`org: listening on ${url}`);
   output.out(`org: web UI at ${url}/`);
   output.out(`org: home ${config.home}`);
+  if (config.storeUrl) output.out(`org: state in PostgreSQL ${redactUrl(config.storeUrl)} as instance ${app.instanceId ?? ''}`);
   let smtp: SmtpListener | undefined;
   if (config.smtpPort !== undefined) {
     try {

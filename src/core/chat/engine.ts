@@ -18,6 +18,7 @@ import { decodeEvent, type EncodedEvent } from './encoded.js';
 import { enrich } from './enrich.js';
 import type { ChatActivity, ChatDirectory, ChatSkills } from './ports.js';
 import { RecentRuns } from './recent-runs.js';
+import { followRemoteRun } from './remote-run.js';
 import { Run } from './run.js';
 import type { ChatStore, MessagePage, RunLocation } from './store.js';
 import { TurnEvents } from './turn.js';
@@ -69,6 +70,10 @@ const TURN_HISTORY = 20;
 /** The chat engine. */
 export class ChatEngine {
   private readonly live = new Map<string, LiveRun>();
+  /** Runs executing on other instances that streams of this one follow (shared stores). */
+  private readonly remote = new Map<string, Promise<Run>>();
+  private recovering: Promise<number> | undefined;
+  private readonly stopCancels: () => void;
   private readonly recent: RecentRuns;
   private readonly shelves = new Map<string, ArtifactShelf>();
   private readonly queue = new KeyedMutex();
@@ -82,10 +87,26 @@ export class ChatEngine {
     this.ids = options.ids ?? uuid;
     this.onError = options.onError ?? (() => undefined);
     this.recent = new RecentRuns(options.recentRunBytes ?? 16 * 1024 * 1024);
+    // A cancel asked for on another instance, of a turn this one runs.
+    this.stopCancels =
+      options.store.cluster?.onCancel((runId, reason, by) => {
+        if (this.live.has(runId)) this.cancel(runId, reason, by).catch(() => undefined);
+      }) ?? (() => undefined);
   }
 
-  /** Closes runs a stopped process left open: each ends with `error` "interrupted by restart". */
-  async recover(): Promise<number> {
+  /**
+   * Closes runs a stopped process left open (on a shared store: runs of instances whose
+   * lease ran out, each taken by one instance): each ends with `error` "interrupted by
+   * restart". Concurrent calls share one pass.
+   */
+  recover(): Promise<number> {
+    this.recovering ??= this.recoverOnce().finally(() => {
+      this.recovering = undefined;
+    });
+    return this.recovering;
+  }
+
+  private async recoverOnce(): Promise<number> {
     let recovered = 0;
     for (const where of await this.options.store.openRuns()) {
       const events = await this.options.store.events(where.runId, 0);
@@ -206,6 +227,9 @@ export class ChatEngine {
   private async execute(entry: LiveRun, message: string, staged: Turn['attachments'], recent: Turn['history']): Promise<void> {
     const { run, appender } = entry;
     if (appender.sealed) return; // cancelled while queued
+    // Turns of the node taken by other instances, earlier, go first.
+    await this.options.store.cluster?.awaitTurn(run.where, run.controller.signal);
+    if (appender.sealed) return;
     this.options.activity.begin(run.nodeId);
     try {
       const structure = this.options.directory.structure(run.structureId);
@@ -258,8 +282,36 @@ export class ChatEngine {
   async replay(runId: string, afterSeq = 0): Promise<{ run?: Run; events: EncodedEvent[] }> {
     const known = this.run(runId);
     if (known) return { run: known, events: known.eventsAfter(afterSeq) };
-    if (!(await this.options.store.locate(runId))) throw notFound(`run ${runId} not found`);
+    const where = await this.options.store.locate(runId);
+    if (!where) throw notFound(`run ${runId} not found`);
+    const remote = await this.followRemote(where);
+    if (remote) return { run: remote, events: remote.eventsAfter(afterSeq) };
     return { events: await this.options.store.events(runId, afterSeq) };
+  }
+
+  /**
+   * On a shared store, a run still going on another instance, followed live (one
+   * follower per run, however many streams); undefined when it has ended or the store
+   * is not shared.
+   */
+  private async followRemote(where: RunLocation): Promise<Run | undefined> {
+    const cluster = this.options.store.cluster;
+    if (!cluster) return undefined;
+    let following = this.remote.get(where.runId);
+    if (!following) {
+      following = followRemoteRun(this.options.store, cluster, where, this.onError);
+      this.remote.set(where.runId, following);
+      following.then(
+        (run) =>
+          run.done.then(() => {
+            this.remote.delete(where.runId);
+            this.recent.add(run);
+          }),
+        () => this.remote.delete(where.runId),
+      );
+    }
+    const run = await following;
+    return run;
   }
 
   /**
@@ -269,6 +321,13 @@ export class ChatEngine {
   async cancel(runId: string, reason = 'cancelled', by?: string): Promise<void> {
     const entry = this.live.get(runId);
     if (!entry) {
+      const cluster = this.options.store.cluster;
+      if (cluster && !this.recent.get(runId) && (await cluster.requestCancel(runId, reason, by))) {
+        // The instance running the turn stops it; this one waits for the run's end.
+        const { run } = await this.replay(runId);
+        await run?.done;
+        return;
+      }
       if (await this.locate(runId)) throw conflict(`run ${runId} has already finished`);
       throw notFound(`run ${runId} not found`);
     }
@@ -313,6 +372,7 @@ export class ChatEngine {
    */
   async close(graceMs: number): Promise<void> {
     this.closing = true;
+    this.stopCancels();
     const pending = this.active();
     if (pending.length > 0) {
       let timer: NodeJS.Timeout | undefined;

@@ -79,8 +79,29 @@ export interface RunEventWriter {
   close(): Promise<void>;
 }
 
+/**
+ * What a chat store shared by several instances adds (PostgreSQL): turns of one node
+ * run in arrival order whichever instance took them, a run executing on another
+ * instance is followed live, and a cancel reaches the instance that runs the turn.
+ */
+export interface ChatCluster {
+  /**
+   * Resolves once the run is the oldest open run of its node (its turn may start), or
+   * once `signal` is aborted (the run was cancelled while it waited).
+   */
+  awaitTurn(where: RunLocation, signal: AbortSignal): Promise<void>;
+  /** Calls `listener` whenever the run may have new events (and after wake-ups may have been lost); returns the remover. */
+  watchRun(runId: string, listener: () => void): () => void;
+  /** Asks the instance running an open run to cancel it (`by`: who stopped it); false when the run is not open. */
+  requestCancel(runId: string, reason: string, by?: string): Promise<boolean>;
+  /** Calls `handler` for each cancel asked for (on any instance) of a run this instance runs. */
+  onCancel(handler: (runId: string, reason: string, by: string | undefined) => void): () => void;
+}
+
 /** Storage of chat messages and run events. */
 export interface ChatStore {
+  /** Present when several instances share the store. */
+  readonly cluster?: ChatCluster;
   /** Records a new run: its location, the user message and the agent message's start, durably. */
   startRun(where: RunLocation, user: UserMessageRecord, start: AgentStartRecord): Promise<void>;
   /** The writer of a started run's events. */

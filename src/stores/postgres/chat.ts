@@ -6,11 +6,11 @@
  * of a run wakes the waiters of its node (topic `node`). Runs left open by an instance
  * whose lease ran out are taken over by `openRuns`, exactly once.
  */
-import type { AgentEndRecord, ChatStore, RunLocation, StoredMessage } from '../../core/chat/store.js';
+import type { AgentEndRecord, ChatCluster, ChatStore, RunLocation, StoredMessage } from '../../core/chat/store.js';
 import type { EncodedEvent } from '../../core/chat/encoded.js';
 import type { Db } from './db.js';
 import { aliveSql } from './instances.js';
-import { CHANNEL, wake } from './notify.js';
+import { CHANNEL, wake, type Listener } from './notify.js';
 
 /** Options of the store. */
 export interface PgChatStoreOptions {
@@ -18,6 +18,8 @@ export interface PgChatStoreOptions {
   instanceId: string;
   /** An instance whose heartbeat is older than this is dead (ms). */
   leaseMs: number;
+  /** This instance's wake-ups: with it, the store is shared (`cluster`): queues, live following and cancels across instances. */
+  listener?: Listener;
 }
 
 interface MessageRow {
@@ -68,6 +70,8 @@ export function createPgChatStore(db: Db, options: PgChatStoreOptions): ChatStor
   };
 
   return {
+    ...(options.listener ? { cluster: createCluster(db, options.instanceId, options.listener) } : {}),
+
     startRun: (where, user, start) =>
       db.tx(async (client) => {
         // Turns of a node are queued in the order they arrive: positions are taken one at a
@@ -135,5 +139,81 @@ export function createPgChatStore(db: Db, options: PgChatStoreOptions): ChatStor
     },
 
     close: async () => undefined,
+  };
+}
+
+/** Waits for the first of: a wake-up of `topic` for `id`, a resync, or `signal`. */
+function wakeOf(listener: Listener, topic: 'node' | 'run', id: string, signal?: AbortSignal): { woken: Promise<void>; stop: () => void } {
+  let resolve!: () => void;
+  const woken = new Promise<void>((done) => {
+    resolve = done;
+  });
+  const off = listener.on(topic, (woke) => {
+    if (woke === id) resolve();
+  });
+  const offResync = listener.onResync(resolve);
+  signal?.addEventListener('abort', resolve, { once: true });
+  return {
+    woken,
+    stop: () => {
+      off();
+      offResync();
+      signal?.removeEventListener('abort', resolve);
+    },
+  };
+}
+
+/** The cross-instance side of the store: node queues, run wake-ups and cancels. */
+function createCluster(db: Db, instanceId: string, listener: Listener): ChatCluster {
+  return {
+    async awaitTurn(where, signal) {
+      for (;;) {
+        if (signal.aborted) return;
+        // Listen before looking, so an end committed in between still wakes this wait.
+        const wait = wakeOf(listener, 'node', where.nodeId, signal);
+        try {
+          const { rows } = await db.query<{ run_id: string }>(`SELECT run_id FROM runs WHERE node_id = $1 AND state <> 'ended' ORDER BY queue_pos LIMIT 1`, [where.nodeId]);
+          const first = rows[0]?.run_id;
+          if (first === undefined || first === where.runId) {
+            await db.query(`UPDATE runs SET state = 'running', started_at = now() WHERE run_id = $1 AND state = 'queued'`, [where.runId]);
+            return;
+          }
+          await wait.woken;
+        } finally {
+          wait.stop();
+        }
+      }
+    },
+
+    watchRun(runId, handler) {
+      const off = listener.on('run', (id) => {
+        if (id === runId) handler();
+      });
+      const offResync = listener.onResync(handler);
+      return () => {
+        off();
+        offResync();
+      };
+    },
+
+    requestCancel: (runId, reason, by) =>
+      db.tx(async (client) => {
+        const { rowCount } = await client.query(`UPDATE runs SET cancel_reason = $2, cancel_by = $3 WHERE run_id = $1 AND state <> 'ended'`, [runId, reason, by ?? null]);
+        if (!rowCount) return false;
+        await wake(client, 'cancel', runId);
+        return true;
+      }),
+
+    onCancel(handler) {
+      return listener.on('cancel', (runId) => {
+        db.query<{ owner: string; cancel_reason: string | null; cancel_by: string | null }>('SELECT owner, cancel_reason, cancel_by FROM runs WHERE run_id = $1', [runId]).then(
+          ({ rows }) => {
+            const row = rows[0];
+            if (row && row.owner === instanceId) handler(runId, row.cancel_reason ?? 'cancelled', row.cancel_by ?? undefined);
+          },
+          () => undefined,
+        );
+      });
+    },
   };
 }

@@ -1,7 +1,8 @@
-/** The PostgreSQL `UserStore`: table `users`. */
+/** The PostgreSQL `UserStore`: table `users`; a token change wakes every instance (topic `user`). */
 import type { UserRecord, UserStore } from '../../core/auth/index.js';
 import { conflict } from '../../core/errors.js';
 import { isUniqueViolation, type Db } from './db.js';
+import { wake } from './notify.js';
 
 const COLUMNS = 'id, email, token_hash, created_at, invite_id';
 
@@ -48,9 +49,12 @@ export function createPgUserStore(db: Db): UserStore {
         throw error;
       }
     },
-    async setTokenHash(id, hash) {
-      const result = await db.query('UPDATE users SET token_hash = $2 WHERE id = $1', [id, hash]);
-      if (result.rowCount === 0) throw new Error(`no user ${id}`);
-    },
+    setTokenHash: (id, hash) =>
+      db.tx(async (client) => {
+        const result = await client.query('UPDATE users SET token_hash = $2 WHERE id = $1', [id, hash]);
+        if (result.rowCount === 0) throw new Error(`no user ${id}`);
+        // Other instances drop the old token from their caches.
+        await wake(client, 'user', id);
+      }),
   };
 }
