@@ -124,7 +124,7 @@ export interface ArtifactShelf {
   /** A local folder where the files of this shelf can be read by a runtime (staged attachments). */
   readonly dir: string;
   /** Writes an artifact (replacing one of the same name); returns its metadata. */
-  write(name: string, data: Buffer | string, contentType: string): Promise<ArtifactInfo>;
+  write(name: string, data: Buffer | string, contentType: string, origin?: ArtifactOrigin): Promise<ArtifactInfo>;
   /** Every artifact, newest first. */
   list(): Promise<ArtifactInfo[]>;
   /** Opens an artifact for download; 404 when absent or when the name is not a safe base name. */

@@ -39,11 +39,11 @@ export function createPgShelves(db: Db, options: PgShelfOptions): (structureId: 
     const dir = join(options.cacheDir, structureId, nodeId);
     return {
       dir,
-      async write(name, data, contentType) {
+      async write(name, data, contentType, origin) {
         const safe = safeName(name);
         const buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-        // Members of the metadata beyond the four columns are kept in `info` as they are.
-        const extra: Record<string, unknown> = {};
+        // Members of the metadata beyond the four columns (the run and source that made it) are kept in `info`.
+        const extra: Record<string, unknown> = origin ? { run_id: origin.runId, source: origin.source } : {};
         const info: ArtifactInfo = { name: safe, size: buffer.length, content_type: contentType, created_at: isoNow(clock) };
         await db.query(
           `INSERT INTO artifacts (structure_id, node_id, name, size, content_type, created_at, info, data) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
