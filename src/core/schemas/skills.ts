@@ -183,11 +183,15 @@ export const SkillWriteHeadersSchema = Type.Object({
 /** The conditional headers of a skill write. */
 export type SkillWriteHeaders = Static<typeof SkillWriteHeadersSchema>;
 
-/** Body of `POST /knowledge/search`. */
+/**
+ * Body of `POST /knowledge/search`. `limit` defaults to 5 in the skill store; the schema
+ * says so in words rather than with `default`, which generated clients (openapi-typescript)
+ * read as "always present" and would make callers send.
+ */
 export const SearchRequestSchema = Type.Object({
   structure_id: Type.Optional(Uuid),
   query: Type.String({ minLength: 1, maxLength: 1000 }),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 5 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: 'how many matches at most (default 5)' })),
   explain: Type.Optional(Type.Boolean({ description: 'add `explain`: how the query was read and why each candidate was kept or cut' })),
   why: Type.Optional(Type.Array(Slug, { maxItems: 10, description: 'skills to explain whatever their rank or status (implies explain)' })),
 }, { title: 'SearchRequest' });

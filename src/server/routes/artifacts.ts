@@ -39,7 +39,10 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (se
         summary: 'Download an artifact with its content type',
         tags,
         params: Type.Object({ ...NodeParams.properties, name: Type.String({ minLength: 1, maxLength: 255 }) }),
-        response: { 200: { description: 'The file', content: { 'application/octet-stream': { schema: Type.String() } } }, ...problems(400, 401, 403, 404) },
+        response: {
+          200: { description: 'The file, served with the content type it was stored with', content: { '*/*': { schema: Type.String({ description: 'the file’s bytes' }) } } },
+          ...problems(400, 401, 403, 404),
+        },
       },
     },
     async (request, reply) => {

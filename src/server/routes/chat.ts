@@ -38,7 +38,7 @@ function actorOf(request: FastifyRequest): string {
 export const chatRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
   const tags = ['chat'];
   const chat = { kind: 'structure', action: 'chat', from: 'body', node: 'body' } as const;
-  const sseDoc = { description: 'text/event-stream of chat events (`id: <n>` and `data: <event json>` per event)', content: { 'text/event-stream': { schema: Type.String() } } };
+  const sseDoc = { description: 'text/event-stream of chat events: `id: <n>` and `data: <a ChatEvent as JSON>` per event', content: { 'text/event-stream': { schema: Type.String() } } };
 
   server.post(
     '/api/org/chat/message',

@@ -16,6 +16,16 @@ import type { McpKeyRecord } from '../../core/auth/index.js';
 import { forbidden } from '../../core/errors.js';
 import { problems } from '../schemas/common.js';
 
+/** A JSON-RPC error object, as the MCP transport answers a request it refuses. */
+const JsonRpcError = Type.Object(
+  {
+    jsonrpc: Type.Literal('2.0'),
+    error: Type.Object({ code: Type.Integer(), message: Type.String() }, { additionalProperties: true }),
+    id: Type.Unknown({ description: 'the request id, or null' }),
+  },
+  { title: 'JsonRpcError', additionalProperties: true },
+);
+
 /** What the server needs of an MCP endpoint (implemented by src/mcp's `createMcpHttpHandler`). */
 export interface McpEndpoint {
   /** Serves one authenticated request; writes the whole response. */
@@ -114,9 +124,21 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<McpRouteOptions> = async (serv
     );
   }
 
-  const doc = {
-    description: 'JSON-RPC response (application/json) or text/event-stream, per the MCP Streamable HTTP transport',
-    content: { 'application/json': { schema: Type.Unknown() }, 'text/event-stream': { schema: Type.String() } },
+  const jsonRpc = { 'application/json': { schema: JsonRpcError } };
+  const sse = { 'text/event-stream': { schema: Type.String({ description: 'JSON-RPC messages, one per event' }) } };
+  const transport = (description: string) => ({ description: `${description}: a JSON-RPC error from the MCP transport`, content: jsonRpc });
+  // The server answers before the transport (auth, rate limit, a body that is not JSON) with problem details.
+  const ours = problems(401, 403, 415, 429);
+  const problemContent = problems(400)[400]!.content;
+  const responses = {
+    POST: {
+      200: { description: 'A JSON-RPC response, as JSON or as a stream', content: { 'application/json': { schema: Type.Unknown() }, ...sse } },
+      202: { description: 'A notification or response from the client was accepted (no body)', type: 'null' },
+      404: transport('Unknown or ended session'),
+      406: transport('Accept must allow application/json and text/event-stream'),
+    },
+    GET: { 200: { description: 'The session’s stream of server messages', content: sse }, 404: transport('Unknown or ended session'), 405: transport('Not offered') },
+    DELETE: { 200: { description: 'The session ended (no body)', type: 'null' }, 404: transport('Unknown or ended session'), 405: transport('Not offered') },
   };
   for (const method of ['POST', 'GET', 'DELETE'] as const) {
     server.route({
@@ -127,7 +149,11 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<McpRouteOptions> = async (serv
         operationId: `mcp${method.charAt(0)}${method.slice(1).toLowerCase()}`,
         summary: `MCP Streamable HTTP (${method}), revisions 2025-11-25 (sessions) and 2026-07-28 (stateless); bearer: an MCP node key`,
         tags: ['mcp'],
-        response: { 200: doc, ...problems(400, 401, 403, 404, 415, 429) },
+        response: {
+          ...responses[method],
+          ...ours,
+          400: { description: 'Invalid request: problem details (a body that is not JSON) or a JSON-RPC error from the transport', content: { ...problemContent, ...jsonRpc } },
+        },
       },
       handler: async (request, reply) => {
         const principal = request.principal;
