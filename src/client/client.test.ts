@@ -10,7 +10,7 @@ import { OrgClient } from './client.js';
 import type { FetchLike } from './http.js';
 import { networkError, problemError } from './problem.js';
 import { readSse } from './sse.js';
-import type { StreamedEvent } from './stream.js';
+import { parseEventData, type StreamedEvent } from './stream.js';
 
 const encoder = new TextEncoder();
 
@@ -138,6 +138,16 @@ describe('SSE reading', () => {
 });
 
 describe('chat streams', () => {
+  it('takes only frames that hold a ChatEvent of the schema', () => {
+    expect(parseEventData(JSON.stringify(text('a')))).toEqual(text('a'));
+    expect(parseEventData(JSON.stringify(complete))).toEqual(complete);
+    expect(parseEventData('not json')).toBeUndefined();
+    expect(parseEventData(JSON.stringify({ type: 'text', content: 'no timestamp' }))).toBeUndefined();
+    expect(parseEventData(JSON.stringify({ type: 'tool_call', content: { tool: 5 }, timestamp: '2026-01-01T00:00:00.000Z' }))).toBeUndefined();
+    expect(parseEventData(JSON.stringify({ type: 'complete', content: { summary: 'no artifacts' }, timestamp: '2026-01-01T00:00:00.000Z' }))).toBeUndefined();
+    expect(parseEventData(JSON.stringify({ type: 'shout', content: 'x', timestamp: '2026-01-01T00:00:00.000Z' }))).toBeUndefined();
+  });
+
   it('resumes after a drop with Last-Event-ID and ends at the terminal event', async () => {
     const { fetch, seen } = fakeFetch([sse([frame(1, text('a')), frame(2, text('b'))], { 'x-org-run-id': 'run-1' }), sse([frame(3, complete)])]);
     const reasons: number[] = [];

@@ -7,6 +7,7 @@
  * itself never stops because a connection did.
  */
 import { isTerminal, type ChatEvent } from '../core/chat/types.js';
+import { isChatEvent } from '../core/schemas/chat.js';
 import { OrgError, isOrgError } from '../core/errors.js';
 import { call, send, type Transport } from './http.js';
 import { isTransient } from './problem.js';
@@ -74,14 +75,18 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** Parses the data of one frame into a chat event; undefined for anything else. */
+/**
+ * The chat event a frame's data carries, checked against the `ChatEvent` schema;
+ * undefined when the data is not JSON or not a valid event.
+ */
 export function parseEventData(data: string): ChatEvent | undefined {
+  let value: unknown;
   try {
-    const event = JSON.parse(data) as ChatEvent;
-    return event && typeof event === 'object' && typeof event.type === 'string' ? event : undefined;
+    value = JSON.parse(data);
   } catch {
     return undefined;
   }
+  return isChatEvent(value) ? value : undefined;
 }
 
 /** Cancels a run; a run that already ended (409) is not an error. */

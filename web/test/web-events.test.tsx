@@ -217,6 +217,18 @@ describe('readChatStream', () => {
     ]);
   });
 
+  it('skips frames that are not a ChatEvent of the schema', async () => {
+    const response = new Response(
+      'id: 1\ndata: {"type":"text","content":5,"timestamp":"' + T + '"}\n\n' +
+        'id: 2\ndata: {"type":"complete","content":{"summary":"s"}}\n\n' +
+        'id: 3\ndata: {"type":"text","content":"ok","timestamp":"' + T + '"}\n\n',
+    );
+    const seen: [string, number | undefined][] = [];
+    const result = await readChatStream(response, (event, seq) => seen.push([event.type, seq]));
+    expect(seen).toEqual([['text', 3]]);
+    expect(result.terminal).toBe(false);
+  });
+
   it('reports a stream that ends without a terminal event (a dropped connection)', async () => {
     const response = new Response('id: 1\ndata: {"type":"text","content":"x","timestamp":"' + T + '"}\n\n');
     const result = await readChatStream(response, () => undefined);

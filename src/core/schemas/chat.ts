@@ -4,6 +4,7 @@
  * the event union, its static type and event validation are all derived from them.
  */
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
+import { Value } from 'typebox/value';
 import { Nullable, RoleId, StringEnum, Timestamp, Uuid } from './common.js';
 
 /** Every event type, in the order of the contract. */
@@ -83,6 +84,16 @@ export const ChatEventSchema = Type.Unsafe<ChatEvent>(
     description: 'A chat event; the type decides the content: thought and text carry a string, the others an object',
   }),
 );
+
+/**
+ * True when `value` is a chat event as servers send it: stamped, of a known type, with
+ * the content that type declares. Clients check every frame they read with it. It walks
+ * the schema instead of compiling it, so it also runs in a page whose
+ * Content-Security-Policy forbids `eval`.
+ */
+export function isChatEvent(value: unknown): value is ChatEvent {
+  return Value.Check(ChatEventSchema, value);
+}
 
 /** Status of a run and of its agent history message. */
 export const RunStatusSchema = StringEnum(['running', 'complete', 'error']);

@@ -1,9 +1,14 @@
 /**
  * Reads a chat stream (`text/event-stream` of `id: <n>` / `data: <event json>` frames)
- * from a fetch Response with eventsource-parser, calling `onEvent` per chat event.
+ * from a fetch Response with eventsource-parser, calling `onEvent` per chat event. Each
+ * frame is checked against the `ChatEvent` schema by the client's `parseEventData`.
  */
 import { createParser } from 'eventsource-parser';
+import { parseEventData } from '../../../src/client/stream.js';
+import { isTerminal } from '../../../src/core/chat/types.js';
 import type { ChatEvent } from './types';
+
+export { isTerminal };
 
 /** What a finished read saw. */
 export interface StreamResult {
@@ -11,27 +16,17 @@ export interface StreamResult {
   terminal: boolean;
 }
 
-/** True for the two terminal event types. */
-export function isTerminal(event: { type: string }): boolean {
-  return event.type === 'complete' || event.type === 'error';
-}
-
 /**
  * Feeds the body of `response` through the SSE parser until it ends. `seq` is the
- * frame's `id:` (undefined when absent). Frames whose data is not JSON are skipped.
+ * frame's `id:` (undefined when absent). Frames that carry no valid chat event are skipped.
  */
 export async function readChatStream(response: Response, onEvent: (event: ChatEvent, seq: number | undefined) => void): Promise<StreamResult> {
   if (!response.body) return { terminal: false };
   let terminal = false;
   const parser = createParser({
     onEvent(message) {
-      let event: ChatEvent;
-      try {
-        event = JSON.parse(message.data) as ChatEvent;
-      } catch {
-        return;
-      }
-      if (!event || typeof event.type !== 'string') return;
+      const event = parseEventData(message.data);
+      if (!event) return;
       const seq = message.id !== undefined && /^\d+$/.test(message.id) ? Number(message.id) : undefined;
       if (isTerminal(event)) terminal = true;
       onEvent(event, seq);

@@ -30,6 +30,7 @@ export type {
   SkillProblem,
   StructureDetail,
   StructureSummary,
+  WhoAmI,
 } from '../../../src/core/schemas/index.js';
 export type { Role } from '../../../src/core/auth/roles.js';
 
