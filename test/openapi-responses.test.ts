@@ -206,6 +206,13 @@ describe('live answers match the OpenAPI document', () => {
     const found = await call<{ matches: unknown[] }>('searchSkills', '/api/org/knowledge/search', { token: owner, body: { structure_id: structure.id, query: 'late invoices' } });
     expect(found.body.matches.length).toBeGreaterThan(0);
     expect((await call('listSkillProblems', '/api/org/knowledge/problems', { token: owner })).status).toBe(200);
+    // Export answers a zip (read as bytes here, not as text), which the import then reads back (a dry run).
+    const exported = await fetch(`${t.url}/api/org/knowledge/skills/chase-late-invoices/export?structure_id=${structure.id}`, { headers: { authorization: `Bearer ${owner}` } });
+    driven.add('exportSkill');
+    expect(exported.status).toBe(200);
+    expect(Object.keys(find('exportSkill').operation.responses['200']!.content!)).toContain(exported.headers.get('content-type')!.split(';')[0]);
+    const zip = Buffer.from(await exported.arrayBuffer());
+    expect((await call('importSkills', `/api/org/knowledge/import?structure_id=${structure.id}`, { token: owner, raw: zip, headers: { 'content-type': 'application/zip' } })).status).toBe(200);
     expect((await call('deleteSkill', `/api/org/knowledge/skills/chase-late-invoices?structure_id=${structure.id}`, { token: owner })).status).toBe(204);
     expect((await call('listDeletedSkills', `/api/org/knowledge/deleted?structure_id=${structure.id}`, { token: owner })).status).toBe(200);
     expect((await call('restoreSkill', `/api/org/knowledge/skills/chase-late-invoices/restore?structure_id=${structure.id}`, { token: owner })).status).toBe(200);
