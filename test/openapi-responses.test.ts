@@ -206,6 +206,7 @@ describe('live answers match the OpenAPI document', () => {
     const found = await call<{ matches: unknown[] }>('searchSkills', '/api/org/knowledge/search', { token: owner, body: { structure_id: structure.id, query: 'late invoices' } });
     expect(found.body.matches.length).toBeGreaterThan(0);
     expect((await call('listSkillProblems', '/api/org/knowledge/problems', { token: owner })).status).toBe(200);
+    expect((await call('listSkillGaps', `/api/org/knowledge/gaps?structure_id=${structure.id}`, { token: owner })).status).toBe(200);
     // Export answers a zip (read as bytes here, not as text), which the import then reads back (a dry run).
     const exported = await fetch(`${t.url}/api/org/knowledge/skills/chase-late-invoices/export?structure_id=${structure.id}`, { headers: { authorization: `Bearer ${owner}` } });
     driven.add('exportSkill');
