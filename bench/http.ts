@@ -62,6 +62,11 @@ async function measure(name: string, url: string, headers: Record<string, string
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total };
 }
 
+/** The round with the median request rate. */
+function median(rounds: HttpFigures[]): HttpFigures {
+  return [...rounds].sort((a, b) => a.rps - b.rps)[Math.floor(rounds.length / 2)]!;
+}
+
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   return rows.map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ')).join('\n');
@@ -102,8 +107,17 @@ export async function benchHttp(): Promise<Record<string, number>> {
     ]);
     if (!isDeepStrictEqual(JSON.parse(orgBody), JSON.parse(bareBody))) throw new Error('org and the bare route answer different JSON');
 
-    const orgFigures = await measure('org', orgUrl, headers);
-    const bareFigures = await measure('bare fastify', bareUrl, {});
+    // Alternating rounds, the median of each side: a machine whose load changes during the
+    // run then weighs on both sides alike instead of on whichever was measured first.
+    const rounds = Math.max(1, Math.round(envNumber('BENCH_ROUNDS', 3)));
+    const orgRounds: HttpFigures[] = [];
+    const bareRounds: HttpFigures[] = [];
+    for (let round = 0; round < rounds; round++) {
+      orgRounds.push(await measure('org', orgUrl, headers));
+      bareRounds.push(await measure('bare fastify', bareUrl, {}));
+    }
+    const orgFigures = median(orgRounds);
+    const bareFigures = median(bareRounds);
     const figures = {
       'http.org.rps': round(orgFigures.rps, 0),
       'http.org.p50_ms': orgFigures.p50,
@@ -118,7 +132,7 @@ export async function benchHttp(): Promise<Record<string, number>> {
     const seconds = envNumber('BENCH_SECONDS', 10);
     console.log(
       `\nGET /api/org/structures/{id} (exec-team, ${figures['http.body_bytes']} bytes), ` +
-        `${envNumber('BENCH_CONNECTIONS', 10)} connections, ${seconds} s each, autocannon workers: ${envNumber('BENCH_WORKERS', 1)}`,
+        `${envNumber('BENCH_CONNECTIONS', 10)} connections, ${seconds} s each, median of ${rounds} alternating rounds, autocannon workers: ${envNumber('BENCH_WORKERS', 1)}`,
     );
     console.log(
       table([

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { App } from '../app.js';
-import type { Principal } from '../core/auth/index.js';
+import { hashToken, type Principal } from '../core/auth/index.js';
 import { invalid, isOrgError, notFound, unauthorized } from '../core/errors.js';
 import { assertMatches, assertOneScope, declaredValue, placeName, type RunScope, type ScopePlace, type StructureScope } from './scope.js';
 import type { AccessRule } from './types.js';
@@ -18,6 +18,18 @@ export function bearerOf(request: FastifyRequest): string | undefined {
   if (typeof header !== 'string') return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match?.[1];
+}
+
+/**
+ * SHA-256 of the request's bearer token, hashed once per request however many places
+ * need it (the per-token rate limit and authentication).
+ */
+export function bearerHashOf(request: FastifyRequest): string | undefined {
+  if (request.bearerHash === undefined) {
+    const token = bearerOf(request);
+    request.bearerHash = token ? hashToken(token) : null;
+  }
+  return request.bearerHash ?? undefined;
 }
 
 /** Registers the access hooks; every `/api/org` route must declare `config.access`. */
@@ -40,9 +52,9 @@ export function registerAccess(server: FastifyInstance, app: App): void {
   server.addHook('preParsing', async (request) => {
     const rule = request.routeOptions.config.access;
     if (!rule || rule.kind === 'public' || rule.kind === 'signed') return;
-    const token = bearerOf(request);
-    if (!token) throw unauthorized('a bearer token is required (Authorization: Bearer <token>)');
-    const principal = await app.access.authenticate(token);
+    const hash = bearerHashOf(request);
+    if (!hash) throw unauthorized('a bearer token is required (Authorization: Bearer <token>)');
+    const principal = await app.access.authenticateHash(hash);
     if (!principal) throw unauthorized('the bearer token is unknown or revoked');
     request.principal = principal;
   });

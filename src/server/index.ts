@@ -8,9 +8,8 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { App } from '../app.js';
-import { hashToken } from '../core/auth/index.js';
 import { OrgError } from '../core/errors.js';
-import { bearerOf, registerAccess } from './access.js';
+import { bearerHashOf, registerAccess } from './access.js';
 import { registerCompression } from './http/compression.js';
 import { registerConditionalGet } from './http/conditional.js';
 import { registerCors } from './http/cors.js';
@@ -89,8 +88,8 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
     max: app.config.rateLimit,
     timeWindow: 60_000,
     keyGenerator: (request) => {
-      const token = bearerOf(request);
-      return token ? `t:${hashToken(token)}` : `ip:${request.ip}`;
+      const hash = bearerHashOf(request);
+      return hash ? `t:${hash}` : `ip:${request.ip}`;
     },
     errorResponseBuilder: (_request, context) =>
       new OrgError('rate_limited', `rate limit of ${context.max} requests a minute exceeded; retry in ${context.after}`, {

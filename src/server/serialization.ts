@@ -6,7 +6,7 @@
  * holds hundreds of them. Those nodes are written with `JSON.stringify` instead: the
  * values are the core's typed records, and the OpenAPI document keeps the full union.
  */
-import type { FastifySerializerCompiler } from 'fastify';
+import type { FastifyReply, FastifySerializerCompiler } from 'fastify';
 import fastJsonStringify, { type AnySchema } from 'fast-json-stringify';
 
 /** A copy of `schema` in which every union node is an empty schema (any JSON). */
@@ -21,4 +21,13 @@ export function withoutUnions(schema: unknown): unknown {
 /** The serializer compiler of the server. */
 export function createSerializerCompiler(): FastifySerializerCompiler<unknown> {
   return ({ schema }) => fastJsonStringify(withoutUnions(schema) as AnySchema);
+}
+
+/**
+ * Sends JSON text that the core already serialised (and cached) for a schema-typed
+ * route. Fastify writes a string payload as it is, without running the route's response
+ * serializer; the text must be a document of the route's 200 schema.
+ */
+export function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(json as never);
 }

@@ -34,6 +34,8 @@ declare module 'fastify' {
     principal?: Principal;
     /** The authorized scope of a structure or run route, resolved once by the access layer. */
     scope?: StructureScope;
+    /** SHA-256 of the bearer token, computed once per request (null: no bearer token). */
+    bearerHash?: string | null;
   }
   interface FastifyContextConfig {
     access?: AccessRule;

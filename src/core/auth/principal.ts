@@ -45,7 +45,11 @@ export class AccessControl {
 
   /** Resolves a bearer token (hashed once, compared in constant time); undefined for unknown or revoked tokens. */
   async authenticate(token: string): Promise<Principal | undefined> {
-    const hash = hashToken(token);
+    return this.authenticateHash(hashToken(token));
+  }
+
+  /** Resolves the SHA-256 of a bearer token (see `hashToken`); undefined for unknown or revoked tokens. */
+  async authenticateHash(hash: string): Promise<Principal | undefined> {
     if (this.adminHash && sameHash(hash, this.adminHash)) return { kind: 'admin', id: 'admin' };
     const user = await this.options.users.byTokenHash(hash);
     if (user) return { kind: 'user', id: user.id, user: { id: user.id, email: user.email, created_at: user.created_at } };

@@ -39,6 +39,7 @@ describe('structures, nodes and members over the journaled store', () => {
     await registry.load();
     return {
       registry,
+      activity,
       structures: new StructureService({ registry, templates: TEMPLATES, activity }),
       nodes: new NodeService({ registry, store, activity, dir, ...(options.onArchived ? { onArchived: options.onArchived } : {}) }),
       members: new MemberService(registry),
@@ -153,5 +154,28 @@ describe('structures, nodes and members over the journaled store', () => {
     await services.nodes.remove(s.id, 'team-dev', 'u1');
     expect(archived).toEqual(['team-dev']);
     expect(services.nodes.archive(s.id).map((node) => node.role_id)).toEqual(['team-dev']);
+  });
+
+  it('the cached detail text follows every change of the structure and of a node\'s live state', async () => {
+    const { structures, nodes, activity } = await make();
+    const created = await structures.create({ name: 'Cached', template: 'pair', ownerId: 'u1' });
+    const read = () => JSON.parse(structures.detailJson(created.id)) as ReturnType<typeof structures.detail>;
+    expect(read()).toEqual(structures.detail(created.id));
+    expect(structures.detailJson(created.id)).toBe(structures.detailJson(created.id));
+
+    await nodes.add(created.id, { role_id: 'team-qa', label: 'QA', parent_id: created.agents[0]!.id }, 'u1');
+    expect(read().agents.map((node) => node.role_id)).toEqual(['team-lead', 'team-dev', 'team-qa']);
+    await nodes.update(created.id, 'team-qa', { label: 'Quality' }, 'u1');
+    expect(read().agents[2]!.label).toBe('Quality');
+
+    const dev = created.agents[1]!.id;
+    activity.begin(dev);
+    expect(read().agents[1]!.state).toBe('working');
+    activity.begin(dev);
+    activity.end(dev);
+    expect(read().agents[1]!.state).toBe('working');
+    activity.end(dev);
+    expect(read().agents[1]!.state).toBe('idle');
+    expect(read()).toEqual(structures.detail(created.id));
   });
 });

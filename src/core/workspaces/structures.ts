@@ -2,6 +2,7 @@
  * Structures (API.md §5): creating one from a template, listing those a user can reach,
  * and the detail of one with its nodes' live states.
  */
+import { LRUCache } from 'lru-cache';
 import { invalid } from '../errors.js';
 import { isoNow, uuid, type Clock, type IdGenerator, systemClock } from '../util/index.js';
 import type { NodeActivity } from './activity.js';
@@ -16,6 +17,15 @@ export interface StructureServiceOptions {
   activity: NodeActivity;
   clock?: Clock;
   ids?: IdGenerator;
+  /** Bytes of serialised structure details kept for repeated reads (default 16 MiB). */
+  detailCacheBytes?: number;
+}
+
+/** A structure detail serialised once for a given structure version and activity revision. */
+interface CachedDetail {
+  version: number;
+  activity: number;
+  json: string;
 }
 
 /** A node with its live state, built as one literal (no spread: a stable object shape). */
@@ -38,10 +48,15 @@ export function withState(node: NodeRecord, activity: NodeActivity): Node {
 export class StructureService {
   private readonly clock: Clock;
   private readonly ids: IdGenerator;
+  private readonly details: LRUCache<string, CachedDetail>;
 
   constructor(private readonly options: StructureServiceOptions) {
     this.clock = options.clock ?? systemClock;
     this.ids = options.ids ?? uuid;
+    this.details = new LRUCache<string, CachedDetail>({
+      maxSize: options.detailCacheBytes ?? 16 * 1024 * 1024,
+      sizeCalculation: (entry) => Math.max(1, entry.json.length),
+    });
   }
 
   /** The stored record of a structure; 404 when unknown. */
@@ -70,6 +85,21 @@ export class StructureService {
     const record = this.record(id);
     const activity = this.options.activity;
     return { id: record.id, name: record.name, template: record.template, created_at: record.created_at, agents: record.agents.map((node) => withState(node, activity)) };
+  }
+
+  /**
+   * The structure detail as JSON text. Reading a structure is the most frequent request
+   * and the detail only changes with the structure's version or a node's live state, so
+   * the text is built once per (version, activity revision) and served as it is.
+   */
+  detailJson(id: string): string {
+    const version = this.options.registry.version(id);
+    const activity = this.options.activity.revision;
+    const cached = this.details.get(id);
+    if (cached && cached.version === version && cached.activity === activity) return cached.json;
+    const json = JSON.stringify(this.detail(id));
+    this.details.set(id, { version, activity, json });
+    return json;
   }
 
   /** Creates a structure from a template; `ownerId` (null for the administrator) becomes its owner. */

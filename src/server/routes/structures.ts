@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { App } from '../../app.js';
 import { StructureParams, problems } from '../schemas/common.js';
+import { sendJsonText } from '../serialization.js';
 import { scopeOf } from '../scope.js';
 import {
   ArchivedNodeSchema,
@@ -71,7 +72,8 @@ export const structureRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (s
         response: { 200: StructureDetailSchema, ...problems(400, 401, 404) },
       },
     },
-    async (request) => app.structures.detail(scopeOf(request).structureId),
+    // The detail's JSON text is cached by the structure's version (see detailJson).
+    async (request, reply) => sendJsonText(reply, app.structures.detailJson(scopeOf(request).structureId)),
   );
 
   server.get(
