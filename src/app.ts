@@ -8,7 +8,7 @@ import { AccessControl, ConnectionRegistry, KeyService, UserService } from './co
 import { homePaths, type HomePaths, type OrgConfig } from './core/config.js';
 import { ChatEngine, createChatSkills, createFsChatStore, type ChatDirectory } from './core/chat/index.js';
 import { createContainerRuntime, createLocalRuntime, createLlmRuntime, type AgentRuntime } from './core/runtimes/index.js';
-import { createSkillStore, type SkillStore } from './core/skills/index.js';
+import { openSkillStore, type SkillStore } from './core/skills/index.js';
 import { prepareHome } from './core/home.js';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './core/mail/index.js';
 import { InboundService } from './core/inbound/index.js';
@@ -161,7 +161,8 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     });
   }
   const onError = (error: unknown): void => log('error', 'chat: unexpected failure', errorFields(error));
-  const skills = await createSkillStore({
+  // Opened, not awaited: the server listens while a large library loads (see openSkillStore).
+  const skills = openSkillStore({
     root: paths.skills,
     stateDir: paths.state,
     clock: () => clock.now(),
@@ -205,9 +206,6 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
       .then(() => inbound.recover())
       .catch((error: unknown) => log('error', "taking over a stopped instance's runs failed", errorFields(error)));
   };
-  // Start-up writes (the refreshed skill index) are done before the instance is ready:
-  // none is left in flight, half-written, when the process reports that it listens.
-  await skills.settle();
   const access = new AccessControl({ users, keys, structures, members, ...(config.adminToken ? { adminToken: config.adminToken } : {}) });
 
   return {

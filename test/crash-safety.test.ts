@@ -362,6 +362,8 @@ function serve(home: string): Promise<ServeChild> {
 async function restartAndVerify(home: string, model: Model, context: string): Promise<ServeChild> {
   const child = await serve(home);
   try {
+    // Ready: the skill index is loaded and its start-up snapshot written (no save in flight).
+    await child.ready;
     // Loading the state removed the temp files a crash left beside JSON documents and in the outbox.
     const { temps } = await checkFiles(home);
     expect(temps.filter((file) => /\.(json|eml)\.\d+$/.test(file)), `${context}: stale temp files after start`).toEqual([]);

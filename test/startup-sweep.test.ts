@@ -88,14 +88,15 @@ describe('temp files of interrupted writes', () => {
 });
 
 describe('start-up writes are finished when the instance is ready (issue 10, item 12)', () => {
-  it('the refreshed skill index is on disk, with no temp file beside it, when the app is created', async () => {
+  it('the refreshed skill index is on disk, with no temp file beside it, when the skill library is ready', async () => {
     const home = await mkdtemp(join(tmpdir(), 'org-ready-'));
     try {
       await mkdir(join(home, 'skills'), { recursive: true });
       for (let i = 0; i < 300; i++) await writeFile(join(home, 'skills', `skill-${i}.md`), SKILL(`Skill ${i}`));
       const config = resolveConfig({ home, port: 0, demo: false }, { ORG_ADMIN_TOKEN: 'test-admin-token-0123456789abcdef', ORG_CONFIG_DIR: join(home, 'config') });
       const app = await createApp(config, { log: () => undefined });
-      // Listed the moment the app exists: a kill from now on cannot catch an index save half done.
+      await app.skills.ready();
+      // Listed the moment the library is ready: a kill from now on cannot catch an index save half done.
       const index = await readdir(join(home, '.org', 'index'));
       await app.close();
       expect(index).toEqual(['skills.json']);

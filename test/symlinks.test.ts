@@ -201,6 +201,7 @@ describe('symbolic links in the home are never followed', () => {
     const config = resolveConfig({ home, port: 0, demo: false }, { ORG_ADMIN_TOKEN: 'test-admin-token-0123456789abcdef', ORG_CONFIG_DIR: join(home, 'config') });
     const app = await createApp(config, { log: (level, message, fields) => logged.push(`${level} ${message} ${JSON.stringify(fields)}`) });
     try {
+      await app.skills.ready();
       expect(app.skills.list().map((entry) => entry.slug)).toEqual(['chase']);
       expect(logged.some((line) => line.startsWith('error saving the skill index failed') && line.includes('.org/index is a symbolic link'))).toBe(true);
       expect(await readdir(join(outside, 'index'))).toEqual([]);

@@ -95,6 +95,7 @@ export function createAppBackend(app: App, key: McpKeyRecord): OrgToolBackend {
 
     async listSkills() {
       authorize('read');
+      await app.skills.ready();
       return app.skills.list({ structureId });
     },
 
@@ -114,6 +115,7 @@ export function createAppBackend(app: App, key: McpKeyRecord): OrgToolBackend {
 
     async searchSkills(query, limit) {
       authorize('read');
+      await app.skills.ready();
       return app.skills.search(query, { structureId, limit: limit ?? 5 });
     },
 

@@ -47,6 +47,8 @@ export interface ServeChild {
   process: ChildProcess;
   /** Every stdout line so far. */
   stdout: string[];
+  /** Resolves when the server says its skill library is loaded (and its start-up writes are done). */
+  ready: Promise<void>;
   /** Everything written to stderr so far. */
   stderr(): string;
   /** Resolves when the process has exited. */
@@ -67,6 +69,7 @@ export interface StartServeOptions {
 }
 
 const LISTENING = 'org: listening on ';
+const READY = 'org: skill library ready';
 
 /** Starts `node bin/org.js serve --home <home> --port 0 ...` and waits for its listening line. */
 export function startServe(options: StartServeOptions): Promise<ServeChild> {
@@ -79,6 +82,10 @@ export function startServe(options: StartServeOptions): Promise<ServeChild> {
   });
   const stdout: string[] = [];
   let stderr = '';
+  let libraryReady!: () => void;
+  const ready = new Promise<void>((resolve) => {
+    libraryReady = resolve;
+  });
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (chunk: string) => {
     stderr += chunk;
@@ -102,9 +109,10 @@ export function startServe(options: StartServeOptions): Promise<ServeChild> {
     });
     createInterface({ input: child.stdout }).on('line', (line) => {
       stdout.push(line);
+      if (line.startsWith(READY)) libraryReady();
       if (line.startsWith(`${LISTENING}http://`)) {
         clearTimeout(timer);
-        resolve({ url: line.slice(LISTENING.length).trim(), process: child, stdout, stderr: () => stderr, exited, stop });
+        resolve({ url: line.slice(LISTENING.length).trim(), process: child, stdout, ready, stderr: () => stderr, exited, stop });
       }
     });
   });

@@ -51,6 +51,8 @@ export async function startInstance(options: TestInstanceOptions = {}): Promise<
     ...options.config,
   };
   const app = await createApp(config, options.deps);
+  // Tests start from a loaded library, as a server is once it says so.
+  await app.skills.ready();
   // Composed as `org serve` does: the MCP endpoint is mounted at /mcp.
   const mcp = createMcpHttpHandler(app, { version: 'test', ...options.mcp });
   const server = await buildServer(app, { version: 'test', mcp });

@@ -137,5 +137,17 @@ export async function serveUntilSignal(flags: ServeFlags, output: Output): Promi
     // listens to, which would kill the process with the write half done.
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
+    // The library loads after the server listens; a library that cannot be read at all
+    // (not a bad file: those are problems) ends the server as a failed start would.
+    running.app.skills.ready().then(
+      () => output.out(`org: skill library ready (${running.app.skillCount()} skills)`),
+      (error: unknown) => {
+        output.err(`org: the skill library could not be loaded: ${error instanceof Error ? error.message : String(error)}`);
+        running.stop().then(
+          () => resolve(1),
+          () => resolve(1),
+        );
+      },
+    );
   });
 }

@@ -26,6 +26,7 @@ export function normalizeSlug(proposed: string): string {
 export function createChatSkills(store: SkillStore): ChatSkills {
   return {
     async search(query, structureId, limit) {
+      await store.ready();
       // The chat lookup is what the skill gap report is made of: record it.
       return store.search(query.slice(0, 1000), { structureId, limit, record: true });
     },
@@ -50,6 +51,7 @@ export function createChatSkills(store: SkillStore): ChatSkills {
       return { slug: skill.slug, frontmatter: { ...skill.frontmatter }, body: skill.body };
     },
     async learnDraft(draft: LearnedDraft) {
+      await store.ready();
       const base = normalizeSlug(draft.slug);
       let slug = base;
       const broken = new Set(store.problems().map((problem) => problem.file));

@@ -59,6 +59,9 @@ export const HealthSchema = Type.Object({
   status: Type.Literal('ok'),
   version: Type.String(),
   skills: Type.Integer({ description: 'number of skills loaded' }),
+  skills_index: Type.Union([Type.Literal('loading'), Type.Literal('ready')], {
+    description: 'loading while the skill library is read at start (knowledge requests and turns wait for it), then ready',
+  }),
 }, { title: 'Health' });
 /** Service health. */
 export type Health = Static<typeof HealthSchema>;

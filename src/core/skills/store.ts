@@ -18,6 +18,7 @@ import type { StoreContext } from './context.js';
 import { filterEntries, type ListFilter } from './entry.js';
 import { SkillEvents, type SkillChangeListener } from './events.js';
 import { loadCatalog, type LoadReport } from './loader.js';
+import { whileLoading } from './opening.js';
 import { resolveStoreOptions, type SkillStoreOptions } from './options.js';
 import { createIndexSaver } from './saver.js';
 import type { SearchExplanation } from './search/explain.js';
@@ -58,6 +59,10 @@ export const MAX_SEARCH_LIMIT = 50;
 export interface SkillStore {
   /** What the initial load did (files read, reused from the snapshot, problems, time). */
   readonly loadReport: LoadReport;
+  /** Resolves once the library is loaded (rejects when the load failed); see {@link openSkillStore}. */
+  ready(): Promise<void>;
+  /** True once the library is loaded. */
+  isReady(): boolean;
   /** Live skills visible to `structureId`, filtered, sorted by slug (default statuses complete, draft). */
   list(filter?: ListFilter): SkillListEntry[];
   /** One skill of any status, read from its file; undefined when absent or unparsable. */
@@ -110,6 +115,21 @@ function searchOptions(query: unknown, request: SkillSearchRequest): { limit: nu
   }
   if (errors.length > 0) throw invalid('invalid search', errors);
   return { limit, ...(request.structureId ? { structureId: request.structureId } : {}) };
+}
+
+/**
+ * Opens the skills folder without waiting for it to load: the store answers at once and
+ * its `ready()` resolves when the library is loaded (see {@link whileLoading}).
+ */
+export function openSkillStore(input: SkillStoreOptions): SkillStore {
+  // Ready includes the start-up writes (a refreshed index snapshot): once ready, none is
+  // left in flight for a kill to catch half done.
+  return whileLoading(
+    createSkillStore(input).then(async (store) => {
+      await store.settle();
+      return store;
+    }),
+  );
 }
 
 /** Loads the skills folder and returns a ready store (watching when `watch` is set). */
@@ -184,6 +204,8 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
 
   return {
     loadReport: report,
+    ready: () => Promise.resolve(),
+    isReady: () => true,
     list: (filter) => filterEntries(Array.from(catalog.records.values(), (r) => r.entry), filter),
     async get(slug) {
       if (!isValidSlug(slug)) return undefined;

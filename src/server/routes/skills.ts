@@ -40,6 +40,11 @@ function ifMatchOf(headers: { 'if-match'?: string }): { ifMatch?: string[] } {
 /** The skill library. */
 export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
   const tags = ['skills'];
+  // At start the library may still be loading: these requests wait for it (after the
+  // access hooks have answered unauthenticated callers) rather than answer empty.
+  server.addHook('preHandler', async () => {
+    if (!app.skills.isReady()) await app.skills.ready();
+  });
   const SlugParams = Type.Object({ slug: Slug });
   const actorOf = (request: FastifyRequest) => {
     const principal = request.principal;

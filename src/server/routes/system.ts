@@ -24,7 +24,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemRoutesOptions> = asyn
         response: { 200: HealthSchema },
       },
     },
-    async () => ({ status: 'ok' as const, version, skills: app.skillCount() }),
+    async () => ({ status: 'ok' as const, version, skills: app.skillCount(), skills_index: app.skills.isReady() ? ('ready' as const) : ('loading' as const) }),
   );
 
   server.get(
