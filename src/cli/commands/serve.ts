@@ -11,7 +11,7 @@ import { saveLogin } from '../../core/credentials.js';
 import { errorFields, type Log } from '../../core/util/log.js';
 import { createMcpHttpHandler } from '../../mcp/http.js';
 import { buildServer } from '../../server/index.js';
-import { startSmtpListener, type SmtpListener } from '../../server/smtp.js';
+import type { SmtpListener } from '../../server/smtp.js';
 import type { Output } from '../output.js';
 import { VERSION } from '../version.js';
 
@@ -66,6 +66,8 @@ export async function runServe(flags: ServeFlags, output: Output, env: NodeJS.Pr
   let smtp: SmtpListener | undefined;
   if (config.smtpPort !== undefined) {
     try {
+      // Loaded only when asked for: the SMTP server and the mail parser are heavy.
+      const { startSmtpListener } = await import('../../server/smtp.js');
       smtp = await startSmtpListener(app, { host: config.host, port: config.smtpPort, onError: (error) => log('error', 'smtp listener error', errorFields(error)) });
     } catch (error) {
       await server.close();

@@ -3,7 +3,7 @@
  * needs: who sent it, whom it was addressed to, its threading ids, the new text of the
  * body and its attachments.
  */
-import { simpleParser, type AddressObject, type HeaderValue } from 'mailparser';
+import type { AddressObject, HeaderValue } from 'mailparser';
 import { invalid } from '../errors.js';
 import { stripQuotedReply } from './quotes.js';
 
@@ -46,6 +46,8 @@ function addresses(value: AddressObject | AddressObject[] | HeaderValue | undefi
 /** Parses a raw message; 400 when it is not a readable e-mail. */
 export async function parseInboundEmail(raw: Buffer): Promise<InboundEmail> {
   if (raw.length === 0) throw invalid('the e-mail is empty');
+  // Loaded with the first message: a server that receives no mail never loads the parser.
+  const { simpleParser } = await import('mailparser');
   let parsed;
   try {
     parsed = await simpleParser(raw, { skipTextToHtml: true, skipImageLinks: true });

@@ -1,10 +1,12 @@
 /**
  * Outgoing mail. One `Mailer` interface with two implementations: SMTP (when
  * `ORG_SMTP_URL` is set) and the outbox, which writes each message as a real RFC 5322
- * `.eml` file to `.org/outbox/`. Messages are built by nodemailer in both cases.
+ * `.eml` file to `.org/outbox/`. Messages are built by nodemailer in both cases, loaded
+ * with the first message (a server that sends no mail never loads the mail stack).
  */
 import { basename, join } from 'node:path';
-import nodemailer from 'nodemailer';
+import type * as NodemailerModule from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import { writeAtomic } from '../storage/index.js';
 import { isoNow, silentLog, type Clock, type Log, systemClock } from '../util/index.js';
@@ -35,6 +37,24 @@ export interface Mailer {
   close(): Promise<void>;
 }
 
+/** A nodemailer transport created on first use (the import included). */
+function lazyTransport(create: (nodemailer: (typeof NodemailerModule)['default']) => Transporter): { get(): Promise<Transporter>; close(): void } {
+  let transport: Promise<Transporter> | undefined;
+  let created: Transporter | undefined;
+  return {
+    get() {
+      transport ??= import('nodemailer').then((module) => {
+        created = create(module.default);
+        return created;
+      });
+      return transport;
+    },
+    close() {
+      created?.close();
+    },
+  };
+}
+
 function toNodemailer(from: string, message: MailMessage): Mail.Options {
   return {
     from,
@@ -55,11 +75,11 @@ function toNodemailer(from: string, message: MailMessage): Mail.Options {
  * `log` gets an `info` record per message written.
  */
 export function createOutboxMailer(options: { dir: string; from: string; clock?: Clock; log?: Log }): Mailer {
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transport = lazyTransport((nodemailer) => nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }));
   const clock = options.clock ?? systemClock;
   return {
     async send(message) {
-      const info = (await transport.sendMail(toNodemailer(options.from, message))) as { messageId: string; message: Buffer };
+      const info = (await (await transport.get()).sendMail(toNodemailer(options.from, message))) as { messageId: string; message: Buffer };
       const stamp = isoNow(clock).replace(/[:.]/g, '-');
       const id = info.messageId.replace(/[<>]/g, '').replace(/[^A-Za-z0-9.-]/g, '_').slice(0, 80);
       const file = join(options.dir, `${stamp}--${id}.eml`);
@@ -79,13 +99,13 @@ export function createOutboxMailer(options: { dir: string; from: string; clock?:
  * (the caller gets the error too).
  */
 export function createSmtpMailer(options: { url: string; from: string; log?: Log }): Mailer {
-  const transport = nodemailer.createTransport(options.url);
+  const transport = lazyTransport((nodemailer) => nodemailer.createTransport(options.url));
   const log = options.log ?? silentLog;
   return {
     async send(message) {
       let info: { messageId: string };
       try {
-        info = (await transport.sendMail(toNodemailer(options.from, message))) as { messageId: string };
+        info = (await (await transport.get()).sendMail(toNodemailer(options.from, message))) as { messageId: string };
       } catch (error) {
         log('error', 'sending mail over SMTP failed', { error: error instanceof Error ? error.message : String(error) });
         throw error;
