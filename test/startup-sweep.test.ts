@@ -99,7 +99,7 @@ describe('start-up writes are finished when the instance is ready (issue 10, ite
       // Listed the moment the library is ready: a kill from now on cannot catch an index save half done.
       const index = await readdir(join(home, '.org', 'index'));
       await app.close();
-      expect(index).toEqual(['skills.json']);
+      expect(index).toEqual(['skills.idx']);
     } finally {
       await rm(home, { recursive: true, force: true });
     }
