@@ -89,10 +89,11 @@ export async function open(transport: Transport, path: string, options: CallOpti
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   const withToken = options.auth !== false && Boolean(transport.token);
   if (withToken) headers.authorization = `Bearer ${transport.token}`;
-  let body: string | Uint8Array | undefined;
+  // An ArrayBuffer-backed copy: fetch's BodyInit (DOM typings) takes no shared-buffer view.
+  let body: string | Uint8Array<ArrayBuffer> | undefined;
   if (options.raw !== undefined) {
     headers['content-type'] = options.raw.contentType;
-    body = options.raw.data;
+    body = new Uint8Array(options.raw.data);
   } else if (options.body !== undefined) {
     headers['content-type'] = 'application/json';
     body = JSON.stringify(options.body);
