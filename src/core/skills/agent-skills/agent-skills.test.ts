@@ -170,7 +170,8 @@ const skillArb = fc.record({
     learned_by: fc.constantFrom(...SKILL_LEARNERS),
     learned_at: iso,
     tool_url: fc.option(fc.webUrl(), { nil: null }),
-    triggers: fc.option(fc.array(text, { maxLength: 3 }), { nil: undefined }),
+    // A trigger is a non-empty example request (the skill validator refuses blank ones).
+    triggers: fc.option(fc.array(text.filter((value) => value.trim().length > 0 && value.trim() === value), { maxLength: 3 }), { nil: undefined }),
     x_extra: fc.option(fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null)), { maxKeys: 3 }), { nil: undefined }),
   }),
   body: fc.array(fc.oneof(fc.string({ maxLength: 60, unit: 'grapheme' }), fc.constantFrom('## [a] Step 1: One', '1. first', '---', '```', '# T', '')), { maxLength: 8 }).map((lines) => lines.join('\n')),
