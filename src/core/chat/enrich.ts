@@ -20,20 +20,43 @@ export function explicitSlug(message: string): string | undefined {
   return EXPLICIT.exec(message.trimStart())?.[1];
 }
 
-/** Describes a node and its neighbourhood. */
+/**
+ * How many children and how many peers a turn lists by name. A node among thousands of
+ * siblings would otherwise carry all of them in every turn (the cost of a turn growing with
+ * the structure, the cost of many streams with its square); `children_total` and
+ * `peers_total` say how many there are, and `list_peers` over MCP lists them all.
+ */
+export const ENRICH_NEIGHBOURS = 50;
+
+/** Describes a node and its neighbourhood, in one pass over the structure's nodes. */
 export function describeNode(structure: ChatStructure, nodeId: string): TurnNode {
   const node = structure.agents.find((candidate) => candidate.id === nodeId);
   if (!node) throw new Error(`node ${nodeId} is not in structure ${structure.id}`);
   const brief = (n: { role_id: string; label: string }) => ({ role_id: n.role_id, label: n.label });
-  const parent = structure.agents.find((candidate) => candidate.id === node.parent_id);
+  let parent: TurnNode['parent'] = null;
+  const children: TurnNode['children'] = [];
+  const peers: TurnNode['peers'] = [];
+  let childrenTotal = 0;
+  let peersTotal = 0;
+  for (const candidate of structure.agents) {
+    if (candidate.id === node.id) continue;
+    if (candidate.id === node.parent_id) parent = brief(candidate);
+    if (candidate.parent_id === node.id) {
+      if (childrenTotal++ < ENRICH_NEIGHBOURS) children.push(brief(candidate));
+    } else if (node.parent_id !== null && candidate.parent_id === node.parent_id) {
+      if (peersTotal++ < ENRICH_NEIGHBOURS) peers.push(brief(candidate));
+    }
+  }
   return {
     id: node.id,
     role_id: node.role_id,
     label: node.label,
     starting_context: node.starting_context,
-    parent: parent ? brief(parent) : null,
-    children: structure.agents.filter((candidate) => candidate.parent_id === node.id).map(brief),
-    peers: structure.agents.filter((candidate) => candidate.id !== node.id && candidate.parent_id === node.parent_id && node.parent_id !== null).map(brief),
+    parent,
+    children,
+    children_total: childrenTotal,
+    peers,
+    peers_total: peersTotal,
   };
 }
 

@@ -12,7 +12,7 @@ describe('systemPrompt', () => {
     const turn = sampleTurn({
       node: {
         id: 'n', role_id: 'cto', label: 'CTO', starting_context: 'Keep the lights on.',
-        parent: { role_id: 'ceo', label: 'CEO' }, children: [], peers: [{ role_id: 'cfo', label: 'CFO' }],
+        parent: { role_id: 'ceo', label: 'CEO' }, children: [], children_total: 0, peers: [{ role_id: 'cfo', label: 'CFO' }], peers_total: 1,
       },
       skills: [sampleSkill('deploy', 2)],
       attachments: [{ name: 'plan.pdf', content_type: 'application/pdf', size: 1234, path: '/shelf/plan.pdf' }],
@@ -36,5 +36,12 @@ describe('systemPrompt', () => {
     expect(systemPrompt(sampleTurn({ explicit_skill: 'ghost' }))).toContain('The user invoked /ghost, but no skill has that name');
     expect(systemPrompt(sampleTurn({ explicit_skill: 'deploy', skills: [sampleSkill('deploy')] }))).toContain('invoked the skill /deploy explicitly');
     expect(systemPrompt(sampleTurn())).toContain('None matched.');
+  });
+
+  it('says how many neighbours a turn left out', () => {
+    const base = sampleTurn().node;
+    const prompt = systemPrompt(sampleTurn({ node: { ...base, peers: [{ role_id: 'cfo', label: 'CFO' }], peers_total: 120 } }));
+    expect(prompt).toContain('Peers: CFO (cfo) and 119 more');
+    expect(prompt).toContain('Direct reports: CTO (cto)\n');
   });
 });

@@ -37,6 +37,13 @@ function historyLine(message: StoredMessage): string | undefined {
   return `${message.sender === 'user' ? 'User' : 'You'}: ${clip(text, LIMITS.historyText)}`;
 }
 
+/** Names the listed neighbours, and how many more the turn left out. */
+function listed(nodes: { role_id: string; label: string }[], total: number): string {
+  if (nodes.length === 0) return 'none';
+  const more = total - nodes.length;
+  return nodes.map(who).join(', ') + (more > 0 ? ` and ${more} more` : '');
+}
+
 /** The system message of a turn. */
 export function systemPrompt(turn: Turn): string {
   const { node } = turn;
@@ -49,8 +56,8 @@ export function systemPrompt(turn: Turn): string {
     [
       '## Your place in the structure',
       `Reports to: ${node.parent ? who(node.parent) : 'nobody (you are at the top)'}`,
-      `Direct reports: ${node.children.length ? node.children.map(who).join(', ') : 'none'}`,
-      `Peers: ${node.peers.length ? node.peers.map(who).join(', ') : 'none'}`,
+      `Direct reports: ${listed(node.children, node.children_total)}`,
+      `Peers: ${listed(node.peers, node.peers_total)}`,
     ].join('\n'),
   );
   if (turn.explicit_skill) {

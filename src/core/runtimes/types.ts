@@ -24,8 +24,14 @@ export interface TurnNode {
   label: string;
   starting_context: string;
   parent: { role_id: string; label: string } | null;
+  /** At most `ENRICH_NEIGHBOURS` (50) of the node's children. */
   children: { role_id: string; label: string }[];
+  /** How many children the node has (listed or not). */
+  children_total: number;
+  /** At most `ENRICH_NEIGHBOURS` (50) nodes sharing the node's parent. */
   peers: { role_id: string; label: string }[];
+  /** How many peers the node has (listed or not). */
+  peers_total: number;
 }
 
 /** The enriched turn (API.md §6 "Routing"). */
