@@ -10,10 +10,13 @@
  *    BENCH_CHAT_FLOOD text events (default 100,000; `flood N`), read directly from the
  *    container, and read through org's SSE endpoint (validated, numbered, persisted to
  *    history, re-framed). `chat.relay.ratio` = through org ÷ direct.
- * 3. `chat.streams.*`: BENCH_CHAT_STREAMS concurrent streams (default 1,000, one per
- *    node) with a 1 s keepalive and a scripted turn of about 2.4 s: how long opening them
- *    took, how many saw a keepalive comment and how many their `complete` event, and
- *    the process RSS (server and client share the process).
+ * 3. `chat.nodes.<n>.*`: adding n nodes (BENCH_CHAT_NODES, default 1000,5000) one by one
+ *    over HTTP to one structure: adds per second over the first and the last thousand.
+ * 4. `chat.streams.<n>.*`: n concurrent streams (BENCH_CHAT_STREAMS, default 1000,5000),
+ *    one per node of one wide structure (every node has n − 1 peers), with a 1 s
+ *    keepalive and a scripted turn of about 2.4 s: how long opening them took, time to
+ *    each stream's first event, how many saw a keepalive comment and their `complete`
+ *    event, and the process RSS (server and client share the process).
  *
  * Run alone with `npx tsx bench/chat.ts`, or through `npm run bench -- chat`.
  */
@@ -235,9 +238,55 @@ async function relay(): Promise<Record<string, number>> {
   }
 }
 
-/** 3. Many concurrent streams held past a keepalive interval. */
-async function manyStreams(): Promise<Record<string, number>> {
-  const count = envNumber('BENCH_CHAT_STREAMS', 1000);
+/**
+ * 3. Adding nodes over HTTP, one after another, to one structure: the rate of the first
+ * thousand and of the last thousand (a store that rewrote the whole structure per add
+ * would slow down as it grows; a journal stays flat).
+ */
+async function nodeAdds(count: number): Promise<Record<string, number>> {
+  const org = await instance();
+  try {
+    const add = async (structureId: string, i: number, parent: string | null): Promise<string> => {
+      const response = await request(`${org.url}/api/org/structures/${structureId}/agents`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ role_id: `team-n${i}`, label: `Node ${i}`, parent_id: parent }),
+      });
+      const body = (await response.body.json()) as { id: string };
+      if (response.statusCode !== 201) throw new Error(`adding a node answered ${response.statusCode}: ${JSON.stringify(body)}`);
+      return body.id;
+    };
+    // Warm-up on a structure of its own: the first window measures adds, not compilation.
+    const warm = await org.app.structures.create({ name: 'Warm-up', template: 'blank', ownerId: null });
+    const warmRoot = await add(warm.id, 0, null);
+    for (let i = 1; i <= 200; i++) await add(warm.id, i, warmRoot);
+    const structure = await org.app.structures.create({ name: 'Adds', template: 'blank', ownerId: null });
+    const root = await add(structure.id, 0, null);
+    // Two windows that never overlap: adds 1..window and the last `window` adds.
+    const window = Math.min(1000, Math.floor((count - 1) / 2));
+    let firstRate = 0;
+    let started = performance.now();
+    for (let i = 1; i < count; i++) {
+      if (i === count - window) started = performance.now();
+      await add(structure.id, i, root);
+      if (i === window) firstRate = window / ((performance.now() - started) / 1000);
+    }
+    const lastRate = window / ((performance.now() - started) / 1000);
+    return {
+      [`chat.nodes.${count}.first_adds_per_s`]: Math.round(firstRate),
+      [`chat.nodes.${count}.last_adds_per_s`]: Math.round(lastRate),
+      [`chat.nodes.${count}.last_over_first`]: round(lastRate / firstRate, 3),
+    };
+  } finally {
+    await org.close();
+  }
+}
+
+/**
+ * 4. Many concurrent streams held past a keepalive interval, one per node of one wide
+ * structure (a root and `count` children: every node has count − 1 peers).
+ */
+async function manyStreams(count: number): Promise<Record<string, number>> {
   const keepaliveMs = 1000;
   const runtime = createScriptedRuntime(
     [
@@ -250,10 +299,12 @@ async function manyStreams(): Promise<Record<string, number>> {
   const org = await instance({ keepaliveMs }, { runtime: () => runtime });
   const dispatcher = new Agent({ connections: null, pipelining: 1, keepAliveTimeout: 10_000 });
   try {
-    const targets: { structureId: string; roleId: string }[] = [];
-    while (targets.length < count) {
-      const structure = await org.app.structures.create({ name: `Streams ${targets.length}`, template: 'exec-team', ownerId: null });
-      for (const node of structure.agents) if (targets.length < count) targets.push({ structureId: structure.id, roleId: node.role_id });
+    const structure = await org.app.structures.create({ name: 'Streams', template: 'blank', ownerId: null });
+    const root = await org.app.nodes.add(structure.id, { role_id: 'team-root', label: 'Root', parent_id: null }, 'bench');
+    const targets: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const node = await org.app.nodes.add(structure.id, { role_id: `team-s${i}`, label: `Stream ${i}`, parent_id: root.id }, 'bench');
+      targets.push(node.role_id);
     }
     globalThis.gc?.();
     const rssBefore = process.memoryUsage().rss;
@@ -264,33 +315,37 @@ async function manyStreams(): Promise<Record<string, number>> {
     const started = performance.now();
     let opened = 0;
     let openedAt = 0;
+    const firstEvents: number[] = [];
     const results = await Promise.all(
-      targets.map(async (target) => {
+      targets.map(async (roleId) => {
+        const sent = performance.now();
         const response = await request(`${org.url}/api/org/chat/message`, {
           method: 'POST',
           headers,
-          body: JSON.stringify({ structure_id: target.structureId, role_id: target.roleId, message: 'hold the line' }),
+          body: JSON.stringify({ structure_id: structure.id, role_id: roleId, message: 'hold the line' }),
           dispatcher,
         });
         if (response.statusCode !== 200) throw new Error(`chat answered ${response.statusCode}: ${await response.body.text()}`);
         if (++opened === count) openedAt = performance.now() - started;
-        return readSse(response.body);
+        return readSse(response.body, () => firstEvents.push(performance.now() - sent));
       }),
     );
     const duration = performance.now() - started;
     clearInterval(sampler);
+    firstEvents.sort((x, y) => x - y);
     const keepalives = results.map((result) => result.keepalives);
     const mb = (bytes: number) => round(bytes / 1024 / 1024, 1);
+    const key = `chat.streams.${count}`;
     return {
-      'chat.streams.count': count,
-      'chat.streams.open_all_ms': Math.round(openedAt),
-      'chat.streams.duration_ms': Math.round(duration),
-      'chat.streams.with_keepalive': keepalives.filter((n) => n >= 1).length,
-      'chat.streams.min_keepalives': Math.min(...keepalives),
-      'chat.streams.complete': results.filter((result) => result.lastType === 'complete').length,
-      'chat.streams.rss_before_mb': mb(rssBefore),
-      'chat.streams.rss_peak_mb': mb(rssPeak),
-      'chat.streams.rss_per_stream_kb': round((rssPeak - rssBefore) / 1024 / count, 1),
+      [`${key}.open_all_ms`]: Math.round(openedAt),
+      [`${key}.first_event_p50_ms`]: Math.round(percentile(firstEvents, 0.5)),
+      [`${key}.first_event_max_ms`]: Math.round(firstEvents.at(-1) ?? 0),
+      [`${key}.duration_ms`]: Math.round(duration),
+      [`${key}.with_keepalive`]: keepalives.filter((n) => n >= 1).length,
+      [`${key}.complete`]: results.filter((result) => result.lastType === 'complete').length,
+      [`${key}.rss_before_mb`]: mb(rssBefore),
+      [`${key}.rss_peak_mb`]: mb(rssPeak),
+      [`${key}.rss_per_stream_kb`]: round((rssPeak - rssBefore) / 1024 / count, 1),
     };
   } finally {
     await dispatcher.close();
@@ -298,14 +353,26 @@ async function manyStreams(): Promise<Record<string, number>> {
   }
 }
 
+/** A comma list of positive counts from the environment. */
+function envCounts(name: string, fallback: number[]): number[] {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  return raw.split(',').map((part) => {
+    const value = Number(part);
+    if (!Number.isInteger(value) || value <= 1) throw new Error(`${name} must list whole numbers above 1, got "${raw}"`);
+    return value;
+  });
+}
+
 /** Runs the three measurements and prints the figures. */
 export async function benchChat(): Promise<Record<string, number>> {
   const figures: Record<string, number> = {};
-  // BENCH_CHAT_PARTS=relay (comma list of ttfe, relay, streams) runs only those parts.
-  const parts = (process.env.BENCH_CHAT_PARTS ?? 'ttfe,relay,streams').split(',');
+  // BENCH_CHAT_PARTS=relay (comma list of ttfe, relay, nodes, streams) runs only those parts.
+  const parts = (process.env.BENCH_CHAT_PARTS ?? 'ttfe,relay,nodes,streams').split(',');
   if (parts.includes('ttfe')) Object.assign(figures, await timeToFirstEvent());
   if (parts.includes('relay')) Object.assign(figures, await relay());
-  if (parts.includes('streams')) Object.assign(figures, await manyStreams());
+  if (parts.includes('nodes')) for (const count of envCounts('BENCH_CHAT_NODES', [1000, 5000])) Object.assign(figures, await nodeAdds(count));
+  if (parts.includes('streams')) for (const count of envCounts('BENCH_CHAT_STREAMS', [1000, 5000])) Object.assign(figures, await manyStreams(count));
   const width = Math.max(...Object.keys(figures).map((key) => key.length));
   for (const [key, value] of Object.entries(figures)) console.log(`${key.padEnd(width)}  ${value}`);
   return figures;
