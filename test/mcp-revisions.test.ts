@@ -273,6 +273,13 @@ describe('do as a task', () => {
     const second = await v2('modern', key.token, { tasks: true });
     const TaskSchema = z.looseObject({ taskId: z.string(), status: z.string(), statusMessage: z.string().optional(), result: z.looseObject({ structuredContent: z.unknown() }).optional() });
     expect(await second.request({ method: 'tasks/get', params: { taskId: handle.taskId } }, TaskSchema)).toMatchObject({ taskId: handle.taskId, status: 'working' });
+    // tasks/update: nothing is outstanding on a do, so responses are acknowledged and ignored;
+    // an unknown task and a malformed update are refused.
+    const update = (params: Record<string, unknown>) => second.request({ method: 'tasks/update', params }, z.looseObject({}));
+    await expect(update({ taskId: handle.taskId, inputResponses: { never: { action: 'accept', content: {} } } })).resolves.toBeDefined();
+    await expect(update({ taskId: 'no-such-task', inputResponses: {} })).rejects.toThrow(/not found/i);
+    await expect(update({ taskId: handle.taskId })).rejects.toThrow(/inputResponses/);
+    expect(await second.request({ method: 'tasks/get', params: { taskId: handle.taskId } }, TaskSchema)).toMatchObject({ status: 'working' });
     gated.release();
     const done = await until(
       () => second.request({ method: 'tasks/get', params: { taskId: handle.taskId } }, TaskSchema),
@@ -296,6 +303,7 @@ describe('do as a task', () => {
     // Another node's key cannot see the task.
     const other = await v2('modern', (await mint(structure.agents[2]!.role_id, 'other')).token, { tasks: true });
     await expect(other.request({ method: 'tasks/get', params: { taskId: handle.taskId } }, TaskSchema)).rejects.toThrow(/not found/i);
+    await expect(other.request({ method: 'tasks/update', params: { taskId: handle.taskId, inputResponses: {} } }, z.looseObject({}))).rejects.toThrow(/not found/i);
   });
 });
 

@@ -2,7 +2,7 @@
  * `do` as a task, when the client supports tasks: at 2025-11-25 a `tools/call` with a
  * `task` member (core tasks: `tasks/get`, `tasks/result`, `tasks/cancel`), at
  * 2026-07-28 any `do` from a client that declares the `io.modelcontextprotocol/tasks`
- * extension (`tasks/get` with the result inlined, `tasks/cancel`). The task id is the
+ * extension (`tasks/get` with the result inlined, `tasks/update`, `tasks/cancel`). The task id is the
  * run id, so a task is as durable as the run's history: it survives a dropped
  * connection and a restart of the client, and `tasks/get` works on any request with
  * the same key. `tasks/cancel` cancels the run. While working, the status message
@@ -145,6 +145,17 @@ export function installTasks(server: OrgMcpServer, backend: OrgToolBackend, era:
     requireDeclared();
     const found = await snapshot(taskId);
     if (statusOf(found) === 'working') await backend.cancelTurn(found.run_id);
+    return {};
+  });
+  // A `do` turn never asks its client for input (it is never `input_required`), so no
+  // key is ever outstanding: the responses are acknowledged and ignored, as the
+  // extension asks of responses to keys that are not outstanding. The task must exist
+  // and be visible to the key, as for tasks/get.
+  // The SDK lifts `inputResponses` off the params into `ctx.mcpReq` (as for any retried request).
+  low.setRequestHandler('tasks/update', { params: TaskParams }, async ({ taskId }, ctx) => {
+    requireDeclared();
+    if (ctx.mcpReq.inputResponses === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params for tasks/update: inputResponses is required (an object keyed by input request)');
+    await snapshot(taskId);
     return {};
   });
 }
