@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import { inject } from 'vitest';
-import { createDatabase, dropDatabase, waitForPostgres } from './postgres.js';
+import { awaitStatus, createDatabase, dropDatabase } from './postgres.js';
 
 /** A database of one test file. */
 export interface TestDatabase {
@@ -15,7 +15,7 @@ export interface TestDatabase {
 /** Creates an empty database for the calling test file. */
 export async function testDatabase(): Promise<TestDatabase> {
   const adminUrl = inject('postgresAdminUrl');
-  await waitForPostgres(adminUrl);
+  await awaitStatus(inject('postgresStatusDir'));
   const url = await createDatabase(adminUrl);
   return { url, drop: () => dropDatabase(adminUrl, url) };
 }

@@ -1,33 +1,45 @@
 /**
  * Vitest global setup: one PostgreSQL server for the whole run, shared by every test
  * file that needs one (each makes its own database with `testDatabase()`). The server
- * starts in the background, so runs without PostgreSQL tests do not wait for it; the
- * tests that need it wait until it accepts connections.
+ * starts in the background, so runs without PostgreSQL tests do not wait for it; when
+ * it has started (or failed to), a status file says so, and the tests that need the
+ * server wait for that file to appear (see `awaitStatus`).
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { adminUrlOf, freePort, startPostgres, type TestPostgres } from './postgres.js';
+import { adminUrlOf, freePort, startPostgres, writeStatus, type TestPostgres } from './postgres.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** The maintenance database URL of the shared server (it may still be starting). */
     postgresAdminUrl: string;
+    /** Folder where the status file of the shared server appears once it is known. */
+    postgresStatusDir: string;
   }
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const port = await freePort();
+  const statusDir = await mkdtemp(join(tmpdir(), 'org-pg-status-'));
   let server: TestPostgres | undefined;
   const starting = startPostgres(port).then(
-    (started) => {
+    async (started) => {
       server = started;
+      await writeStatus(statusDir, { ok: true });
     },
-    (error: unknown) => {
-      process.stderr.write(`test PostgreSQL did not start: ${error instanceof Error ? error.message : String(error)}\n`);
+    async (error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      process.stderr.write(`test PostgreSQL did not start: ${message}\n`);
+      await writeStatus(statusDir, { ok: false, message });
     },
   );
   project.provide('postgresAdminUrl', adminUrlOf(port));
+  project.provide('postgresStatusDir', statusDir);
   return async () => {
     await starting;
     await server?.stop();
+    await rm(statusDir, { recursive: true, force: true });
   };
 }

@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rename, rm, watch, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,21 +101,38 @@ export function adminUrlOf(port: number): string {
   return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
 }
 
-/** Resolves once the server at `adminUrl` accepts connections (it may still be starting). */
-export async function waitForPostgres(adminUrl: string, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const client = new pg.Client({ connectionString: adminUrl });
+/** What became of the shared server's start. */
+export type PostgresStatus = { ok: true } | { ok: false; message: string };
+
+const STATUS_FILE = 'status.json';
+
+/** Records the outcome of the start, atomically (written aside, then renamed into place). */
+export async function writeStatus(dir: string, status: PostgresStatus): Promise<void> {
+  const staged = join(dir, `.${STATUS_FILE}.tmp`);
+  await writeFile(staged, JSON.stringify(status));
+  await rename(staged, join(dir, STATUS_FILE));
+}
+
+/**
+ * Resolves once the status file appears in `dir`, on the file system's own event (the
+ * folder is watched before it is checked, so an appearance in between is not missed);
+ * rejects when it says the server did not start.
+ */
+export async function awaitStatus(dir: string): Promise<void> {
+  const file = join(dir, STATUS_FILE);
+  const controller = new AbortController();
+  const appeared = (async () => {
     try {
-      await client.connect();
-      await client.end();
-      return;
+      for await (const change of watch(dir, { signal: controller.signal })) if (change.filename === STATUS_FILE) return;
     } catch (error) {
-      await client.end().catch(() => undefined);
-      if (Date.now() > deadline) throw new Error(`PostgreSQL at port ${new URL(adminUrl).port} did not start: ${String(error)}`, { cause: error });
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      if ((error as { name?: string }).name !== 'AbortError') throw error;
     }
-  }
+  })();
+  if (!existsSync(file)) await appeared;
+  controller.abort();
+  await appeared;
+  const status = JSON.parse(await readFile(file, 'utf8')) as PostgresStatus;
+  if (!status.ok) throw new Error(`the test PostgreSQL server did not start: ${status.message}`);
 }
 
 /** Creates an empty database on the server and returns its URL. */
