@@ -90,7 +90,7 @@ function orgTarget(child: ServeChild): Target {
 /** org serve: spawn → listening → first answered search. */
 async function startOrg(home: string): Promise<{ child: ServeChild; listeningMs: number; readyMs: number }> {
   const started = performance.now();
-  const child = await startServe({ home, env: { ORG_ADMIN_TOKEN: ADMIN, ORG_RATE_LIMIT: '100000000' }, args: ['--no-demo'], timeoutMs: 300_000 });
+  const child = await startServe({ home, env: { ORG_ADMIN_TOKEN: ADMIN, ORG_RATE_LIMIT: '100000000' }, args: ['--no-demo'] });
   const listeningMs = performance.now() - started;
   await waitReady(orgTarget(child));
   return { child, listeningMs: Math.round(listeningMs), readyMs: Math.round(performance.now() - started) };

@@ -122,7 +122,7 @@ describe('turn order and node state', () => {
       const previousEnd = Date.parse(streams[index - 1]!.frames().at(-1)!.event!.timestamp);
       expect(Date.parse(streams[index]!.frames()[0]!.event!.timestamp)).toBeGreaterThanOrEqual(previousEnd);
     }
-    await eventually(async () => Object.values(await states()).every((state) => state === 'idle'), 20_000, 'every node idle');
+    await eventually(async () => Object.values(await states()).every((state) => state === 'idle'));
   });
 
   it('a failing turn does not block the queue and leaves the node idle', async () => {

@@ -77,7 +77,7 @@ describe('three org serve instances on one PostgreSQL database', () => {
     gate = await startGateAgent();
     a = await start();
     // The first start's token line follows the listening line.
-    await eventually(() => a.stdout.some((line) => line.includes('token (shown once')), 60_000, 'the first start token line');
+    await eventually(() => a.stdout.some((line) => line.includes('token (shown once')));
     token = /token \(shown once[^)]*\): (\S+)/.exec(a.stdout.join('\n'))?.[1] ?? '';
     expect(token).toMatch(/^org_/);
     [b, c] = await Promise.all([start(), start()]);

@@ -42,7 +42,7 @@ describe('org serve logs every level through one logger', () => {
     await mkdir(join(home, 'skills'), { recursive: true });
     await writeFile(join(home, 'outside.md'), '---\ntype: skill\nname: Outside\nstatus: complete\n---\nBody\n');
     await symlink(join(home, 'outside.md'), join(home, 'skills', 'linked.md'));
-    child = await startServe({ home, args: ['--no-demo'], env: { ORG_ADMIN_TOKEN: ADMIN, ORG_CONFIG_DIR: join(home, 'cfg') }, timeoutMs: 90_000 });
+    child = await startServe({ home, args: ['--no-demo'], env: { ORG_ADMIN_TOKEN: ADMIN, ORG_CONFIG_DIR: join(home, 'cfg') } });
   }, 120_000);
   afterAll(async () => {
     await child?.stop('SIGKILL');

@@ -42,7 +42,7 @@ export interface ChatFixture {
   /** The agent message of a run in the node's history. */
   agentMessage(runId: string, roleId?: string): Promise<HistoryMessage | undefined>;
   /** Waits until the run's agent message is no longer running; returns it. */
-  settled(runId: string, roleId?: string, ms?: number): Promise<HistoryMessage>;
+  settled(runId: string, roleId?: string): Promise<HistoryMessage>;
   close(): Promise<void>;
 }
 
@@ -103,12 +103,12 @@ export async function startChat(options: TestInstanceOptions = {}): Promise<Chat
       const messages = await fixture.history({ roleId: role ?? roleId, limit: 500 });
       return messages.find((message) => message.sender === 'agent' && message.run_id === runId);
     },
-    async settled(runId, role, ms = 20_000) {
+    async settled(runId, role) {
       let found: HistoryMessage | undefined;
       await eventually(async () => {
         found = await fixture.agentMessage(runId, role);
         return found !== undefined && found.status !== 'running';
-      }, ms, `run ${runId} to settle`);
+      });
       return found!;
     },
     async close() {

@@ -64,11 +64,15 @@ export interface StartServeOptions {
   env?: Record<string, string>;
   /** Extra arguments after `serve --home <home> --port 0`. */
   args?: string[];
-  /** How long to wait for the listening line before failing (default 60 s: only a hung start should reach it). */
-  timeoutMs?: number;
 }
 
 const LISTENING = 'org: listening on ';
+
+/** Servers started here and still running: killed when the test process exits, whatever the outcome. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
 const READY = 'org: skill library ready';
 
 /** Starts `node bin/org.js serve --home <home> --port 0 ...` and waits for its listening line. */
@@ -98,20 +102,17 @@ export function startServe(options: StartServeOptions): Promise<ServeChild> {
     return exited;
   };
 
+  // A start that hangs is ended by the test's own timeout; the process goes with the test process.
+  running.add(child);
+  void exited.then(() => running.delete(child));
   return new Promise<ServeChild>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void stop('SIGKILL');
-      reject(new Error(`org serve did not print its listening line within ${options.timeoutMs ?? 60_000} ms\nstderr: ${stderr}`));
-    }, options.timeoutMs ?? 60_000);
     void exited.then(({ code, signal }) => {
-      clearTimeout(timer);
       reject(new Error(`org serve exited early (code ${code}, signal ${signal})\nstdout: ${stdout.join('\n')}\nstderr: ${stderr}`));
     });
     createInterface({ input: child.stdout }).on('line', (line) => {
       stdout.push(line);
       if (line.startsWith(READY)) libraryReady();
       if (line.startsWith(`${LISTENING}http://`)) {
-        clearTimeout(timer);
         resolve({ url: line.slice(LISTENING.length).trim(), process: child, stdout, ready, stderr: () => stderr, exited, stop });
       }
     });
