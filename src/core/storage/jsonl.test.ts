@@ -54,6 +54,12 @@ describe('JSON Lines', () => {
     await expect(readJsonl(file)).rejects.toThrow(SyntaxError);
   });
 
+  it('with skipMalformed, a bad line anywhere is passed over and the rest is read', async () => {
+    const file = join(dir, 'log.jsonl');
+    await writeFile(file, '{"n":1}\nnot json\n{"n":3}\n{"n":4,"te');
+    expect(await readJsonl(file, { skipMalformed: true })).toEqual([{ n: 1 }, { n: 3 }]);
+  });
+
   it('a file that already ends with a newline is not changed before the append', async () => {
     const file = join(dir, 'clean.jsonl');
     await writeFile(file, '{"n":1}\n');

@@ -56,8 +56,18 @@ async function cutTornTail(handle: FileHandle): Promise<void> {
   await handle.truncate(cut);
 }
 
+/** How {@link readJsonl} treats a line that is not JSON. */
+export interface ReadJsonlOptions {
+  /**
+   * Skip every such line instead of failing (for best-effort logs, where a foreign or
+   * damaged line must not hide the rest). By default only a torn last line is skipped
+   * and anything else is real corruption.
+   */
+  skipMalformed?: boolean;
+}
+
 /** Reads every complete record of a JSON Lines file ([] when absent); a torn last line is skipped. */
-export async function readJsonl<T>(file: string): Promise<T[]> {
+export async function readJsonl<T>(file: string, options: ReadJsonlOptions = {}): Promise<T[]> {
   let text: string;
   try {
     text = await readFileSafe(file, 'utf8');
@@ -74,7 +84,7 @@ export async function readJsonl<T>(file: string): Promise<T[]> {
       records.push(JSON.parse(line) as T);
     } catch (error) {
       // Only the unterminated last line may be torn; anything else is real corruption.
-      if (i !== lines.length - 1) throw error;
+      if (i !== lines.length - 1 && !options.skipMalformed) throw error;
     }
   }
   return records;

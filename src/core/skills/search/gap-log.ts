@@ -11,7 +11,7 @@
  */
 import { constants } from 'node:fs';
 import { join } from 'node:path';
-import { appendJsonl, lstatOrUndefined, openNoFollow, readFileSafe, writeAtomic } from '../../storage/index.js';
+import { appendJsonl, lstatOrUndefined, openNoFollow, readFileSafe, readJsonl, writeAtomic } from '../../storage/index.js';
 import type { SkillGap } from '../../schemas/skills.js';
 import { queryWords } from './analyzer.js';
 
@@ -129,24 +129,11 @@ export function createSearchLog(options: { stateDir: string; clock: () => Date; 
 
 /** Every well-formed entry of the log (a torn or foreign line is skipped). */
 async function readEntries(file: string): Promise<SearchLogEntry[]> {
-  let text: string;
-  try {
-    text = await readFileSafe(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-  const entries: SearchLogEntry[] = [];
-  for (const line of text.split('\n')) {
-    if (!line) continue;
-    try {
-      const value = JSON.parse(line) as SearchLogEntry;
-      if (typeof value.at === 'string' && typeof value.key === 'string' && typeof value.message === 'string' && Array.isArray(value.top)) entries.push(value);
-    } catch {
-      // A line torn by a crash: skip it.
-    }
-  }
-  return entries;
+  const lines = await readJsonl<Partial<SearchLogEntry> | null>(file, { skipMalformed: true });
+  return lines.filter(
+    (value): value is SearchLogEntry =>
+      typeof value?.at === 'string' && typeof value.key === 'string' && typeof value.message === 'string' && Array.isArray(value.top),
+  );
 }
 
 /** Ends a line torn by a crash, so that the next entry starts on a line of its own (readers skip the torn one). */
