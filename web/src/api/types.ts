@@ -1,7 +1,8 @@
 /**
- * Shapes of the public API (API.md), as the web UI reads them: the records declared once
- * in the core's schemas (type-only imports, erased from the bundle), so the UI, the
- * server and the document cannot drift.
+ * Shapes of the public API (API.md), as the web UI reads them: the client's types (every
+ * record declared once in the core's schemas; type-only imports, erased from the bundle),
+ * under the names the UI uses, so the UI, the client, the server and the document cannot
+ * drift.
  */
 import type { Problem as ProblemRecord } from '../../../src/core/schemas/index.js';
 
@@ -10,18 +11,17 @@ export type {
   ArtifactInfo,
   ArchivedNodeRecord as ArchivedNode,
   ChatEvent,
+  CreatedKey,
   DeletedSkill,
-  EventPayloads,
-  EventType,
   ExplainedCandidate,
   HistoryMessage,
   Invite,
+  KeyListing,
   LogEntry,
-  McpKeyCreated as CreatedKey,
-  McpKeyListing as KeyListing,
   Member,
   Members,
   Node as OrgNode,
+  Role,
   SearchExplanation,
   SearchMatch,
   Skill,
@@ -30,9 +30,7 @@ export type {
   SkillProblem,
   StructureDetail,
   StructureSummary,
-  WhoAmI,
-} from '../../../src/core/schemas/index.js';
-export type { Role } from '../../../src/core/auth/roles.js';
+} from '../../../src/client/types.js';
 
 /** Problem details as the UI holds them: what the server sent, or the status line when it sent none. */
 export type Problem = Partial<ProblemRecord> & { status: number };
