@@ -121,7 +121,7 @@ describe('bad input', () => {
   it('a body that is not an object, or missing required fields → 400', async () => {
     const cases: [Method, string, string, string][] = [
       ['POST', '/api/org/structures', '{}', 'body.name'],
-      ['POST', '/api/org/structures', '{"name":"A"}', 'body.template'],
+      ['POST', '/api/org/structures', '{"template":"blank"}', 'body.name'],
       ['POST', '/api/org/structures', '[]', 'body'],
       ['POST', '/api/org/structures', '"text"', 'body'],
       ['POST', `${s()}/agents`, '{"label":"X"}', 'body.role_id'],

@@ -1,6 +1,7 @@
 /**
  * The contract of `InviteStore`, run against every backend (the filesystem home,
- * PostgreSQL): re-inviting replaces, a claim succeeds once, a release gives it back.
+ * PostgreSQL): re-inviting replaces, a claim succeeds once, a release gives it back,
+ * a revoke takes a pending invite of its structure only.
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -58,6 +59,20 @@ export function describeInviteStore(name: string, make: () => Promise<Fixture<In
       const again = await fixture.reopen();
       expect(await again.byTokenHash(record.token_hash)).toMatchObject({ status: 'accepted', accepted_at: '2030-01-04T00:00:00.000Z' });
       expect((await again.list()).map((listed) => listed.id)).toEqual([record.id]);
+    });
+
+    it('revokes a pending invite of its own structure once; the revocation survives a reopen', async () => {
+      const fixture = await fresh();
+      const structureId = randomUUID();
+      const record = invite(structureId, 'd@example.com', '2030-01-01T00:00:00.000Z');
+      await fixture.store.insert(record);
+      expect(await fixture.store.revoke(randomUUID(), record.id)).toBeUndefined();
+      expect(await fixture.store.revoke(structureId, record.id)).toMatchObject({ id: record.id, status: 'revoked' });
+      expect(await fixture.store.revoke(structureId, record.id)).toBeUndefined();
+      expect(await fixture.store.pendingOf(structureId)).toEqual([]);
+      expect(await fixture.store.claim(record.id, '2030-01-02T00:00:00.000Z')).toBe(false);
+      const again = await fixture.reopen();
+      expect(await again.byTokenHash(record.token_hash)).toMatchObject({ status: 'revoked', accepted_at: null });
     });
   });
 }

@@ -75,7 +75,7 @@ export type CreatedStructure = Static<typeof CreatedStructureSchema>;
 /** Body of `POST /structures`. */
 export const NewStructureSchema = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),
-  template: Type.String({ minLength: 1, maxLength: 64, description: `a template name: ${TEMPLATE_NAMES.join(', ')}` }),
+  template: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: `a template name: ${TEMPLATE_NAMES.join(', ')}; default blank` })),
 }, { title: 'NewStructure' });
 /** Body of a structure creation. */
 export type NewStructure = Static<typeof NewStructureSchema>;
@@ -115,8 +115,13 @@ export const MemberSchema = Type.Object({ user_id: Uuid, email: Type.String(), r
 /** A member as listed. */
 export type Member = Static<typeof MemberSchema>;
 
+/** Body of `PATCH /structures/{id}/members/{user_id}`. */
+export const MemberRoleSchema = Type.Object({ role: RoleSchema }, { title: 'MemberRole' });
+/** Body of a member's role change. */
+export type MemberRole = Static<typeof MemberRoleSchema>;
+
 /** State of an invite: `expired` is derived from `expires_at`. */
-export const InviteStatusSchema = StringEnum(['pending', 'accepted', 'replaced', 'expired']);
+export const InviteStatusSchema = StringEnum(['pending', 'accepted', 'replaced', 'revoked', 'expired']);
 /** State of an invite. */
 export type InviteStatus = Static<typeof InviteStatusSchema>;
 

@@ -29,6 +29,13 @@ export async function createFsInviteStore(file: string): Promise<InviteStore> {
         stored.accepted_at = at;
         return true;
       }),
+    revoke: (structureId, id) =>
+      doc.update((draft) => {
+        const stored = draft.invites.find((candidate) => candidate.id === id && candidate.structure_id === structureId && candidate.status === 'pending');
+        if (!stored) return undefined;
+        stored.status = 'revoked';
+        return { ...stored };
+      }),
     async release(id) {
       await doc.update((draft) => {
         const stored = draft.invites.find((candidate) => candidate.id === id);

@@ -11,7 +11,7 @@ export interface InviteRecord {
   email: string;
   role: Role;
   token_hash: string;
-  status: 'pending' | 'accepted' | 'replaced';
+  status: 'pending' | 'accepted' | 'replaced' | 'revoked';
   invited_by: string;
   created_at: string;
   expires_at: string;
@@ -26,6 +26,8 @@ export interface InviteStore {
   byTokenHash(hash: string): Promise<InviteRecord | undefined>;
   /** Marks a pending invite accepted; false when it was no longer pending (someone else took it). */
   claim(id: string, at: string): Promise<boolean>;
+  /** Marks a pending invite of `structureId` revoked and returns it; undefined when there is no such pending invite. */
+  revoke(structureId: string, id: string): Promise<InviteRecord | undefined>;
   /** Gives a claimed invite back (pending again), when what followed the claim failed. */
   release(id: string): Promise<void>;
   /** Pending invites of a structure (expired ones included), newest first. */

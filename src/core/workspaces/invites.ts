@@ -162,7 +162,20 @@ export class InviteService {
     if (status === 'expired') throw gone('this invite has expired');
     if (status === 'accepted') throw gone('this invite has already been used');
     if (status === 'replaced') throw gone('this invite was replaced by a newer one');
+    if (status === 'revoked') throw gone('this invite was revoked');
   }
+
+  /**
+   * Revokes an open invite of a structure: its token stops working at once (410). 404
+   * when the structure has no such open invite (accepted, replaced and revoked ones
+   * included: there is nothing left to revoke).
+   */
+  async revoke(structureId: string, inviteId: string): Promise<Invite> {
+    const revoked = await this.invites.revoke(structureId, inviteId);
+    if (!revoked) throw notFound(`no open invite ${inviteId} in this structure`);
+    return this.toPublic(revoked);
+  }
+
 
   /** Open invites of a structure (pending or expired), newest first. */
   async list(structureId: string): Promise<Invite[]> {

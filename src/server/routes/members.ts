@@ -1,9 +1,12 @@
-/** Sharing routes: invite by e-mail, accept an invite, list members (API.md §5). */
+/**
+ * Sharing routes: invite by e-mail, accept or revoke an invite, list members, change a
+ * member's role, remove a member (API.md §5, §9). A structure keeps at least one owner.
+ */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { App } from '../../app.js';
-import { StructureParams, problems } from '../schemas/common.js';
-import { AcceptInviteSchema, AcceptanceSchema, InviteSchema, MembersSchema, ShareSchema } from '../../core/schemas/index.js';
+import { NoContent, StructureParams, problems } from '../schemas/common.js';
+import { AcceptInviteSchema, AcceptanceSchema, InviteSchema, MemberRoleSchema, MemberSchema, MembersSchema, ShareSchema, Uuid } from '../../core/schemas/index.js';
 import { scopeOf } from '../scope.js';
 
 /** Members and invites. */
@@ -50,14 +53,73 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serv
     },
     async (request) => {
       const id = scopeOf(request).structureId;
-      const members = await Promise.all(
-        app.members.list(id).map(async (member) => ({
-          user_id: member.user_id,
-          email: (await app.users.byId(member.user_id))?.email ?? '',
-          role: member.role,
-        })),
-      );
+      const members = await Promise.all(app.members.list(id).map((member) => memberOf(member)));
       return { members, invites: await app.invites.list(id) };
+    },
+  );
+
+  const MemberParams = Type.Object({ structure_id: Uuid, user_id: Uuid });
+  const memberOf = async (member: { user_id: string; role: 'viewer' | 'operator' | 'owner' }) => ({
+    user_id: member.user_id,
+    email: (await app.users.byId(member.user_id))?.email ?? '',
+    role: member.role,
+  });
+
+  server.patch(
+    '/api/org/structures/:structure_id/members/:user_id',
+    {
+      config: { access: { kind: 'structure', action: 'admin_structure', from: 'params' } },
+      schema: {
+        operationId: 'changeMemberRole',
+        summary: "Change a member's role; the last owner cannot be demoted (409)",
+        tags,
+        params: MemberParams,
+        body: MemberRoleSchema,
+        response: { 200: MemberSchema, ...problems(400, 401, 403, 404, 409, 415) },
+      },
+    },
+    async (request) => {
+      const principal = request.principal!;
+      const actor = principal.kind === 'user' ? principal.user.email : 'system';
+      return memberOf(await app.members.changeRole(scopeOf(request).structureId, request.params.user_id, request.body.role, actor));
+    },
+  );
+
+  server.delete(
+    '/api/org/structures/:structure_id/members/:user_id',
+    {
+      config: { access: { kind: 'structure', action: 'admin_structure', from: 'params' } },
+      schema: {
+        operationId: 'removeMember',
+        summary: 'Remove a member; the last owner cannot be removed (409)',
+        tags,
+        params: MemberParams,
+        response: { 204: NoContent, ...problems(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const principal = request.principal!;
+      const actor = principal.kind === 'user' ? principal.user.email : 'system';
+      await app.members.remove(scopeOf(request).structureId, request.params.user_id, actor);
+      return reply.code(204).send(null);
+    },
+  );
+
+  server.delete(
+    '/api/org/structures/:structure_id/invites/:invite_id',
+    {
+      config: { access: { kind: 'structure', action: 'admin_structure', from: 'params' } },
+      schema: {
+        operationId: 'revokeInvite',
+        summary: 'Revoke an open invite: its token stops working at once',
+        tags,
+        params: Type.Object({ structure_id: Uuid, invite_id: Uuid }),
+        response: { 204: NoContent, ...problems(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await app.invites.revoke(scopeOf(request).structureId, request.params.invite_id);
+      return reply.code(204).send(null);
     },
   );
 

@@ -43,7 +43,7 @@ export const structureRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (s
       config: { access: { kind: 'person' } },
       schema: {
         operationId: 'createStructure',
-        summary: 'Create a structure from a template; the caller becomes its owner',
+        summary: 'Create a structure from a template (default blank); the caller becomes its owner',
         tags,
         body: NewStructureSchema,
         response: { 201: CreatedStructureSchema, ...problems(400, 401, 403, 413, 415) },
@@ -53,7 +53,7 @@ export const structureRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (s
       const principal = request.principal!;
       const detail = await app.structures.create({
         name: request.body.name,
-        template: request.body.template,
+        template: request.body.template ?? 'blank',
         ownerId: principal.kind === 'user' ? principal.id : null,
       });
       return reply.code(201).send({ ...detail, role: 'owner' as const });

@@ -32,6 +32,13 @@ export function createPgInviteStore(db: Db): InviteStore {
       const { rowCount } = await db.query(`UPDATE invites SET status = 'accepted', accepted_at = $2 WHERE id = $1 AND status = 'pending'`, [id, at]);
       return rowCount === 1;
     },
+    async revoke(structureId, id) {
+      const { rows } = await db.query<InviteRecord>(
+        `UPDATE invites SET status = 'revoked' WHERE id = $1 AND structure_id = $2 AND status = 'pending' RETURNING ${COLUMNS}`,
+        [id, structureId],
+      );
+      return rows[0];
+    },
     async release(id) {
       await db.query(`UPDATE invites SET status = 'pending', accepted_at = NULL WHERE id = $1 AND status = 'accepted'`, [id]);
     },
