@@ -68,7 +68,7 @@ describe('nodes', () => {
       expect(child.json()).toMatchObject({ parent_id: node.id, x: 120.5, y: -40, starting_context: 'You write code.', container_url: 'https://agents.example.com/dev' });
       expect((await detail(s.id)).agents.map((n) => n.role_id)).toEqual(['team-lead', 'team-dev']);
       const lines = await timeline(s.id, node.id);
-      expect(lines).toEqual([expect.objectContaining({ type: 'created', actor: owner.id, at: expect.stringMatching(ISO) })]);
+      expect(lines).toEqual([expect.objectContaining({ type: 'created', actor: 'owner@example.com', at: expect.stringMatching(ISO) })]);
     });
 
     it('409 for a role_id already in the structure; the same role_id in another structure is fine', async () => {
@@ -237,7 +237,7 @@ describe('nodes', () => {
 
       const lines = await timeline(s.id, leaf.id);
       expect(lines.map((line) => line.type)).toEqual(['updated', 'archived', 'restored']);
-      for (const line of lines) expect(line).toMatchObject({ actor: owner.id, at: expect.stringMatching(ISO) });
+      for (const line of lines) expect(line).toMatchObject({ actor: 'owner@example.com', at: expect.stringMatching(ISO) });
     });
 
     it('a node with children: 409 and nothing archived', async () => {

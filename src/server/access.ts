@@ -10,7 +10,20 @@ import type { App } from '../app.js';
 import { hashToken, type Principal } from '../core/auth/index.js';
 import { invalid, isOrgError, notFound, unauthorized } from '../core/errors.js';
 import { assertMatches, assertOneScope, declaredValue, placeName, type RunScope, type ScopePlace, type StructureScope } from './scope.js';
+import { describeField } from './problem.js';
 import type { AccessRule } from './types.js';
+
+/**
+ * Who acts, in one form wherever it is recorded (node timelines, skill commits): a
+ * user's e-mail address (what people recognise in `org skills history`), `admin`, or
+ * `mcp-key:<key id>`.
+ */
+export function actorOf(request: FastifyRequest): string {
+  const principal = request.principal;
+  if (!principal) return 'unknown';
+  if (principal.kind === 'user') return principal.user.email;
+  return principal.kind === 'mcp' ? `mcp-key:${principal.id}` : 'admin';
+}
 
 /** The bearer token of a request, if any. */
 export function bearerOf(request: FastifyRequest): string | undefined {
@@ -124,7 +137,7 @@ function required(request: FastifyRequest, place: ScopePlace, name: 'structure_i
   const value = declaredValue(request, place, name);
   if (value === undefined) {
     const path = `${placeName(place)}.${name}`;
-    throw invalid(`${path} is required`, [{ path, message: 'is required' }]);
+    throw invalid(`${describeField(path)} is required`, [{ path, message: 'is required' }]);
   }
   return value;
 }

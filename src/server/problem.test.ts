@@ -44,7 +44,7 @@ describe('toProblem', () => {
       code: 'FST_ERR_VALIDATION',
       validationContext: 'body',
       validation: [
-        { instancePath: '/name', keyword: 'type', message: 'must be string', params: {} },
+        { instancePath: '/name', keyword: 'type', message: 'must be string', params: { type: 'string' } },
         { instancePath: '', keyword: 'required', message: "must have required property 'template'", params: { missingProperty: 'template' } },
         { instancePath: '/role_id', keyword: 'pattern', message: 'must match pattern "^[a-z]+$"', params: {} },
         { instancePath: '/items/0', keyword: 'anyOf', message: 'must match a schema in anyOf', params: {} },
@@ -54,14 +54,47 @@ describe('toProblem', () => {
     expect(problem.status).toBe(400);
     expect(problem.body.code).toBe('invalid_request');
     expect(problem.body.errors).toEqual([
-      { path: 'body.name', message: 'must be string' },
-      { path: 'body.template', message: "must have required property 'template'" },
+      { path: 'body.name', message: 'must be a string' },
+      { path: 'body.template', message: 'is required' },
       { path: 'body.role_id', message: 'has an invalid format' },
       { path: 'body.items.0', message: 'does not match any allowed shape' },
     ]);
-    expect(problem.body.detail).toBe('body.name must be string (and 3 more)');
-    const query = toProblem(Object.assign(new Error('x'), { validationContext: 'querystring', validation: [{ instancePath: '/limit', message: 'must be <= 500' }] }));
-    expect(query.body.errors).toEqual([{ path: 'querystring.limit', message: 'must be <= 500' }]);
+    expect(problem.body.detail).toBe('name must be a string; template is required; role_id has an invalid format; and 1 more problem(s)');
+    const query = toProblem(
+      Object.assign(new Error('x'), { validationContext: 'querystring', validation: [{ instancePath: '/limit', keyword: 'maximum', message: 'must be <= 500', params: { comparison: '<=', limit: 500 } }] }),
+    );
+    expect(query.body.errors).toEqual([{ path: 'querystring.limit', message: 'must be at most 500' }]);
+    expect(query.body.detail).toBe('the query parameter limit must be at most 500');
+  });
+
+  it('speaks the user\'s words: a union of constants is "one of", a missing query parameter is named as such', () => {
+    const role = toProblem(
+      Object.assign(new Error('x'), {
+        validationContext: 'body',
+        validation: [
+          { instancePath: '/role', keyword: 'const', message: 'must be equal to constant', params: { allowedValue: 'viewer' } },
+          { instancePath: '/role', keyword: 'const', message: 'must be equal to constant', params: { allowedValue: 'operator' } },
+          { instancePath: '/role', keyword: 'const', message: 'must be equal to constant', params: { allowedValue: 'owner' } },
+          { instancePath: '/role', keyword: 'anyOf', message: 'must match a schema in anyOf', params: {} },
+        ],
+      }),
+    );
+    expect(role.body.detail).toBe('role must be one of viewer, operator, owner');
+    expect(role.body.errors).toEqual([{ path: 'body.role', message: 'must be one of viewer, operator, owner' }]);
+    const missing = toProblem(
+      Object.assign(new Error('x'), {
+        validationContext: 'querystring',
+        validation: [{ instancePath: '', keyword: 'required', message: "must have required property 'structure_id'", params: { missingProperty: 'structure_id' } }],
+      }),
+    );
+    expect(missing.body.detail).toBe('the query parameter structure_id is required');
+    const slug = toProblem(
+      Object.assign(new Error('x'), {
+        validationContext: 'params',
+        validation: [{ instancePath: '/slug', keyword: 'pattern', message: 'must match pattern', params: { pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' } }],
+      }),
+    );
+    expect(slug.body.detail).toBe('slug in the path must be lowercase words joined by hyphens, e.g. plan-offsite');
   });
 
   it('maps a JSON SyntaxError from the body parser to 400 invalid_request', () => {

@@ -5,6 +5,7 @@
 import { STATUS_CODES } from 'node:http';
 import { ERROR_STATUS, ERROR_TITLE, type ErrorCode, type FieldError, OrgError } from '../core/errors.js';
 import type { Problem } from '../core/schemas/problem.js';
+import { ROLE_ID_PATTERN, SLUG_PATTERN } from '../core/util/index.js';
 
 /** A problem-details body (the core's Problem record). */
 export type ProblemBody = Problem;
@@ -49,26 +50,120 @@ export function problemBody(code: ErrorCode, detail: string, errors?: FieldError
   };
 }
 
+type ValidationIssue = NonNullable<FastifyLikeError['validation']>[number];
+
+const KNOWN_PATTERNS: Record<string, string> = {
+  [SLUG_PATTERN]: 'must be lowercase words joined by hyphens, e.g. plan-offsite',
+  [ROLE_ID_PATTERN]: 'must be <team>-<role>: lowercase words joined by hyphens, e.g. exec-ceo',
+};
+const FORMATS: Record<string, string> = {
+  uuid: 'must be a UUID',
+  email: 'must be an e-mail address',
+  'date-time': 'must be an ISO 8601 timestamp',
+  uri: 'must be a URL',
+};
+const TYPES: Record<string, string> = { string: 'a string', number: 'a number', integer: 'a whole number', boolean: 'true or false', object: 'an object', array: 'a list', null: 'null' };
+
+/** What an issue means, in words: never a schema keyword or a JSON pointer. */
+function issueMessage(issue: ValidationIssue): string {
+  const params = issue.params ?? {};
+  const limit = params.limit;
+  switch (issue.keyword) {
+    case 'required':
+      return 'is required';
+    case 'const':
+      return `must be ${JSON.stringify(params.allowedValue)}`;
+    case 'enum':
+      return `must be one of ${(params.allowedValues as unknown[] | undefined)?.map(String).join(', ') ?? 'the allowed values'}`;
+    case 'pattern':
+      return KNOWN_PATTERNS[String(params.pattern)] ?? 'has an invalid format';
+    case 'format':
+      return FORMATS[String(params.format)] ?? `must be a valid ${String(params.format)}`;
+    case 'type': {
+      if (typeof params.type !== 'string' && !Array.isArray(params.type)) return issue.message ?? 'has the wrong type';
+      const types = String(params.type).split(',').map((type) => TYPES[type] ?? type);
+      return `must be ${types.join(' or ')}`;
+    }
+    case 'minLength':
+      return limit === 1 ? 'must not be empty' : `must be at least ${String(limit)} characters long`;
+    case 'maxLength':
+      return `must be at most ${String(limit)} characters long`;
+    case 'minimum':
+      return `must be at least ${String(limit)}`;
+    case 'maximum':
+      return `must be at most ${String(limit)}`;
+    case 'exclusiveMinimum':
+      return `must be more than ${String(limit)}`;
+    case 'exclusiveMaximum':
+      return `must be less than ${String(limit)}`;
+    case 'minItems':
+      return `must have at least ${String(limit)} item(s)`;
+    case 'maxItems':
+      return `must have at most ${String(limit)} item(s)`;
+    case 'additionalProperties':
+      return 'is not allowed here';
+    case 'anyOf':
+    case 'oneOf':
+      return 'does not match any allowed shape';
+    default:
+      return issue.message ?? 'is invalid';
+  }
+}
+
+/**
+ * The field errors of a validation failure, one per field. Where a field had to be one
+ * of several constants (a union of literals, such as a role), Ajv reports one error per
+ * constant plus the union: they become one "must be one of …".
+ */
 function fieldErrors(error: FastifyLikeError): FieldError[] {
   const context = error.validationContext ?? 'body';
-  return (error.validation ?? []).map((issue) => {
+  const issues = error.validation ?? [];
+  const pathOf = (issue: ValidationIssue) => {
     const segments = (issue.instancePath ?? '').split('/').filter(Boolean);
     const missing = issue.params?.missingProperty;
     if (typeof missing === 'string') segments.push(missing);
     const extra = issue.params?.additionalProperty;
     if (typeof extra === 'string') segments.push(extra);
-    let message = issue.message ?? 'is invalid';
-    if (issue.keyword === 'pattern') message = 'has an invalid format';
-    if (issue.keyword === 'anyOf') message = 'does not match any allowed shape';
-    return { path: [context, ...segments].join('.'), message };
-  });
+    return [context, ...segments].join('.');
+  };
+  const unions = new Map<string, string[]>();
+  for (const issue of issues) {
+    if (issue.keyword !== 'anyOf') continue;
+    const at = issue.instancePath ?? '';
+    const allowed = issues.filter((other) => other.keyword === 'const' && (other.instancePath ?? '') === at).map((other) => String(other.params?.allowedValue));
+    if (allowed.length > 0) unions.set(at, allowed);
+  }
+  const out: FieldError[] = [];
+  const seen = new Set<string>();
+  for (const issue of issues) {
+    const at = issue.instancePath ?? '';
+    const path = pathOf(issue);
+    const union = unions.get(at);
+    const message = union ? `must be one of ${union.join(', ')}` : issueMessage(issue);
+    const key = `${path}\u0000${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ path, message });
+  }
+  return out;
+}
+
+/** A field path as people say it: `role`, `the query parameter structure_id`, `slug in the path`. */
+export function describeField(path: string): string {
+  const [place, ...rest] = path.split('.');
+  const name = rest.join('.');
+  if (!name) return place === 'body' ? 'the body' : (place ?? 'the request');
+  if (place === 'querystring') return `the query parameter ${name}`;
+  if (place === 'params') return `${name} in the path`;
+  if (place === 'headers') return `the header ${name}`;
+  return name;
 }
 
 function summarize(errors: FieldError[]): string {
-  const first = errors[0];
-  if (!first) return 'the request is invalid';
-  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
-  return `${first.path} ${first.message}${more}`;
+  if (errors.length === 0) return 'the request is invalid';
+  const shown = errors.slice(0, 3).map((error) => `${describeField(error.path)} ${error.message}`);
+  const more = errors.length > 3 ? `; and ${errors.length - 3} more problem(s)` : '';
+  return `${shown.join('; ')}${more}`;
 }
 
 /** Converts any thrown value into a problem response. Never leaks stacks or paths. */

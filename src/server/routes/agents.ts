@@ -4,6 +4,7 @@ import type { App } from '../../app.js';
 import { NoContent, NodeParams, StructureParams, problems } from '../schemas/common.js';
 import { Type } from 'typebox';
 import { NewNodeSchema, NodePatchSchema, NodeSchema, TimelineEntrySchema } from '../../core/schemas/index.js';
+import { actorOf } from '../access.js';
 import { nodeScopeOf, scopeOf } from '../scope.js';
 
 /** Nodes of a structure. */
@@ -11,7 +12,6 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
   const tags = ['nodes'];
   const access = { kind: 'structure', action: 'manage_nodes', from: 'params' } as const;
   const nodeAccess = { ...access, node: 'params' } as const;
-  const actorOf = (request: { principal?: { id: string } }) => request.principal?.id ?? 'unknown';
 
   server.post(
     '/api/org/structures/:structure_id/agents',

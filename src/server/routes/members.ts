@@ -7,6 +7,7 @@ import { Type } from 'typebox';
 import type { App } from '../../app.js';
 import { NoContent, StructureParams, problems } from '../schemas/common.js';
 import { AcceptInviteSchema, AcceptanceSchema, InviteSchema, MemberRoleSchema, MemberSchema, MembersSchema, ShareSchema, Uuid } from '../../core/schemas/index.js';
+import { actorOf } from '../access.js';
 import { scopeOf } from '../scope.js';
 
 /** Members and invites. */
@@ -79,9 +80,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serv
       },
     },
     async (request) => {
-      const principal = request.principal!;
-      const actor = principal.kind === 'user' ? principal.user.email : 'system';
-      return memberOf(await app.members.changeRole(scopeOf(request).structureId, request.params.user_id, request.body.role, actor));
+      return memberOf(await app.members.changeRole(scopeOf(request).structureId, request.params.user_id, request.body.role, actorOf(request)));
     },
   );
 
@@ -98,9 +97,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serv
       },
     },
     async (request, reply) => {
-      const principal = request.principal!;
-      const actor = principal.kind === 'user' ? principal.user.email : 'system';
-      await app.members.remove(scopeOf(request).structureId, request.params.user_id, actor);
+      await app.members.remove(scopeOf(request).structureId, request.params.user_id, actorOf(request));
       return reply.code(204).send(null);
     },
   );

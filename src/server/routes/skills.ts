@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import type { App } from '../../app.js';
 import { isOrgError, notFound } from '../../core/errors.js';
 import { parseIfMatch, skillETag, skillHistory, type Skill, type SkillStatus } from '../../core/skills/index.js';
+import { actorOf } from '../access.js';
 import {
   DeletedSkillSchema,
   GapsQuerySchema,
@@ -46,10 +47,6 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (serve
     if (!app.skills.isReady()) await app.skills.ready();
   });
   const SlugParams = Type.Object({ slug: Slug });
-  const actorOf = (request: FastifyRequest) => {
-    const principal = request.principal;
-    return principal?.kind === 'user' ? principal.user.email : (principal?.kind ?? 'unknown');
-  };
 
   /** A skill the caller may read: structure-scoped skills only for members of that structure. */
   const readable = async (request: FastifyRequest, slug: string): Promise<Skill> => {
