@@ -2,13 +2,9 @@
  * The skill library as the chat engine sees it (`ChatSkills`), over the skill store:
  * the chat lookup, skills with their steps' text, and storage of learned drafts.
  */
-import { isValidSlug, stepSections, type SkillStore } from '../skills/index.js';
+import { isValidSlug, stepSections, visibleTo, type SkillStore } from '../skills/index.js';
 import type { TurnSkill } from '../runtimes/types.js';
 import type { ChatSkills, LearnedDraft } from './ports.js';
-
-function visible(scope: unknown, structureId: string): boolean {
-  return scope === undefined || scope === structureId;
-}
 
 /** Reduces any proposed slug to a valid one (leaving room for a `-N` suffix). */
 export function normalizeSlug(proposed: string): string {
@@ -33,7 +29,7 @@ export function createChatSkills(store: SkillStore): ChatSkills {
     async read(slug, structureId, score = 0): Promise<TurnSkill | undefined> {
       if (!isValidSlug(slug)) return undefined;
       const skill = await store.get(slug);
-      if (!skill || !visible(skill.frontmatter.structure_id, structureId)) return undefined;
+      if (!skill || !visibleTo(skill.frontmatter.structure_id, structureId)) return undefined;
       return {
         slug: skill.slug,
         name: skill.frontmatter.name,
@@ -47,7 +43,7 @@ export function createChatSkills(store: SkillStore): ChatSkills {
     async readRaw(slug, structureId) {
       if (!isValidSlug(slug)) return undefined;
       const skill = await store.get(slug);
-      if (!skill || !visible(skill.frontmatter.structure_id, structureId)) return undefined;
+      if (!skill || !visibleTo(skill.frontmatter.structure_id, structureId)) return undefined;
       return { slug: skill.slug, frontmatter: { ...skill.frontmatter }, body: skill.body };
     },
     async learnDraft(draft: LearnedDraft) {

@@ -5,6 +5,7 @@
  */
 import { request } from 'undici';
 import type { AgentRuntime, Emit, Turn, TurnSkill, TurnTools } from './types.js';
+import { excerpt, sleep } from './util.js';
 
 /** Options of the local runtime. */
 export interface LocalRuntimeOptions {
@@ -16,11 +17,6 @@ export interface LocalRuntimeOptions {
 
 const DECISION = /^\s*(?:[-*]\s*)?(?:\*\*)?Decision:(?:\*\*)?\s*(.+)$/im;
 
-function excerpt(text: string, length = 120): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat;
-}
-
 /** Splits a decision line into a short title and the full text. */
 function decisionOf(text: string): { title: string; body: string } | undefined {
   const match = DECISION.exec(text);
@@ -28,17 +24,6 @@ function decisionOf(text: string): { title: string; body: string } | undefined {
   const body = match[1].trim();
   const title = excerpt(body.split(/(?<=[.!?])\s/)[0] ?? body, 100);
   return { title, body };
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
-  });
 }
 
 async function callTool(url: string, payload: unknown, timeoutMs: number, signal: AbortSignal): Promise<unknown> {

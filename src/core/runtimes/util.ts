@@ -25,11 +25,7 @@ export function formatDuration(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Number((ms / 1000).toFixed(1))} s`;
 }
 
-/** One line of at most `length` characters, with an ellipsis when cut. */
-export function excerpt(text: string, length = 120): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat;
-}
+export { excerpt } from '../util/text.js';
 
 /** A URL fit for a message: no user name, password, query or fragment. */
 export function displayUrl(url: URL): string {

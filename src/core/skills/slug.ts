@@ -4,11 +4,12 @@
  * keeps skill file names inside the skills folder.
  */
 import { invalid } from '../errors.js';
+import { ID_MAX_LENGTH, SLUG_PATTERN as SLUG_SOURCE } from '../util/patterns.js';
 
-/** The slug pattern of API.md §2. */
-export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+/** The slug pattern of API.md §2 (compiled from the one declaration in util/patterns.ts). */
+export const SLUG_PATTERN = new RegExp(SLUG_SOURCE);
 /** Longest slug accepted. */
-export const SLUG_MAX_LENGTH = 64;
+export const SLUG_MAX_LENGTH = ID_MAX_LENGTH;
 
 /** True when `value` is a valid skill slug. */
 export function isValidSlug(value: unknown): value is string {

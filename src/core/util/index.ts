@@ -1,4 +1,5 @@
-/** Small shared helpers of the domain: clock, ids, identifier shapes. */
+/** Small shared helpers of the domain: clock, ids, identifier shapes, short text. */
 export * from './clock.js';
 export * from './patterns.js';
 export * from './log.js';
+export * from './text.js';

@@ -1,4 +1,4 @@
-/** Identifier shapes of API.md §2, shared by validation in every layer. */
+/** Identifier shapes of API.md §2: the one declaration of each, used by route schemas and core checks alike. */
 
 /** A skill slug: lowercase words joined by single hyphens, at most 64 characters. */
 export const SLUG_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$';
@@ -10,9 +10,4 @@ export const ID_MAX_LENGTH = 64;
 /** True when `value` is a valid role id. */
 export function isRoleId(value: string): boolean {
   return value.length <= ID_MAX_LENGTH && new RegExp(ROLE_ID_PATTERN).test(value);
-}
-
-/** True when `value` is a valid skill slug. */
-export function isSlug(value: string): boolean {
-  return value.length <= ID_MAX_LENGTH && new RegExp(SLUG_PATTERN).test(value);
 }
