@@ -31,13 +31,17 @@ export function readCredentials(configDir: string): Promise<CredentialsDoc> {
   return readJson<CredentialsDoc>(credentialsPath(configDir), { version: 1, servers: {} });
 }
 
-/** Saves a login for `baseUrl` (and makes it the default), atomically with mode 0600. */
-export async function saveLogin(configDir: string, baseUrl: string, login: Omit<SavedLogin, 'saved_at'>): Promise<string> {
+/**
+ * Saves a login for `baseUrl`, atomically with mode 0600, and makes that URL the CLI's
+ * default server unless `makeDefault` is false (only `org login` and `org init` choose
+ * the default; a server starting elsewhere must not re-point it).
+ */
+export async function saveLogin(configDir: string, baseUrl: string, login: Omit<SavedLogin, 'saved_at'>, options: { makeDefault?: boolean } = {}): Promise<string> {
   const file = credentialsPath(configDir);
   const doc = await readCredentials(configDir);
   const url = baseUrl.replace(/\/+$/, '');
   doc.servers[url] = { ...login, saved_at: new Date().toISOString() };
-  doc.default = url;
+  if (options.makeDefault !== false) doc.default = url;
   await writeJsonAtomic(file, doc, 0o600);
   await chmod(file, 0o600);
   return file;

@@ -27,3 +27,4 @@ export * from './resources.js';
 export * as agentSkills from './agent-skills/index.js';
 export * from './transfer.js';
 export * from './triggers.js';
+export { seedBundledSkills, type SeedResult } from './bundled.js';

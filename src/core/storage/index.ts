@@ -5,5 +5,6 @@ export * from './group-file.js';
 export * from './json-file.js';
 export * from './jsonl.js';
 export * from './mutex.js';
+export * from './home-lock.js';
 export * from './safe-fs.js';
 export * from './temps.js';
