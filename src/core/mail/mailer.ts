@@ -55,12 +55,21 @@ function lazyTransport(create: (nodemailer: (typeof NodemailerModule)['default']
   };
 }
 
+/**
+ * Text with CRLF line ends, as RFC 5322 has them. nodemailer's quoted-printable encoder
+ * only knows lines by CRLF: given bare LFs it wraps the whole body as one long line,
+ * splitting tokens and commands that stood on lines of their own.
+ */
+function crlf(text: string): string {
+  return text.replace(/\r?\n/g, '\r\n');
+}
+
 function toNodemailer(from: string, message: MailMessage): Mail.Options {
   return {
     from,
     to: message.to,
     subject: message.subject,
-    text: message.text,
+    text: crlf(message.text),
     ...(message.html ? { html: message.html } : {}),
     ...(message.replyTo ? { replyTo: message.replyTo } : {}),
     ...(message.inReplyTo ? { inReplyTo: message.inReplyTo } : {}),

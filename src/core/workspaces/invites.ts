@@ -36,6 +36,33 @@ export type InviteServiceOptions = ({ store: InviteStore; file?: undefined } | {
   ids?: IdGenerator;
 };
 
+/**
+ * The text of an invite e-mail. The token and the command that accepts it stand on
+ * lines of their own, short enough (under 76 characters) that no mail encoding wraps
+ * them, and free of `=`, so they survive being copied even from the raw message (a
+ * quoted-printable body escapes `=` and splits long lines; these lines have neither).
+ */
+export function inviteText(input: { invitedBy: string; structure: string; role: Role; token: string; base: string; expiresAt: string }): string {
+  return [
+    `${input.invitedBy} invited you to the workspace "${input.structure}" as ${input.role}.`,
+    '',
+    'Your invite token (it works once):',
+    '',
+    `    ${input.token}`,
+    '',
+    'Accept it from a terminal:',
+    '',
+    `    org invites accept ${input.token} \\`,
+    `      --url ${input.base}`,
+    '',
+    'or in the browser:',
+    '',
+    `    ${input.base}/#invite=${input.token}`,
+    '',
+    `This invitation expires on ${input.expiresAt}.`,
+  ].join('\n');
+}
+
 /** Creates, mails, lists and accepts invites. */
 export class InviteService {
   private store: InviteStore | undefined;
@@ -100,14 +127,7 @@ export class InviteService {
       await this.options.mailer.send({
         to: email,
         subject: `You are invited to "${structure.name}" on org`,
-        text: [
-          `${input.invitedBy} invited you to the workspace "${structure.name}" as ${input.role}.`,
-          '',
-          `Accept in the browser: ${base}/#invite=${token}`,
-          `or from a terminal:     org invites accept ${token} --url ${base}`,
-          '',
-          `This invitation can be used once and expires on ${invite.expires_at}.`,
-        ].join('\n'),
+        text: inviteText({ invitedBy: input.invitedBy, structure: structure.name, role: input.role, token, base, expiresAt: invite.expires_at }),
       });
     } catch (error) {
       throw new OrgError('unavailable', 'the invite e-mail could not be sent; nothing was changed, try again later', { cause: error });
