@@ -189,7 +189,15 @@ describe('live answers match the OpenAPI document', () => {
     const mails = await Promise.all((await readdir(outbox)).map((name) => readFile(join(outbox, name), 'utf8')));
     const invite = /org_inv_[0-9A-Za-z]+/.exec(mails.join('\n').replace(/=\r?\n/g, ''))?.[0];
     expect(invite).toBeTruthy();
-    expect((await call('acceptInvite', '/api/org/invites/accept', { token: null, body: { token: invite } })).status).toBe(200);
+    const accepted = await call<{ user: { id: string } }>('acceptInvite', '/api/org/invites/accept', { token: null, body: { token: invite } });
+    expect(accepted.status).toBe(200);
+    const guest = `${s}/members/${accepted.body.user.id}`;
+    expect((await call<{ role: string }>('changeMemberRole', guest, { token: owner, body: { role: 'operator' } })).body.role).toBe('operator');
+    expect((await call('removeMember', guest, { token: owner })).status).toBe(204);
+    await call('shareStructure', `${s}/share`, { token: owner, body: { email: 'later@example.com', role: 'viewer' } });
+    const open = await call<{ invites: { id: string; email: string }[] }>('listMembers', `${s}/members`, { token: owner });
+    const later = open.body.invites.find((entry) => entry.email === 'later@example.com')!;
+    expect((await call('revokeInvite', `${s}/invites/${later.id}`, { token: owner })).status).toBe(204);
 
     // Skills.
     const skill = {
