@@ -33,6 +33,22 @@ export function registerErrorHandling(server: FastifyInstance): void {
   });
 }
 
+/**
+ * Requests that arrive on an open connection while the server closes get a 503 problem
+ * (Fastify's own `return503OnClosing` answer is plain JSON, so it is turned off).
+ */
+export function registerClosing(server: FastifyInstance): void {
+  let closing = false;
+  server.addHook('preClose', async () => {
+    closing = true;
+  });
+  server.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    void reply.header('connection', 'close');
+    throw new OrgError('unavailable', 'the server is shutting down; retry in a moment');
+  });
+}
+
 /** Fastify's `frameworkErrors` option: router errors raised before any route or hook runs. */
 export function frameworkErrors(error: Error, request: FastifyRequest, reply: FastifyReply): void {
   const problem = toProblem(error);

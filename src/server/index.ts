@@ -13,7 +13,7 @@ import { bearerHashOf, registerAccess } from './access.js';
 import { registerCompression } from './http/compression.js';
 import { registerConditionalGet } from './http/conditional.js';
 import { registerCors } from './http/cors.js';
-import { clientErrorHandler, frameworkErrors, handleExpectations, registerErrorHandling } from './errors.js';
+import { clientErrorHandler, frameworkErrors, handleExpectations, registerClosing, registerErrorHandling } from './errors.js';
 import { openapiOptions } from './openapi.js';
 import { agentRoutes } from './routes/agents.js';
 import { artifactRoutes } from './routes/artifacts.js';
@@ -55,7 +55,8 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   const server = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
     bodyLimit: app.config.bodyLimit,
-    return503OnClosing: true,
+    // Closing is answered by registerClosing, as a problem.
+    return503OnClosing: false,
     // Errors raised before a route runs take the same problem+json path as the rest.
     frameworkErrors,
     clientErrorHandler,
@@ -75,6 +76,7 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
     void parseJson(request, body as string, done);
   });
   registerErrorHandling(server);
+  registerClosing(server);
 
   await server.register(swagger, openapiOptions(options.version));
   // Before every route: CORS answers preflights and marks every answer (errors included);
