@@ -20,13 +20,12 @@
  *
  * Run alone with `npx tsx bench/chat.ts`, or through `npm run bench -- chat`.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
+import { envNumber, readSse, spawnAgent } from './support.js';
 import type { FastifyInstance } from 'fastify';
 import { createApp, type App, type AppDeps } from '../src/app.js';
 import { resolveConfig, type OrgConfig } from '../src/core/config.js';
@@ -35,13 +34,6 @@ import { buildServer } from '../src/server/index.js';
 
 const ADMIN = 'bench-admin-token-0123456789abcdef';
 
-function envNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
-  return value;
-}
 
 interface Instance {
   app: App;
@@ -77,36 +69,6 @@ async function instance(overrides: Partial<OrgConfig> = {}, deps: AppDeps = {}):
   };
 }
 
-/** Reads an SSE body, counting frames and keepalive comments; resolves at its end. */
-async function readSse(
-  body: AsyncIterable<Buffer | string>,
-  onFirst?: () => void,
-): Promise<{ frames: number; keepalives: number; lastType: string | undefined }> {
-  let frames = 0;
-  let keepalives = 0;
-  let tail = '';
-  let last = '';
-  for await (const chunk of body) {
-    tail += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-    let end = tail.indexOf('\n\n');
-    if (end < 0) continue;
-    let start = 0;
-    while (end >= 0) {
-      const block = tail.slice(start, end);
-      if (block.startsWith(':')) keepalives++;
-      else if (block.includes('data: ')) {
-        if (frames === 0) onFirst?.();
-        frames++;
-        last = block;
-      }
-      start = end + 2;
-      end = tail.indexOf('\n\n', start);
-    }
-    tail = tail.slice(start);
-  }
-  const lastType = /"type":"([a-z_]+)"/.exec(last)?.[1];
-  return { frames, keepalives, lastType };
-}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
@@ -153,37 +115,6 @@ async function timeToFirstEvent(): Promise<Record<string, number>> {
   }
 }
 
-/**
- * The example container agent in a child process of its own, so that it does not share
- * this process's event loop with org (or with the direct reader).
- */
-async function spawnAgent(): Promise<{ url: string; close(): Promise<void> }> {
-  const script = fileURLToPath(new URL('../examples/container-agent/server.mjs', import.meta.url));
-  const child = spawn(process.execPath, [script, '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  child.stdout.setEncoding('utf8');
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the container agent did not start: ${output}`)), 10_000);
-    child.stdout.on('data', (chunk: string) => {
-      output += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`the container agent exited (${code}): ${output}`)));
-  });
-  child.stdout.resume();
-  return {
-    url,
-    async close() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
-  };
-}
 
 /** 2. Relay throughput: the container read directly, then through org. */
 async function relay(): Promise<Record<string, number>> {

@@ -123,6 +123,8 @@ export function decodeAttachments(list: readonly ChatAttachment[] = []): Decoded
 export interface ArtifactShelf {
   /** A local folder where the files of this shelf can be read by a runtime (staged attachments). */
   readonly dir: string;
+  /** Approximate memory the shelf holds (its listing, if it keeps one), for the engine's byte-bounded cache of shelves. */
+  readonly bytes: number;
   /** Writes an artifact (replacing one of the same name); returns its metadata. */
   write(name: string, data: Buffer | string, contentType: string, origin?: ArtifactOrigin): Promise<ArtifactInfo>;
   /** Every artifact, newest first. */
@@ -168,6 +170,13 @@ export class FsArtifactShelf implements ArtifactShelf {
     const file = resolve(this.dir, name);
     if (!file.startsWith(resolve(this.dir) + sep)) throw invalid(`artifact name ${JSON.stringify(name)} is not allowed`);
     return file;
+  }
+
+  /** Approximate memory held by the listing, for the engine's byte-bounded cache of shelves. */
+  get bytes(): number {
+    let total = 512;
+    for (const info of this.byName.values()) total += 160 + 2 * (info.name.length + info.content_type.length + info.created_at.length + JSON.stringify(info).length);
+    return total;
   }
 
   /** Writes an artifact (replacing one of the same name), noting the run it came from; returns its metadata. */

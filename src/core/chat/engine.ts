@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { OrgError, conflict, notFound } from '../errors.js';
 import type { AgentRuntime, Turn, TurnTools } from '../runtimes/types.js';
 import { KeyedMutex } from '../storage/index.js';
-import { isoNow, uuid, type Clock, type IdGenerator, systemClock } from '../util/index.js';
+import { BoundedCache, isoNow, uuid, type Clock, type IdGenerator, systemClock } from '../util/index.js';
 import type { NodeRecord } from '../workspaces/types.js';
 import { RunAppender } from './appender.js';
 import { FsArtifactShelf, type ArtifactShelf, type DecodedAttachment } from './artifacts.js';
@@ -44,6 +44,8 @@ export interface ChatEngineOptions {
   shelves?: number;
   /** Opens a node's artifact shelf (default: the filesystem shelf in the node's folder). */
   openShelf?: (structureId: string, nodeId: string) => ArtifactShelf;
+  /** Approximate bytes of artifact listings kept open (default 4 MiB). */
+  shelfBytes?: number;
 }
 
 /** A chat message to a node. */
@@ -75,7 +77,7 @@ export class ChatEngine {
   private recovering: Promise<number> | undefined;
   private readonly stopCancels: () => void;
   private readonly recent: RecentRuns;
-  private readonly shelves = new Map<string, ArtifactShelf>();
+  private readonly shelves: BoundedCache<string, ArtifactShelf>;
   private readonly queue = new KeyedMutex();
   private readonly clock: Clock;
   private readonly ids: IdGenerator;
@@ -92,6 +94,7 @@ export class ChatEngine {
       options.store.cluster?.onCancel((runId, reason, by) => {
         if (this.live.has(runId)) this.cancel(runId, reason, by).catch(() => undefined);
       }) ?? (() => undefined);
+    this.shelves = new BoundedCache({ maxEntries: options.shelves ?? 256, maxBytes: options.shelfBytes ?? 4 * 1024 * 1024 });
   }
 
   /**
@@ -132,18 +135,9 @@ export class ChatEngine {
   /** The artifact shelf of a node (by ids). */
   shelfOf(structureId: string, nodeId: string): ArtifactShelf {
     const key = `${structureId}/${nodeId}`;
-    let shelf = this.shelves.get(key);
-    if (shelf) {
-      this.shelves.delete(key);
-    } else {
-      shelf = this.options.openShelf?.(structureId, nodeId) ?? new FsArtifactShelf(this.options.directory.nodeDir(structureId, nodeId), this.clock);
-    }
-    this.shelves.set(key, shelf);
-    const limit = this.options.shelves ?? 256;
-    for (const oldest of this.shelves.keys()) {
-      if (this.shelves.size <= limit) break;
-      this.shelves.delete(oldest);
-    }
+    const shelf = this.shelves.get(key) ?? this.options.openShelf?.(structureId, nodeId) ?? new FsArtifactShelf(this.options.directory.nodeDir(structureId, nodeId), this.clock);
+    // Re-measured on every use: a shelf's listing grows with its artifacts.
+    this.shelves.set(key, shelf, shelf.bytes);
     return shelf;
   }
 

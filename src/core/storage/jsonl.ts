@@ -7,6 +7,7 @@
 import { constants } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { BoundedCache } from '../util/bounded-cache.js';
 import { KeyedMutex } from './mutex.js';
 import { mkdirSafe, openNoFollow, readFileSafe } from './safe-fs.js';
 
@@ -14,7 +15,11 @@ import { mkdirSafe, openNoFollow, readFileSafe } from './safe-fs.js';
 const APPEND_FLAGS = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT;
 
 const mutex = new KeyedMutex();
-const repaired = new Set<string>();
+/**
+ * Files whose torn tail was already cut in this process. Bounded: a file dropped from it
+ * only has its tail checked again on its next append.
+ */
+const repaired = new BoundedCache<string, true>({ maxEntries: 10_000, maxBytes: 4 * 1024 * 1024 });
 
 /** Appends `records` to `file` as JSON lines, durably. */
 export function appendJsonl(file: string, ...records: unknown[]): Promise<void> {
@@ -23,7 +28,7 @@ export function appendJsonl(file: string, ...records: unknown[]): Promise<void> 
     try {
       if (!repaired.has(file)) {
         await cutTornTail(handle);
-        repaired.add(file);
+        repaired.set(file, true, 2 * file.length);
       }
       const text = records.map((record) => `${JSON.stringify(record)}\n`).join('');
       await handle.write(text);

@@ -3,3 +3,4 @@ export * from './clock.js';
 export * from './patterns.js';
 export * from './log.js';
 export * from './text.js';
+export * from './bounded-cache.js';

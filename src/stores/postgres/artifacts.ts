@@ -39,6 +39,8 @@ export function createPgShelves(db: Db, options: PgShelfOptions): (structureId: 
     const dir = join(options.cacheDir, structureId, nodeId);
     return {
       dir,
+      // Nothing is listed in memory: the listing is read from the table on every call.
+      bytes: 256 + 2 * dir.length,
       async write(name, data, contentType, origin) {
         const safe = safeName(name);
         const buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;

@@ -70,4 +70,22 @@ describe('filesystem chat store', () => {
     await store.close();
     await rm(root, { recursive: true, force: true });
   });
+
+  it('drops node messages from memory beyond its node count, whatever their bytes', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'org-chat-cache-'));
+    const store = createFsChatStore({ stateDir: root, nodeDir: nodeDir(root), cacheBytes: 64 * 1024 * 1024, cacheNodes: 1 });
+    const nodes = ['a', 'b'].map((name, index) => ({ structureId: `4444444${index}-4444-4444-8444-444444444444`, nodeId: `5555555${index}-5555-4555-8555-555555555555`, roleId: `team-${name}` }));
+    for (const node of nodes) {
+      const runId = `6666666${nodes.indexOf(node)}-6666-4666-8666-666666666666`;
+      await store.startRun({ runId, ...node }, { id: `u-${runId}`, run_id: runId, text: `to ${node.roleId}`, attachments: [], created_at: '2030-01-01T00:00:00.000Z' }, { id: `a-${runId}`, run_id: runId, created_at: '2030-01-01T00:00:00.000Z' });
+    }
+    for (const node of nodes) expect((await store.messages(node, { limit: 5 })).at(-1)?.text).toBe(`to ${node.roleId}`);
+    // Node a was dropped from memory when b was read: a record added to its file behind the
+    // store's back shows, which it would not if a were still cached.
+    const extra = { kind: 'user', id: 'outside', run_id: 'x', text: 'added on disk', attachments: [], created_at: '2030-01-01T00:00:01.000Z' };
+    await writeFile(join(nodeDir(root)(nodes[0]!.structureId, nodes[0]!.nodeId), 'history.jsonl'), `${JSON.stringify(extra)}\n`, { flag: 'a' });
+    expect((await store.messages(nodes[0]!, { limit: 5 }))[0]?.text).toBe('added on disk');
+    await store.close();
+    await rm(root, { recursive: true, force: true });
+  });
 });

@@ -7,9 +7,11 @@
  * - `.org/runs.jsonl`: the journal of runs started and ended, read at start-up to find
  *   runs a stopped process left open, then compacted.
  *
- * Node messages are cached in memory up to a byte budget (least recently used first out).
+ * Node messages are cached in memory up to a byte budget and a node count (least recently
+ * used first out).
  */
 import { join } from 'node:path';
+import { BoundedCache } from '../../util/bounded-cache.js';
 import { GroupFile, KeyedMutex, appendJsonl, readJsonl, writeAtomic } from '../../storage/index.js';
 import type { AgentEndRecord, ChatStore, MessagePage, RunEventWriter, RunLocation, StoredMessage } from '../store.js';
 import { applyRecord, applyRecords, historyFile, loadNodeRecords, type MessageRecord } from './node-messages.js';
@@ -23,6 +25,8 @@ export interface FsChatStoreOptions {
   nodeDir(structureId: string, nodeId: string): string;
   /** Bytes of node messages kept in memory (default 32 MiB). */
   cacheBytes?: number;
+  /** Nodes whose messages are kept in memory (default 4,096). */
+  cacheNodes?: number;
 }
 
 interface JournalRecord {
@@ -52,37 +56,21 @@ export function createFsChatStore(options: FsChatStoreOptions): ChatStore {
   // Opened for appends only after start-up compacted it (a rename would orphan an open file).
   let journal = new GroupFile(journalPath, { syncDirectory: false });
   const writers = new Map<string, GroupFile>();
-  const cache = new Map<string, CachedNode>();
-  const budget = options.cacheBytes ?? 32 * 1024 * 1024;
-  let cachedBytes = 0;
+  const cache = new BoundedCache<string, CachedNode>({ maxEntries: options.cacheNodes ?? 4096, maxBytes: options.cacheBytes ?? 32 * 1024 * 1024 });
   const nodeLock = new KeyedMutex();
   const nodeKey = (where: { structureId: string; nodeId: string }) => `${where.structureId}/${where.nodeId}`;
   const historyOf = (where: { structureId: string; nodeId: string }) => historyFile(options.nodeDir(where.structureId, where.nodeId));
-
-  const remember = (key: string, node: CachedNode) => {
-    cache.delete(key);
-    cache.set(key, node);
-    for (const [oldKey, old] of cache) {
-      if (cachedBytes <= budget || oldKey === key) break;
-      cache.delete(oldKey);
-      cachedBytes -= old.bytes;
-    }
-  };
 
   /** The cached messages of a node, loading them when needed (call under the node's lock). */
   const loadNode = async (where: { structureId: string; nodeId: string; roleId?: string }): Promise<CachedNode> => {
     const key = nodeKey(where);
     const hit = cache.get(key);
-    if (hit) {
-      remember(key, hit);
-      return hit;
-    }
+    if (hit) return hit;
     const records = await loadNodeRecords(historyOf(where), runsDir, { structureId: where.structureId, nodeId: where.nodeId, roleId: where.roleId ?? '' });
     const messages = applyRecords(records);
     const running = new Map(messages.filter((message) => message.status === 'running').map((message) => [message.run_id, message]));
     const node: CachedNode = { messages, running, bytes: messages.reduce((sum, message) => sum + messageBytes(message), 0) };
-    cachedBytes += node.bytes;
-    remember(key, node);
+    cache.set(key, node, node.bytes);
     return node;
   };
 
@@ -97,7 +85,7 @@ export function createFsChatStore(options: FsChatStoreOptions): ChatStore {
         const added = node.messages.slice(before).reduce((sum, message) => sum + messageBytes(message), 0);
         const ended = record.kind === 'end' ? 2 * record.text!.length : 0;
         node.bytes += added + ended;
-        cachedBytes += added + ended;
+        cache.resize(nodeKey(where), added + ended);
       }
     });
 
