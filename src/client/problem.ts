@@ -7,7 +7,7 @@
 import { ERROR_STATUS, OrgError, isOrgError, type ErrorCode, type FieldError } from '../core/errors.js';
 
 const CODE_OF_STATUS = new Map<number, ErrorCode>(Object.entries(ERROR_STATUS).map(([code, status]) => [status, code as ErrorCode]));
-const STANDARD_MEMBERS = new Set(['type', 'title', 'status', 'detail', 'code', 'errors']);
+const STANDARD_MEMBERS = new Set(['type', 'title', 'status', 'detail', 'code', 'errors', 'instance']);
 
 function isFieldError(value: unknown): value is FieldError {
   return Boolean(value) && typeof (value as FieldError).path === 'string' && typeof (value as FieldError).message === 'string';

@@ -5,15 +5,19 @@
  * and uploads announced with `Expect: 100-continue` that are over the body limit (413
  * before `100 Continue`, so the client never sends the body).
  */
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { OrgError } from '../core/errors.js';
 import { clientErrorProblem, rawProblemResponse, toProblem, problemBody, type ProblemResponse } from './problem.js';
+import { problemInstance, REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 
-/** Sends a problem on a Fastify reply. */
+/** Sends a problem on a Fastify reply, named by the request's id (`instance`). */
 function sendProblem(reply: FastifyReply, problem: ProblemResponse): void {
-  void reply.code(problem.status).headers(problem.headers).type('application/problem+json').send(problem.body);
+  const body = { ...problem.body, instance: problemInstance(reply.request.id) };
+  // Errors raised before any hook (a bad URL) have not had the id header set yet.
+  void reply.code(problem.status).headers({ ...problem.headers, [REQUEST_ID_HEADER]: reply.request.id }).type('application/problem+json').send(body);
 }
 
 /** Installs the error and not-found handlers on a server. */
@@ -26,10 +30,7 @@ export function registerErrorHandling(server: FastifyInstance): void {
 
   server.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    void reply
-      .code(404)
-      .type('application/problem+json')
-      .send(problemBody('not_found', `no route ${request.method} ${path.slice(0, 200)}`));
+    sendProblem(reply, { status: 404, body: problemBody('not_found', `no route ${request.method} ${path.slice(0, 200)}`), headers: {}, unexpected: false });
   });
 }
 
@@ -64,8 +65,14 @@ export function clientErrorHandler(this: { log?: { debug(object: object, message
   // A reset connection has nobody left to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   this?.log?.debug({ err: error }, 'client error');
-  if (socket.writable) socket.end(rawProblemResponse(clientErrorProblem(error)));
-  else socket.destroy();
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  // No request object exists yet: the answer gets an id of its own.
+  const id = randomUUID();
+  const problem = clientErrorProblem(error);
+  socket.end(rawProblemResponse({ ...problem, body: { ...problem.body, instance: problemInstance(id) }, headers: { ...problem.headers, [REQUEST_ID_HEADER]: id } }));
 }
 
 /**
@@ -80,11 +87,13 @@ export function handleExpectations(server: Server, bodyLimit: number): void {
     const declared = Number(request.headers['content-length']);
     if (expected && Number.isFinite(declared) && declared > bodyLimit) {
       const problem = toProblem(new OrgError('payload_too_large', `the request body (${declared} bytes) is larger than the server accepts (${bodyLimit} bytes)`));
-      const body = JSON.stringify(problem.body);
+      const id = requestIdOf(request);
+      const body = JSON.stringify({ ...problem.body, instance: problemInstance(id) });
       response.shouldKeepAlive = false;
       response.writeHead(problem.status, {
         'content-type': 'application/problem+json; charset=utf-8',
         'content-length': Buffer.byteLength(body),
+        [REQUEST_ID_HEADER]: id,
         connection: 'close',
       });
       response.end(body);

@@ -15,6 +15,7 @@ import { registerConditionalGet } from './http/conditional.js';
 import { registerCors } from './http/cors.js';
 import { clientErrorHandler, frameworkErrors, handleExpectations, registerClosing, registerErrorHandling } from './errors.js';
 import { openapiOptions } from './openapi.js';
+import { registerRequestIds, requestIdOf } from './request-id.js';
 import { agentRoutes } from './routes/agents.js';
 import { artifactRoutes } from './routes/artifacts.js';
 import { chatRoutes } from './routes/chat.js';
@@ -61,6 +62,10 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
     frameworkErrors,
     clientErrorHandler,
     routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
+    // A caller's usable X-Request-Id is kept, otherwise a UUID; logs label it request_id.
+    genReqId: requestIdOf,
+    requestIdHeader: false,
+    requestIdLogLabel: 'request_id',
   }).withTypeProvider<TypeBoxTypeProvider>();
   handleExpectations(server.server, app.config.bodyLimit);
 
@@ -75,6 +80,7 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
     if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
     void parseJson(request, body as string, done);
   });
+  registerRequestIds(server);
   registerErrorHandling(server);
   registerClosing(server);
 

@@ -2,7 +2,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 
-const MEMBERS = ['type', 'title', 'status', 'detail', 'code', 'errors'];
+const MEMBERS = ['type', 'title', 'status', 'detail', 'code', 'errors', 'instance'];
 
 /**
  * Asserts an RFC 9457 problem response with `status` and `code` that leaks no stack or

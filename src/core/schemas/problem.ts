@@ -30,6 +30,7 @@ export const ProblemSchema = Type.Object(
     detail: Type.String(),
     code: StringEnum(ERROR_CODES),
     errors: Type.Optional(Type.Array(FieldErrorSchema, { description: 'field errors of a validation failure' })),
+    instance: Type.Optional(Type.String({ description: 'urn:org:request:<request id>: this occurrence, by the X-Request-Id of its request' })),
   },
   { title: 'Problem', additionalProperties: true, description: 'RFC 9457 problem details' },
 );
