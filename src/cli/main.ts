@@ -36,6 +36,7 @@ export function buildProgram(output: Output, setExit: (code: number) => void): C
     .option('--metrics', 'serve Prometheus metrics at GET /metrics (env ORG_METRICS=1)')
     .option('--metrics-port <port>', 'serve GET /metrics on this separate port instead of the API port (env ORG_METRICS_PORT)')
     .option('--store <url>', 'keep all service state in PostgreSQL, shared by every instance naming it: postgres://user:pass@host:port/db (env ORG_STORE_URL)')
+    .option('--sse-keepalive <seconds>', 'interval of the keepalive comment on event streams; lower it below a proxy\'s idle timeout (env ORG_SSE_KEEPALIVE; default 15)')
     .addHelpText(
       'after',
       '\nExamples:\n  $ org serve\n  $ org serve --home ~/acme --port 8080\n  $ ORG_ADMIN_TOKEN=$(openssl rand -hex 24) org serve --port 0 --no-demo',

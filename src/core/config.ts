@@ -38,8 +38,10 @@ export interface OrgConfig {
   llm?: { url: string; model: string; apiKey: string };
   /** Watch `skills/` for edits made outside the API (default true). */
   watchSkills: boolean;
-  /** Interval of SSE keepalive comments in milliseconds (15 s). */
+  /** Interval of SSE keepalive comments in milliseconds (`--sse-keepalive` seconds, `ORG_SSE_KEEPALIVE`; default 15). */
   keepaliveMs: number;
+  /** Lowest level written by the one log (`ORG_LOG_LEVEL`; default warn; `silent` writes nothing). */
+  logLevel: (typeof LOG_LEVELS)[number];
   /** Commit API writes of skill files when `skills/` is in a git work tree (`--commit`). */
   commit: boolean;
   /** Key of the HMAC signature of inbound webhooks (`ORG_INBOUND_SECRET`); without it they answer 503. */
@@ -80,6 +82,7 @@ export interface ServeFlags {
   corsOrigin?: string[];
   metrics?: boolean;
   metricsPort?: string | number;
+  sseKeepalive?: string | number;
 }
 
 /**
@@ -117,9 +120,31 @@ function parsePort(raw: string | number, source: string): number {
 
 function parsePositive(raw: string | number, source: string): number {
   const value = typeof raw === 'number' ? raw : Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw invalid(`${source} must be a positive number, got "${raw}"`);
+  if (!Number.isFinite(value) || value <= 0 || (typeof raw === 'string' && raw.trim() === '')) throw invalid(`${source} must be a positive number, got "${raw}"`);
   return value;
 }
+
+/** Seconds within [min, max] (fractions allowed), as milliseconds. */
+function parseSeconds(raw: string | number, source: string, min: number, max: number): number {
+  const value = parsePositive(raw, source);
+  if (value < min || value > max) throw invalid(`${source} must be from ${min} to ${max} seconds, got "${raw}"`);
+  return Math.round(value * 1000);
+}
+
+/** An absolute URL with one of `schemes` (without the colon). */
+function parseUrl(raw: string, source: string, schemes: string[]): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw invalid(`${source} must be an absolute URL (${schemes.join(', ')}), got "${raw}"`);
+  }
+  if (!schemes.includes(url.protocol.slice(0, -1))) throw invalid(`${source} must use ${schemes.join(' or ')}, got "${url.protocol}"`);
+  return raw;
+}
+
+/** Levels `ORG_LOG_LEVEL` accepts (pino's names). */
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 
 /**
  * Merges flags over environment over defaults and validates the result.
@@ -148,12 +173,23 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
   if (inboundSecret !== undefined && inboundSecret.length > 0 && inboundSecret.length < 16) {
     throw invalid('ORG_INBOUND_SECRET must be at least 16 characters long');
   }
+  const logLevel = (env.ORG_LOG_LEVEL?.trim() || 'warn').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw invalid(`ORG_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.ORG_LOG_LEVEL}"`);
+  const sseKeepalive = flags.sseKeepalive ?? env.ORG_SSE_KEEPALIVE;
+  const host = flags.host ?? env.ORG_HOST ?? '127.0.0.1';
+  if (host.trim() === '' || /\s/.test(host)) throw invalid(`${flags.host === undefined ? 'ORG_HOST' : '--host'} must be a host name or address, got "${host}"`);
+  if (smtpPort !== undefined && !inboundSecret) {
+    throw invalid(`${flags.smtpPort === undefined ? 'ORG_SMTP_PORT' : '--smtp-port'} needs ORG_INBOUND_SECRET (at least 16 characters): it is the password SMTP clients sign in with`);
+  }
+  if (env.ORG_SMTP_URL) parseUrl(env.ORG_SMTP_URL, 'ORG_SMTP_URL', ['smtp', 'smtps']);
+  if (env.ORG_PUBLIC_URL) parseUrl(env.ORG_PUBLIC_URL, 'ORG_PUBLIC_URL', ['http', 'https']);
+  if (env.ORG_MAIL_FROM !== undefined && !/^[^\s@<>]+@[^\s@<>]+$/.test(env.ORG_MAIL_FROM)) throw invalid(`ORG_MAIL_FROM must be an e-mail address, got "${env.ORG_MAIL_FROM}"`);
   const llm = env.ORG_LLM_URL ? { url: env.ORG_LLM_URL.replace(/\/+$/, ''), model: env.ORG_LLM_MODEL ?? '', apiKey: env.ORG_LLM_API_KEY ?? '' } : undefined;
   if (llm && !llm.model) throw invalid('ORG_LLM_MODEL must be set when ORG_LLM_URL is set');
   if (llm && !/^https?:\/\//.test(llm.url)) throw invalid('ORG_LLM_URL must be an http(s) URL');
-  return {
+  const config: OrgConfig = {
     home: resolve(cwd, flags.home ?? env.ORG_HOME ?? '.'),
-    host: flags.host ?? env.ORG_HOST ?? '127.0.0.1',
+    host,
     port: port === undefined ? 4780 : parsePort(port, flags.port === undefined ? 'ORG_PORT' : '--port'),
     ...(adminToken ? { adminToken } : {}),
     rateLimit: rate === undefined ? 1200 : Math.floor(parsePositive(rate, 'ORG_RATE_LIMIT')),
@@ -165,7 +201,8 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     bodyLimit: 25 * 1024 * 1024,
     shutdownGraceMs: 10_000,
     syncTimeoutMs: syncTimeout === undefined ? 120_000 : parsePositive(syncTimeout, '--sync-timeout') * 1000,
-    keepaliveMs: 15_000,
+    keepaliveMs: sseKeepalive === undefined ? 15_000 : parseSeconds(sseKeepalive, flags.sseKeepalive === undefined ? 'ORG_SSE_KEEPALIVE' : '--sse-keepalive', 0.05, 3600),
+    logLevel: logLevel as OrgConfig['logLevel'],
     ...(llm ? { llm } : {}),
     watchSkills: true,
     commit: flags.commit ?? false,
@@ -178,6 +215,10 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     ...(storeUrl ? { storeUrl } : {}),
     leaseMs: lease === undefined ? 15_000 : parsePositive(lease, 'ORG_LEASE_MS'),
   };
+  if (config.smtpPort !== undefined && config.smtpPort !== 0 && config.smtpPort === config.port) {
+    throw invalid(`the SMTP port and the HTTP port must differ, both are ${config.port}`);
+  }
+  return config;
 }
 
 /** Paths of the home layout (API.md §1). */

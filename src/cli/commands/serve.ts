@@ -42,10 +42,11 @@ export function baseUrl(host: string, port: number): string {
 
 /** Starts a server as `org serve` does and returns it (used by the command and by tests). */
 export async function runServe(flags: ServeFlags, output: Output, env: NodeJS.ProcessEnv = process.env): Promise<RunningServer> {
+  // Every option is checked here, before anything starts or listens.
   const config = resolveConfig(flags, env);
   // One logger for the server and every service of the app: all levels reach it, and
   // ORG_LOG_LEVEL (default warn) decides what is written to stderr.
-  const logger = pino({ level: env.ORG_LOG_LEVEL ?? 'warn', redact: ['req.headers.authorization'] }, process.stderr);
+  const logger = pino({ level: config.logLevel, redact: ['req.headers.authorization'] }, process.stderr);
   const log: Log = (level, message, fields) => logger[level](fields ?? {}, message);
   const app = await createApp(config, { log });
   const server = await buildServer(app, {
@@ -54,7 +55,22 @@ export async function runServe(flags: ServeFlags, output: Output, env: NodeJS.Pr
     // The composition root wires the MCP layer into the server (which never imports it).
     mcp: createMcpHttpHandler(app, { version: VERSION, onError: (error) => log('error', 'mcp: unexpected failure', errorFields(error)) }),
   });
-  await server.listen({ host: config.host, port: config.port });
+  // The SMTP listener binds first: a port it cannot have stops the start before the
+  // listening line is printed.
+  let smtp: SmtpListener | undefined;
+  try {
+    if (config.smtpPort !== undefined) {
+      // Loaded only when asked for: the SMTP server and the mail parser are heavy.
+      const { startSmtpListener } = await import('../../server/smtp.js');
+      smtp = await startSmtpListener(app, { host: config.host, port: config.smtpPort, onError: (error) => log('error', 'smtp listener error', errorFields(error)) });
+    }
+    await server.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await smtp?.close();
+    await server.close();
+    await app.close();
+    throw error;
+  }
   const address = server.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = baseUrl(config.host, port);
@@ -63,19 +79,7 @@ export async function runServe(flags: ServeFlags, output: Output, env: NodeJS.Pr
   output.out(`org: web UI at ${url}/`);
   output.out(`org: home ${config.home}`);
   if (config.storeUrl) output.out(`org: state in PostgreSQL ${redactUrl(config.storeUrl)} as instance ${app.instanceId ?? ''}`);
-  let smtp: SmtpListener | undefined;
-  if (config.smtpPort !== undefined) {
-    try {
-      // Loaded only when asked for: the SMTP server and the mail parser are heavy.
-      const { startSmtpListener } = await import('../../server/smtp.js');
-      smtp = await startSmtpListener(app, { host: config.host, port: config.smtpPort, onError: (error) => log('error', 'smtp listener error', errorFields(error)) });
-    } catch (error) {
-      await server.close();
-      await app.close();
-      throw error;
-    }
-    output.out(`org: inbound SMTP on ${config.host}:${smtp.port}`);
-  }
+  if (smtp) output.out(`org: inbound SMTP on ${config.host}:${smtp.port}`);
 
   const first = await app.firstStart();
   if (first) {
