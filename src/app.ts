@@ -2,13 +2,15 @@
  * The composition root: `createApp(config)` builds and wires the core services of one
  * org instance. The HTTP server, the MCP server and the CLI all work through an `App`.
  */
+import { constants as fsConstants } from 'node:fs';
+import { access as fsAccess } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AccessControl, ConnectionRegistry, KeyService, UserService } from './core/auth/index.js';
 import { homePaths, type HomePaths, type OrgConfig } from './core/config.js';
 import { ChatEngine, createChatSkills, createFsChatStore, type ChatDirectory } from './core/chat/index.js';
 import { createContainerRuntime, createLocalRuntime, createLlmRuntime, type AgentRuntime } from './core/runtimes/index.js';
-import { openSkillStore, type SkillStore } from './core/skills/index.js';
+import { openSkillStore, type SkillStore, type SkillStoreOptions } from './core/skills/index.js';
 import { prepareHome } from './core/home.js';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './core/mail/index.js';
 import { InboundService } from './core/inbound/index.js';
@@ -45,6 +47,8 @@ export interface AppDeps {
    * stderr). `org serve` passes the server's logger, so nothing is dropped.
    */
   log?: Log;
+  /** Opens the skill library without waiting for its load (default {@link openSkillStore}; tests hold the load to see the loading state). */
+  openSkills?: (options: SkillStoreOptions) => SkillStore;
 }
 
 /** What the first start of an instance created. */
@@ -83,6 +87,12 @@ export interface App {
   log: Log;
   /** Number of skills in the library (for health). */
   skillCount(): number;
+  /**
+   * Whether this instance can take traffic (`GET /api/org/health/ready`): the skill index
+   * is loaded, the structure store answers and the state folder is writable, and it is
+   * not draining (shutting down).
+   */
+  readiness(): Promise<Readiness>;
   /** Sets the URL the server listens on, used in e-mail links when ORG_PUBLIC_URL is absent. */
   setListeningUrl(url: string): void;
   /** The base URL for links. */
@@ -98,6 +108,28 @@ export interface App {
   instanceId?: string;
   /** Flushes state and releases resources. */
   close(): Promise<void>;
+}
+
+/** The checks of readiness, each true when it passes. */
+export interface Readiness {
+  ready: boolean;
+  checks: { skills_index: boolean; store: boolean; draining: boolean };
+}
+
+/** An id no structure has: loading it exercises the store without finding anything. */
+const PROBE_ID = '00000000-0000-4000-8000-000000000000';
+
+/** How long the store check of readiness waits for an answer (a database behind a dropped route never answers). */
+const STORE_PROBE_MS = 5000;
+
+/** Settles with `work`, or rejects once `ms` have passed without an answer. */
+function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+    timer.unref();
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
 /** Builds an instance: creates the home layout, loads state, wires services. */
@@ -162,7 +194,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
   }
   const onError = (error: unknown): void => log('error', 'chat: unexpected failure', errorFields(error));
   // Opened, not awaited: the server listens while a large library loads (see openSkillStore).
-  const skills = openSkillStore({
+  const skills = (deps.openSkills ?? openSkillStore)({
     root: paths.skills,
     stateDir: paths.state,
     clock: () => clock.now(),
@@ -229,6 +261,20 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     inbound,
     log,
     skillCount: () => skills.count(),
+    async readiness() {
+      // The structure store is the one of the backend (a folder or PostgreSQL); the state
+      // folder holds the skill index and caches on either.
+      const probe = Promise.all([structureStore.load(PROBE_ID), fsAccess(paths.state, fsConstants.R_OK | fsConstants.W_OK)]);
+      const store = await withDeadline(probe, STORE_PROBE_MS, 'the store').then(
+        () => true,
+        (error: unknown) => {
+          log('warn', 'readiness: the store is not reachable', errorFields(error));
+          return false;
+        },
+      );
+      const checks = { skills_index: skills.isReady(), store, draining: chat.draining };
+      return { ready: checks.skills_index && checks.store && !checks.draining, checks };
+    },
     setListeningUrl(url) {
       listeningUrl = url;
     },

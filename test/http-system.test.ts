@@ -60,13 +60,13 @@ describe('instance routes', () => {
   });
 
   describe('GET /api/org/health', () => {
-    it('answers without a token with exactly {status, version, skills, skills_index}', async () => {
+    it('answers without a token with exactly {status, version, skills, skills_index, uncommitted_skill_files}', async () => {
       const response = await t.server.inject({ method: 'GET', url: '/api/org/health' });
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toMatch(/^application\/json/);
       const body = response.json<Record<string, unknown>>();
-      expect(Object.keys(body).sort()).toEqual(['skills', 'skills_index', 'status', 'version']);
-      expect(body).toEqual({ status: 'ok', version: 'test', skills: expect.any(Number), skills_index: 'ready' });
+      expect(Object.keys(body).sort()).toEqual(['skills', 'skills_index', 'status', 'uncommitted_skill_files', 'version']);
+      expect(body).toEqual({ status: 'ok', version: 'test', skills: expect.any(Number), skills_index: 'ready', uncommitted_skill_files: 0 });
       expect(Number.isInteger(body.skills)).toBe(true);
     });
 

@@ -80,7 +80,7 @@ export function registerAccess(server: FastifyInstance, app: App): void {
   server.addHook('preHandler', async (request) => {
     const rule = request.routeOptions.config.access;
     // Instances sharing a store: what another instance changed is in before the scope is resolved.
-    if (rule) await app.sync();
+    if (rule && !(rule.kind === 'public' && rule.local)) await app.sync();
     if (!rule || rule.kind === 'public' || rule.kind === 'authenticated') return;
     if (rule.kind === 'signed') {
       const scope = resolveSigned(app, request, rule);

@@ -4,8 +4,13 @@ import type { ScopePlace, StructureScope } from './scope.js';
 
 /** How a route is guarded; declared in the route's `config.access`. */
 export type AccessRule =
-  /** No bearer needed (health, OpenAPI, invite acceptance, signed webhooks). */
-  | { kind: 'public' }
+  /**
+   * No bearer needed (health, OpenAPI, invite acceptance, signed webhooks). `local`: the
+   * answer is about this instance alone (health, readiness, OpenAPI), so it does not wait
+   * to bring in what other instances sharing a store changed, and a store that does not
+   * answer cannot fail it.
+   */
+  | { kind: 'public'; local?: true }
   /** Any valid bearer. */
   | { kind: 'authenticated' }
   /** A person (user or administrator), not an MCP node key. */

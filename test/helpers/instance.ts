@@ -41,6 +41,8 @@ export interface TestInstanceOptions {
   home?: string;
   /** Options of the MCP endpoint. */
   mcp?: Partial<McpHttpOptions>;
+  /** Wait for the skill library to load before answering (default true). */
+  waitForSkills?: boolean;
 }
 
 /** Starts a test instance on a temp home with ORG_ADMIN_TOKEN set. */
@@ -52,7 +54,7 @@ export async function startInstance(options: TestInstanceOptions = {}): Promise<
   };
   const app = await createApp(config, options.deps);
   // Tests start from a loaded library, as a server is once it says so.
-  await app.skills.ready();
+  if (options.waitForSkills !== false) await app.skills.ready();
   // Composed as `org serve` does: the MCP endpoint is mounted at /mcp.
   const mcp = createMcpHttpHandler(app, { version: 'test', ...options.mcp });
   const server = await buildServer(app, { version: 'test', mcp });

@@ -132,6 +132,11 @@ export class ChatEngine {
     return recovered;
   }
 
+  /** True once closing began: new messages are refused while running turns end. */
+  get draining(): boolean {
+    return this.closing;
+  }
+
   /** The artifact shelf of a node (by ids). */
   shelfOf(structureId: string, nodeId: string): ArtifactShelf {
     const key = `${structureId}/${nodeId}`;

@@ -62,7 +62,18 @@ export const HealthSchema = Type.Object({
   skills_index: Type.Union([Type.Literal('loading'), Type.Literal('ready')], {
     description: 'loading while the skill library is read at start (knowledge requests and turns wait for it), then ready',
   }),
+  uncommitted_skill_files: Type.Integer({ description: 'skill files written with --commit whose git commit failed and is being retried (0 without --commit)' }),
 }, { title: 'Health' });
+
+/** Readiness of an instance to take traffic (`GET /api/org/health/ready`). */
+export const ReadinessSchema = Type.Object({
+  status: Type.Literal('ready'),
+  checks: Type.Object({
+    skills_index: Type.Boolean({ description: 'the skill index is loaded' }),
+    store: Type.Boolean({ description: 'the structure store answers and the state folder is writable' }),
+    draining: Type.Boolean({ description: 'the instance is shutting down' }),
+  }),
+}, { title: 'Readiness' });
 /** Service health. */
 export type Health = Static<typeof HealthSchema>;
 

@@ -3,6 +3,7 @@
  * (writes, watcher batches, persistence) so each stays small.
  */
 import type { Catalog } from './catalog.js';
+import type { CommitQueue } from './commits.js';
 import type { SkillChangeEvent, SkillEvents } from './events.js';
 import type { ResolvedSkillStoreOptions } from './options.js';
 import type { KeyedMutex } from '../storage/index.js';
@@ -14,6 +15,8 @@ export interface StoreContext {
   events: SkillEvents;
   /** Serialises writes and watcher batches (key `skills`). */
   mutex: KeyedMutex;
+  /** Git commits of writes (used only with the `commit` option). */
+  commits: CommitQueue;
   /** Announces a change: notifies listeners and schedules saving the index. */
   changed(event: SkillChangeEvent): void;
 }

@@ -13,6 +13,7 @@ export * from './entry.js';
 export * from './events.js';
 export * from './options.js';
 export * from './store.js';
+export { whileLoading } from './opening.js';
 export * from './git.js';
 export * from './trash.js';
 export * from './version.js';

@@ -7,7 +7,7 @@
  * (`list`, `search`, `explain`, `problems`) have nothing to answer from yet and throw a 503
  * `unavailable` error instead of answering empty: callers that can wait (the server's
  * knowledge routes, the chat's skill lookup, MCP tools) await `ready()`
- * first. `count` is 0 until loaded. Listeners added early are attached once loaded.
+ * first. `count` and `uncommittedFiles` are 0 until loaded. Listeners added early are attached once loaded.
  */
 import { OrgError } from '../errors.js';
 import type { SkillChangeListener } from './events.js';
@@ -59,6 +59,7 @@ export function whileLoading(creating: Promise<SkillStore>): SkillStore {
     explain: (query, request) => now().explain(query, request),
     gaps: async (query) => (await ready()).gaps(query),
     count: () => loaded?.count() ?? 0,
+    uncommittedFiles: () => loaded?.uncommittedFiles() ?? 0,
     subscribe(listener) {
       if (loaded) return loaded.subscribe(listener);
       const entry: { listener: SkillChangeListener; remove?: () => void } = { listener };

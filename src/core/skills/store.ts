@@ -20,6 +20,7 @@ import { SkillEvents, type SkillChangeListener } from './events.js';
 import { loadCatalog, type LoadReport } from './loader.js';
 import { whileLoading } from './opening.js';
 import { resolveStoreOptions, type SkillStoreOptions } from './options.js';
+import { createCommitQueue } from './commits.js';
 import { createIndexSaver } from './saver.js';
 import type { SearchExplanation } from './search/explain.js';
 import { createSearchLog, type GapQuery, type SkillGap } from './search/gap-log.js';
@@ -81,6 +82,8 @@ export interface SkillStore {
   restore(slug: string, scope?: ScopeOptions): Promise<Skill>;
   /** Files that did not load, with the reason. */
   problems(): SkillProblem[];
+  /** Skill files written through the API whose git commit (`commit` option) has not succeeded yet. */
+  uncommittedFiles(): number;
   /** Ranked matches among complete skills visible to the structure; [] when nothing is relevant. */
   search(query: string, request?: SkillSearchRequest): SearchMatch[];
   /** The same search with a breakdown of every candidate considered, cut ones included. */
@@ -190,6 +193,7 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
     catalog,
     events,
     mutex: new KeyedMutex(),
+    commits: createCommitQueue({ root: options.root, log: options.log }),
     changed(event) {
       // Recent changes sit in the index's delta; fold them in once they add up.
       catalog.index.compact();
@@ -227,9 +231,11 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
     listDeleted: (structureId) => listDeletedSkills(options.root, structureId),
     restore: (slug, scope) => restoreSkill(ctx, slug, scope),
     problems: () =>
-      [...catalog.problems.values()]
-        .map(({ file, message, line }) => ({ file, message, ...(line ? { line } : {}) }))
-        .sort((a, b) => (a.file < b.file ? -1 : 1)),
+      [
+        ...[...catalog.problems.values()].map(({ file, message, line }) => ({ file, message, ...(line ? { line } : {}) })),
+        ...ctx.commits.problems(),
+      ].sort((a, b) => (a.file < b.file ? -1 : 1)),
+    uncommittedFiles: () => ctx.commits.pendingFiles(),
     search(query, request = {}) {
       const options = searchOptions(query, request);
       if (!request.record) return catalog.index.search(query, options);
@@ -257,6 +263,9 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
       await batches;
       await ctx.mutex.idle();
       await saver.flush();
+      // A last try of commits still pending; whatever fails stays uncommitted on disk.
+      await ctx.commits.retry();
+      ctx.commits.close();
       wordnet?.close();
     },
   };

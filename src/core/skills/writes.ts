@@ -9,12 +9,10 @@
 import { isDeepStrictEqual } from 'node:util';
 import { alreadyExists, conflict, invalid, notFound, preconditionFailed, type FieldError, type OrgError } from '../errors.js';
 import { lstatOrUndefined, readFileSafe, renameSafe, writeAtomic } from '../storage/index.js';
-import { errorFields } from '../util/log.js';
 import { STORE_LOCK, type StoreContext } from './context.js';
 import { normalizeBody, parseSkillText, serializeSkill, type ParseResult } from './file-format.js';
 import { rewriteFrontMatter } from './front-matter-source.js';
 import { isPlainObject, validateFrontmatter } from './frontmatter.js';
-import { commitSkillChange } from './git.js';
 import { replaceResources } from './resources.js';
 import { readSkillFile, signatureOf, skillPath, type ReadOutcome } from './skill-file.js';
 import { assertSlug } from './slug.js';
@@ -243,10 +241,6 @@ function refuseLink(outcome: ReadOutcome, slug: string): void {
 
 async function commit(ctx: StoreContext, files: string[], message: string, actor: string | undefined): Promise<void> {
   if (!ctx.options.commit) return;
-  const full = `${message} by ${actor ?? 'unknown'}`;
-  try {
-    await commitSkillChange(ctx.options.root, files, full);
-  } catch (error) {
-    ctx.options.log('warn', 'skill commit failed', { message: full, ...errorFields(error) });
-  }
+  // A failed commit stays queued and is retried; it is a problem of the library until then.
+  await ctx.commits.commit(files, `${message} by ${actor ?? 'unknown'}`);
 }

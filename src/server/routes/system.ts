@@ -2,7 +2,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { App } from '../../app.js';
-import { CreatedUserSchema, Email, HealthSchema } from '../../core/schemas/index.js';
+import { OrgError } from '../../core/errors.js';
+import { CreatedUserSchema, Email, HealthSchema, ReadinessSchema } from '../../core/schemas/index.js';
 import { problems } from '../schemas/common.js';
 
 /** Options of the system routes. */
@@ -16,21 +17,48 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemRoutesOptions> = asyn
   server.get(
     '/api/org/health',
     {
-      config: { access: { kind: 'public' } },
+      config: { access: { kind: 'public', local: true } },
       schema: {
         operationId: 'getHealth',
-        summary: 'Service health',
+        summary: 'Liveness: the process answers',
         tags: ['instance'],
         response: { 200: HealthSchema },
       },
     },
-    async () => ({ status: 'ok' as const, version, skills: app.skillCount(), skills_index: app.skills.isReady() ? ('ready' as const) : ('loading' as const) }),
+    async () => ({
+      status: 'ok' as const,
+      version,
+      skills: app.skillCount(),
+      skills_index: app.skills.isReady() ? ('ready' as const) : ('loading' as const),
+      uncommitted_skill_files: app.skills.uncommittedFiles(),
+    }),
+  );
+
+  server.get(
+    '/api/org/health/ready',
+    {
+      config: { access: { kind: 'public', local: true } },
+      schema: {
+        operationId: 'getReadiness',
+        summary: 'Readiness: the skill index is loaded, the store answers and the instance is not draining (503 otherwise)',
+        tags: ['instance'],
+        response: { 200: ReadinessSchema, ...problems(503) },
+      },
+    },
+    async () => {
+      const { ready, checks } = await app.readiness();
+      if (!ready) {
+        const failing = [!checks.skills_index && 'the skill index is still loading', !checks.store && 'the store is not reachable', checks.draining && 'the instance is shutting down'].filter(Boolean);
+        throw new OrgError('unavailable', `not ready: ${failing.join('; ')}`, { extra: { checks } });
+      }
+      return { status: 'ready' as const, checks };
+    },
   );
 
   server.get(
     '/api/org/openapi.json',
     {
-      config: { access: { kind: 'public' } },
+      config: { access: { kind: 'public', local: true } },
       schema: {
         operationId: 'getOpenApiDocument',
         summary: 'The OpenAPI 3.1 document of every route',
