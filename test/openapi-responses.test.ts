@@ -140,6 +140,7 @@ describe('live answers match the OpenAPI document', () => {
   it('every operation, driven with valid input, answers as documented', async () => {
     // Instance and users.
     expect((await call('getHealth', '/api/org/health', { token: null })).status).toBe(200);
+    expect((await call('getReadiness', '/api/org/health/ready', { token: null })).status).toBe(200);
     expect((await call('getOpenApiDocument', '/api/org/openapi.json', { token: null })).status).toBe(200);
     const created = await call<{ token: string; user: { id: string } }>('createUser', '/api/org/users', { body: { email: 'owner@example.com' } });
     expect(created.status).toBe(201);
