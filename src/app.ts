@@ -10,13 +10,14 @@ import { AccessControl, ConnectionRegistry, KeyService, UserService } from './co
 import { homePaths, type HomePaths, type OrgConfig } from './core/config.js';
 import { ChatEngine, createChatSkills, createFsChatStore, type ChatDirectory } from './core/chat/index.js';
 import { createContainerRuntime, createLocalRuntime, createLlmRuntime, type AgentRuntime } from './core/runtimes/index.js';
-import { openSkillStore, type SkillStore, type SkillStoreOptions } from './core/skills/index.js';
+import { createSkillRemote, openSkillStore, syncSkills, type SkillStore, type SkillStoreOptions } from './core/skills/index.js';
 import { prepareHome } from './core/home.js';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './core/mail/index.js';
 import { InboundService } from './core/inbound/index.js';
 import { pendingWrites } from './core/storage/index.js';
 import { isOrgError } from './core/errors.js';
 import { openPgBackend, type PgBackend } from './stores/postgres/backend.js';
+import { wake } from './stores/postgres/notify.js';
 import { createLineLog, errorFields, guardLog, type Clock, type Log, systemClock } from './core/util/index.js';
 import {
   InviteService,
@@ -194,14 +195,27 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
   }
   const onError = (error: unknown): void => log('error', 'chat: unexpected failure', errorFields(error));
   // Opened, not awaited: the server listens while a large library loads (see openSkillStore).
+  const skillsRemote = config.skillsRemote
+    ? createSkillRemote({
+        root: paths.skills,
+        url: config.skillsRemote,
+        clock: () => clock.now(),
+        // The other instances sharing the store are told to pull (a wake-up, delivered on commit).
+        onPublished: (commit) => {
+          if (shared) void wake(shared.db.pool, 'skills', commit).catch((error: unknown) => log('warn', 'announcing a skills commit failed', errorFields(error)));
+        },
+      })
+    : undefined;
   const skills = (deps.openSkills ?? openSkillStore)({
     root: paths.skills,
     stateDir: paths.state,
     clock: () => clock.now(),
     watch: config.watchSkills,
     commit: config.commit,
+    ...(skillsRemote ? { remote: skillsRemote } : {}),
     log,
   });
+  const stopSkillsSync = skillsRemote ? syncSkills(skills, { fetchMs: config.skillsFetchMs, listener: shared?.listener, log }) : () => undefined;
   const local = createLocalRuntime();
   const llm = config.llm ? createLlmRuntime(config.llm) : undefined;
   const directory: ChatDirectory = {
@@ -300,6 +314,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
       return result;
     },
     async close() {
+      stopSkillsSync();
       await chat.close(config.shutdownGraceMs);
       await registry.idle();
       await structureStore.close();

@@ -67,6 +67,14 @@ export interface OrgConfig {
   storeUrl?: string;
   /** With `storeUrl`: an instance silent for this long is dead and its runs are closed by another (`ORG_LEASE_MS`; default 15000). */
   leaseMs: number;
+  /**
+   * The git remote the skill library is shared through (`--skills-remote`,
+   * `ORG_SKILLS_REMOTE`): a URL git understands or the path of a bare repository
+   * (made absolute). Without it the library is the home's own folder.
+   */
+  skillsRemote?: string;
+  /** With `skillsRemote`: how often the remote is fetched for pushes made outside org (`ORG_SKILLS_FETCH_MS`; default 10000). */
+  skillsFetchMs: number;
 }
 
 /** Command-line flags of `org serve`, as parsed by the CLI (all optional). */
@@ -79,6 +87,7 @@ export interface ServeFlags {
   commit?: boolean;
   smtpPort?: string | number;
   store?: string;
+  skillsRemote?: string;
   corsOrigin?: string[];
   metrics?: boolean;
   metricsPort?: string | number;
@@ -170,6 +179,8 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     throw invalid(`${flags.store === undefined ? 'ORG_STORE_URL' : '--store'} must be a PostgreSQL URL (postgres://user:password@host:port/database)`);
   }
   const lease = env.ORG_LEASE_MS;
+  const skillsRemote = remoteLocation((flags.skillsRemote ?? env.ORG_SKILLS_REMOTE)?.trim() || undefined);
+  const skillsFetch = env.ORG_SKILLS_FETCH_MS;
   if (inboundSecret !== undefined && inboundSecret.length > 0 && inboundSecret.length < 16) {
     throw invalid('ORG_INBOUND_SECRET must be at least 16 characters long');
   }
@@ -214,11 +225,24 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     ...(metricsPort === undefined ? {} : { metricsPort: parsePort(metricsPort, flags.metricsPort === undefined ? 'ORG_METRICS_PORT' : '--metrics-port') }),
     ...(storeUrl ? { storeUrl } : {}),
     leaseMs: lease === undefined ? 15_000 : parsePositive(lease, 'ORG_LEASE_MS'),
+    ...(skillsRemote ? { skillsRemote } : {}),
+    skillsFetchMs: skillsFetch === undefined ? 10_000 : parsePositive(skillsFetch, 'ORG_SKILLS_FETCH_MS'),
   };
   if (config.smtpPort !== undefined && config.smtpPort !== 0 && config.smtpPort === config.port) {
     throw invalid(`the SMTP port and the HTTP port must differ, both are ${config.port}`);
   }
   return config;
+}
+
+/**
+ * A skills remote as git will be given it: URLs (`https://…`, `ssh://…`, `file://…`) and
+ * scp-like `user@host:path` as written, anything else a local path made absolute (git
+ * runs in the clone's folder, where a relative path would mean something else).
+ */
+function remoteLocation(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || /^[^/\s]+@[^/\s]+:/.test(value)) return value;
+  return resolve(value);
 }
 
 /** Paths of the home layout (API.md §1). */

@@ -29,3 +29,5 @@ export * as agentSkills from './agent-skills/index.js';
 export * from './transfer.js';
 export * from './triggers.js';
 export { seedBundledSkills, type SeedResult } from './bundled.js';
+export { syncSkills, type SkillSyncOptions, type SkillWakeups } from './remote-sync.js';
+export { createSkillRemote, PublishRefused, type SkillRemote, type SkillRemoteOptions, type PullResult } from './remote.js';

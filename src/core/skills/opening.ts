@@ -70,6 +70,7 @@ export function whileLoading(creating: Promise<SkillStore>): SkillStore {
       };
     },
     settle: async () => (await ready()).settle(),
+    pull: async () => (await ready()).pull(),
     async close() {
       await settled;
       await loaded?.close();

@@ -2,6 +2,7 @@
  * Options of the skill store, documented member by member, with every default merged
  * here and nowhere else. The factory validates them before it touches the disk.
  */
+import type { SkillRemote } from './remote.js';
 import { isAbsolute } from 'node:path';
 import { invalid } from '../errors.js';
 import { silentLog, type Log } from '../util/log.js';
@@ -29,6 +30,13 @@ export interface SkillStoreOptions {
   debounceMs?: number;
   /** Commit each write through the store with git when `root` is in a work tree (default false). */
   commit?: boolean;
+  /**
+   * The git remote the library is shared through (`--skills-remote`): `root` is made a
+   * clone of it before loading, every write is committed and pushed (a conflicting or
+   * unreachable remote refuses the write with 409 / 503 and puts the files back), and
+   * `pull` brings in what others pushed.
+   */
+  remote?: SkillRemote;
   /** Keep the index on disk between runs (default true). */
   persistIndex?: boolean;
   /** Delay before a changed index is saved, in ms (default 2,000; also saved on close). */
@@ -52,6 +60,7 @@ export interface ResolvedSkillStoreOptions {
   watch: boolean;
   debounceMs: number;
   commit: boolean;
+  remote: SkillRemote | undefined;
   persistIndex: boolean;
   persistDelayMs: number;
   onChange: SkillChangeListener | undefined;
@@ -80,6 +89,7 @@ export function resolveStoreOptions(options: SkillStoreOptions): ResolvedSkillSt
     watch: options.watch ?? false,
     debounceMs,
     commit: options.commit ?? false,
+    remote: options.remote,
     persistIndex: options.persistIndex ?? true,
     persistDelayMs: options.persistDelayMs ?? 2_000,
     onChange: options.onChange,

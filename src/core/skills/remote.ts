@@ -205,7 +205,9 @@ export function createSkillRemote(options: SkillRemoteOptions): SkillRemote {
               `--skills-remote needs ${root} to be empty or a clone of ${url}; it holds files of its own (push them to the remote first, then start again with an empty folder)`,
             );
           }
-          await runGit(root, ['init', '--quiet']);
+          // A new clone starts on main (not the machine's init.defaultBranch): an empty remote
+          // advertises no branch, and the first push names the branch everyone then shares.
+          await runGit(root, ['init', '--quiet', '--initial-branch=main']);
           await git('remote', 'add', 'origin', url);
         } else {
           const current = (await git('remote', 'get-url', 'origin').catch(() => '')).trim();

@@ -14,7 +14,7 @@
 import { invalid } from '../errors.js';
 import { KeyedMutex, guardRoot } from '../storage/index.js';
 import { errorFields } from '../util/log.js';
-import type { StoreContext } from './context.js';
+import { STORE_LOCK, type StoreContext } from './context.js';
 import { filterEntries, type ListFilter } from './entry.js';
 import { SkillEvents, type SkillChangeListener } from './events.js';
 import { loadCatalog, type LoadReport } from './loader.js';
@@ -28,7 +28,7 @@ import { resolveTuning } from './search/tuning.js';
 import { createWordNet, type WordNet } from './search/wordnet.js';
 import { readSkillFile } from './skill-file.js';
 import { isValidSlug } from './slug.js';
-import { applyFileChanges } from './sync.js';
+import { applyFileChanges, applyFileChangesHeld } from './sync.js';
 import { listDeletedSkills } from './trash.js';
 import type { DeletedSkill, SearchMatch, Skill, SkillListEntry, SkillProblem } from './types.js';
 import { watchSkills, type SkillWatcher } from './watcher.js';
@@ -102,6 +102,12 @@ export interface SkillStore {
    * ({@link subscribe}).
    */
   settle(): Promise<void>;
+  /**
+   * Brings the library up to its skills remote (another instance announced a commit, or
+   * the periodic fetch): the clone is fetched and moved on, and the skills that changed
+   * are read again at once. Resolves to the number of catalog changes; 0 without a remote.
+   */
+  pull(): Promise<number>;
   /** Stops watching, saves the index, releases files. */
   close(): Promise<void>;
 }
@@ -141,6 +147,8 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
   // Created when missing; nothing below either is ever reached through a symbolic link.
   await guardRoot(options.root);
   await guardRoot(options.stateDir);
+  // A shared library: the folder becomes (or is checked to be) a clone of the remote first.
+  await options.remote?.prepare();
   // WordNet is opened on the first search with a word the library does not have.
   let wordnet: WordNet | undefined;
   const synonyms = options.synonyms === false ? undefined : (options.synonyms ?? (() => (wordnet = createWordNet())));
@@ -256,6 +264,15 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
       await ctx.mutex.idle();
       // The index snapshot is a queued write too: once settled, none is left in flight.
       await saver.flush();
+    },
+    async pull() {
+      const remote = options.remote;
+      if (!remote) return 0;
+      // The clone moves under the store lock, so no write is half-made meanwhile.
+      return ctx.mutex.run(STORE_LOCK, async () => {
+        const { changed } = await remote.pull();
+        return changed.length > 0 ? applyFileChangesHeld(ctx, changed) : 0;
+      });
     },
     async close() {
       await watcher?.close();

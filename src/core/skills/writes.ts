@@ -13,7 +13,9 @@ import { STORE_LOCK, type StoreContext } from './context.js';
 import { normalizeBody, parseSkillText, serializeSkill, type ParseResult } from './file-format.js';
 import { rewriteFrontMatter } from './front-matter-source.js';
 import { isPlainObject, validateFrontmatter } from './frontmatter.js';
+import { PublishRefused } from './remote.js';
 import { replaceResources } from './resources.js';
+import { applyFileChangesHeld } from './sync.js';
 import { readSkillFile, signatureOf, skillPath, type ReadOutcome } from './skill-file.js';
 import { assertSlug } from './slug.js';
 import { keepReplaced, listTrash, moveToTrash, readTrashed } from './trash.js';
@@ -240,7 +242,19 @@ function refuseLink(outcome: ReadOutcome, slug: string): void {
 }
 
 async function commit(ctx: StoreContext, files: string[], message: string, actor: string | undefined): Promise<void> {
+  const full = `${message} by ${actor ?? 'unknown'}`;
+  const remote = ctx.options.remote;
+  if (remote) {
+    try {
+      await remote.publish(files, full);
+    } catch (error) {
+      // The clone went back to the remote's state: the catalog follows it, then the write is refused.
+      if (error instanceof PublishRefused) await applyFileChangesHeld(ctx, error.changedFiles);
+      throw error;
+    }
+    return;
+  }
   if (!ctx.options.commit) return;
   // A failed commit stays queued and is retried; it is a problem of the library until then.
-  await ctx.commits.commit(files, `${message} by ${actor ?? 'unknown'}`);
+  await ctx.commits.commit(files, full);
 }
