@@ -6,9 +6,10 @@
  * runtime on A; two messages to one node through A and B run one at a time in arrival
  * order; and when A is SIGKILLed mid-run, its run is closed once by another instance and
  * the node's queued message proceeds. Turns go to a container agent the test holds, so
- * every wait is on an event.
+ * every wait is on an event. A skill written through B reaches C through the announcement
+ * of its commit; one pushed to the shared git remote from outside reaches A by its fetch.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -17,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase, type TestDatabase } from './support/database.js';
 import { ensureBuilt, startServe, type ServeChild } from './helpers/child.js';
 import { startGateAgent, type GateAgent } from './helpers/gate-agent.js';
+import { git } from './helpers/git.js';
 import { eventually, open, type SseResponse } from './helpers/sse.js';
 
 /** Short enough to wait for in a test, long enough for a heartbeat on a loaded machine. */
@@ -46,14 +48,22 @@ describe('three org serve instances on one PostgreSQL database', () => {
   let token: string;
   let structureId: string;
   let rootId: string;
+  let remote: string;
 
-  const start = async () => {
+  /** `fetchMs`: the period of the skills fetch (only A's is short: B and C learn of pushes through announcements). */
+  const start = async (fetchMs = 3_600_000) => {
     const home = await mkdtemp(join(tmpdir(), 'org-cluster-'));
     dirs.push(home);
     const child = await startServe({
       home,
       args: ['--no-demo'],
-      env: { ORG_STORE_URL: database.url, ORG_LEASE_MS: String(LEASE_MS), ORG_CONFIG_DIR: join(home, 'config') },
+      env: {
+        ORG_STORE_URL: database.url,
+        ORG_LEASE_MS: String(LEASE_MS),
+        ORG_CONFIG_DIR: join(home, 'config'),
+        ORG_SKILLS_REMOTE: remote,
+        ORG_SKILLS_FETCH_MS: String(fetchMs),
+      },
     });
     instances.push(child);
     return child;
@@ -75,7 +85,11 @@ describe('three org serve instances on one PostgreSQL database', () => {
     ensureBuilt();
     database = await testDatabase();
     gate = await startGateAgent();
-    a = await start();
+    const shared = await mkdtemp(join(tmpdir(), 'org-cluster-skills-'));
+    dirs.push(shared);
+    remote = join(shared, 'library.git');
+    await git(shared, 'init', '--bare', '--quiet', '--initial-branch=main', remote);
+    a = await start(300);
     // The first start's token line follows the listening line.
     await eventually(() => a.stdout.some((line) => line.includes('token (shown once')));
     token = /token \(shown once[^)]*\): (\S+)/.exec(a.stdout.join('\n'))?.[1] ?? '';
@@ -152,6 +166,31 @@ describe('three org serve instances on one PostgreSQL database', () => {
     await Promise.all([first, second, third, fourth].map((sent) => sent.stream.ended));
     expect(gate.started).toEqual(['hold-first', 'quick-second', 'quick-third', 'quick-fourth']);
     for (const sent of [first, second, third, fourth]) expect(types(sent.stream).at(-1)).toBe('complete');
+  });
+
+  it('a skill written through B is searchable on C; one pushed to the remote from outside reaches A', async () => {
+    const search = async (via: ServeChild, query: string) =>
+      (await api<{ matches: { slug: string }[] }>(via.url, 'POST', '/api/org/knowledge/search', token, { query, structure_id: structureId })).body.matches.map((m) => m.slug);
+    const written = await api(b.url, 'POST', '/api/org/knowledge/skills', token, {
+      structure_id: structureId,
+      slug: 'reconcile-ledger',
+      frontmatter: { type: 'skill', name: 'Reconcile the ledger', category: 'finance', difficulty: 'low', tags: ['ledger'], status: 'complete', summary: 'Match the ledger to the bank statement.', tool_url: null },
+      body: '## [match] Step 1: Match each line\n\nTick off every bank line.\n',
+    });
+    expect(written.status).toBe(201);
+    expect(await git(remote, 'log', '--format=%s', 'main')).toContain('skill reconcile-ledger: create');
+    await eventually(async () => (await search(c, 'reconcile the ledger')).includes('reconcile-ledger'));
+
+    const person = join(dirs[dirs.length - 1]!, 'person');
+    await git(dirs[dirs.length - 1]!, 'clone', '--quiet', remote, person);
+    await writeFile(
+      join(person, 'renew-domain.md'),
+      '---\ntype: skill\nname: Renew the domain name\ncategory: ops\ndifficulty: low\ntags: [domain]\nstatus: complete\nsummary: Renew the company domain before it lapses.\nlearned_by: user\nlearned_at: 2026-01-01T00:00:00.000Z\ntool_url: null\n---\n## [renew] Step 1: Renew\n\nPay the registrar.\n',
+    );
+    await git(person, 'add', 'renew-domain.md');
+    await git(person, '-c', 'user.email=p@example.com', '-c', 'user.name=P', 'commit', '--quiet', '-m', 'renew-domain');
+    await git(person, 'push', '--quiet', 'origin', 'HEAD:main');
+    await eventually(async () => (await search(a, 'renew the domain name')).includes('renew-domain'));
   });
 
   it('when A is killed mid-run, another instance closes its run once and the queued message proceeds', async () => {

@@ -140,6 +140,26 @@ describe('toProblem', () => {
   });
 });
 
+describe('toProblem of a backing service that is away', () => {
+  it('a refused connection or PostgreSQL shutting down is a 503 with Retry-After, logged, not a 500', () => {
+    for (const error of [
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      Object.assign(new Error('connection failure'), { code: '08006' }),
+      new Error('Connection terminated unexpectedly'),
+    ]) {
+      const problem = toProblem(error);
+      expect(problem.status).toBe(503);
+      expect(problem.headers['retry-after']).toBe('1');
+      expect(problem.unexpected).toBe(true);
+      expect(problem.body.code).toBe('unavailable');
+      expect(JSON.stringify(problem.body)).not.toMatch(/5432|127\.0\.0\.1|administrator/);
+    }
+    // A plain failure is still an internal error.
+    expect(toProblem(Object.assign(new Error('x'), { code: '23505' })).status).toBe(500);
+  });
+});
+
 describe('problemBody', () => {
   it('has exactly the RFC 9457 members of API.md §2, errors only when there are some', () => {
     expect(Object.keys(problemBody('not_found', 'x')).sort()).toEqual(KEYS.filter((key) => key !== 'errors'));

@@ -199,7 +199,18 @@ export function toProblem(error: unknown): ProblemResponse {
     const code = CODE_BY_STATUS.get(status) ?? 'invalid_request';
     return simple(code, safeMessage(e.message) ?? ERROR_TITLE[code]);
   }
+  if (unreachable(e)) {
+    return { ...simple('unavailable', 'the database cannot be reached right now; nothing was changed, try again shortly'), headers: { 'retry-after': '1' }, unexpected: true };
+  }
   return { ...simple('internal', 'an internal error occurred; it has been logged'), unexpected: true };
+}
+
+/** Network failures, and PostgreSQL's connection (08…) and shutdown (57P0…) classes: a backing service is away, not a bug. */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', '57P01', '57P02', '57P03']);
+
+function unreachable(error: FastifyLikeError): boolean {
+  const code = typeof error.code === 'string' ? error.code : '';
+  return UNREACHABLE_CODES.has(code) || /^08\d{3}$/.test(code) || /^Connection terminated/.test(error.message ?? '');
 }
 
 function simple(code: ErrorCode, detail: string): ProblemResponse {

@@ -24,14 +24,14 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** The store URL without its password, for the start-up line. */
-function redactUrl(url: string): string {
+/** A store URL or skills remote without its password, for the start-up lines (a path is shown as it is). */
+export function redactUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '***';
     return parsed.toString();
   } catch {
-    return 'postgres://…';
+    return url.replace(/\/\/([^:@/\s]+):[^@/\s]*@/, '//$1:***@');
   }
 }
 
@@ -79,6 +79,7 @@ export async function runServe(flags: ServeFlags, output: Output, env: NodeJS.Pr
   output.out(`org: web UI at ${url}/`);
   output.out(`org: home ${config.home}`);
   if (config.storeUrl) output.out(`org: state in PostgreSQL ${redactUrl(config.storeUrl)} as instance ${app.instanceId ?? ''}`);
+  if (config.skillsRemote) output.out(`org: skills shared through ${redactUrl(config.skillsRemote)}`);
   if (smtp) output.out(`org: inbound SMTP on ${config.host}:${smtp.port}`);
 
   const first = await app.firstStart();
