@@ -229,7 +229,7 @@ export class ChatEngine {
     // Turns of the node taken by other instances, earlier, go first.
     await this.options.store.cluster?.awaitTurn(run.where, run.controller.signal);
     if (appender.sealed) return;
-    this.options.activity.begin(run.nodeId);
+    this.options.activity.begin(run.nodeId, run.structureId);
     try {
       const structure = this.options.directory.structure(run.structureId);
       const node = structure.agents.find((candidate) => candidate.id === run.nodeId);
@@ -251,7 +251,7 @@ export class ChatEngine {
     } finally {
       await appender.idle();
       await run.done;
-      this.options.activity.end(run.nodeId);
+      this.options.activity.end(run.nodeId, run.structureId);
     }
   }
 

@@ -58,6 +58,6 @@ export interface ChatDirectory {
 
 /** Which nodes are working (node `state`). */
 export interface ChatActivity {
-  begin(nodeId: string): void;
-  end(nodeId: string): void;
+  begin(nodeId: string, structureId: string): void;
+  end(nodeId: string, structureId: string): void;
 }

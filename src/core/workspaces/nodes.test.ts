@@ -169,13 +169,22 @@ describe('structures, nodes and members over the journaled store', () => {
     expect(read().agents[2]!.label).toBe('Quality');
 
     const dev = created.agents[1]!.id;
-    activity.begin(dev);
+    activity.begin(dev, created.id);
     expect(read().agents[1]!.state).toBe('working');
-    activity.begin(dev);
-    activity.end(dev);
+    activity.begin(dev, created.id);
+    activity.end(dev, created.id);
     expect(read().agents[1]!.state).toBe('working');
-    activity.end(dev);
+    activity.end(dev, created.id);
     expect(read().agents[1]!.state).toBe('idle');
     expect(read()).toEqual(structures.detail(created.id));
+
+    // A turn in another structure leaves this one's cached text as it is (the same string).
+    const other = await structures.create({ name: 'Other', template: 'pair', ownerId: 'u1' });
+    const before = structures.detailJson(created.id);
+    activity.begin(other.agents[0]!.id, other.id);
+    expect(structures.detailJson(created.id)).toBe(before);
+    expect(activity.revisionOf(created.id)).toBe(2);
+    expect(activity.revisionOf(other.id)).toBe(1);
+    activity.end(other.agents[0]!.id, other.id);
   });
 });

@@ -94,7 +94,7 @@ export class StructureService {
    */
   detailJson(id: string): string {
     const version = this.options.registry.version(id);
-    const activity = this.options.activity.revision;
+    const activity = this.options.activity.revisionOf(id);
     const cached = this.details.get(id);
     if (cached && cached.version === version && cached.activity === activity) return cached.json;
     const json = JSON.stringify(this.detail(id));
