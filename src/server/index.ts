@@ -6,7 +6,7 @@
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { App } from '../app.js';
 import { OrgError } from '../core/errors.js';
 import { bearerHashOf, registerAccess } from './access.js';
@@ -65,7 +65,7 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
     // A caller's usable X-Request-Id is kept, otherwise a UUID; logs label it request_id.
     genReqId: requestIdOf,
     requestIdHeader: false,
-    requestIdLogLabel: 'request_id',
+    logController: new LogController({ requestIdLogLabel: 'request_id' }),
   }).withTypeProvider<TypeBoxTypeProvider>();
   handleExpectations(server.server, app.config.bodyLimit);
 
