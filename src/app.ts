@@ -193,7 +193,6 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
       users.forgetAll();
     });
   }
-  const onError = (error: unknown): void => log('error', 'chat: unexpected failure', errorFields(error));
   // Opened, not awaited: the server listens while a large library loads (see openSkillStore).
   const skillsRemote = config.skillsRemote
     ? createSkillRemote({
@@ -233,7 +232,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     store: shared?.chat ?? createFsChatStore({ stateDir: paths.state, nodeDir: (structureId, nodeId) => nodes.dir(structureId, nodeId) }),
     ...(shared ? { openShelf: shared.shelves } : {}),
     clock,
-    onError,
+    log,
     router: (node) => deps.runtime?.(node) ?? (node.container_url ? createContainerRuntime(node.container_url) : (llm ?? local)),
   });
   await chat.recover();

@@ -28,7 +28,7 @@ describe('inbound SMTP listener', () => {
     const owner = await t.createUser('owner@example.com');
     const structure = await t.createStructure(owner.token, 'personal');
     address = `${structure.agents[0]!.role_id}.${structure.id}@localhost`;
-    smtp = await startSmtpListener(t.app, { host: '127.0.0.1', port: 0 });
+    smtp = await startSmtpListener(t.app, { host: '127.0.0.1', port: 0, log: t.app.log });
   });
   afterAll(async () => {
     await smtp.close();

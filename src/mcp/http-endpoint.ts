@@ -11,6 +11,7 @@ import { toNodeHandler, toWebRequest, type NodeMcpRequestHandler } from '@modelc
 import { createMcpHandler, isInitializeRequest, isLegacyRequest, type AuthInfo } from '@modelcontextprotocol/server';
 import type { App } from '../app.js';
 import type { McpKeyRecord } from '../core/auth/index.js';
+import { errorFields } from '../core/util/log.js';
 import { createAppBackend } from './app-backend.js';
 import type { OrgToolBackend, StartedTurn } from './backend.js';
 import type { McpHttpHandler, McpHttpOptions } from './http.js';
@@ -23,8 +24,7 @@ interface KeyAuth extends AuthInfo {
 
 /** Builds the `/mcp` endpoint over `app`. */
 export function createEndpoint(app: App, options: McpHttpOptions): McpHttpHandler {
-  const onError =
-    options.onError ?? ((error: unknown) => void process.stderr.write(`org: mcp: ${error instanceof Error ? error.message : String(error)}\n`));
+  const onError = (error: unknown): void => options.log('error', 'mcp: unexpected failure', errorFields(error));
   const idleMs = options.sessionIdleMs ?? 10 * 60_000;
   const sessions = new SessionRegistry({
     idleMs,
@@ -36,7 +36,7 @@ export function createEndpoint(app: App, options: McpHttpOptions): McpHttpHandle
   });
   const sweeper = setInterval(() => void sessions.sweep().catch(onError), Math.max(1000, Math.min(60_000, Math.floor(idleMs / 4))));
   sweeper.unref();
-  const base = { version: options.version, onError, ...(options.progressIntervalMs ? { progressIntervalMs: options.progressIntervalMs } : {}) };
+  const base = { version: options.version, log: options.log, ...(options.progressIntervalMs ? { progressIntervalMs: options.progressIntervalMs } : {}) };
   /** Aborted at shutdown: every waiting `do` of a 2026 request answers at once. */
   const shutdown = new AbortController();
   /** Turns `do` calls are waiting for (shutdown gives them the grace period). */

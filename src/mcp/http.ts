@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app.js';
 import type { McpKeyRecord } from '../core/auth/index.js';
+import type { Log } from '../core/util/log.js';
 
 /** One authenticated request to `/mcp`. */
 export interface McpHttpRequest {
@@ -34,8 +35,8 @@ export interface McpHttpHandler {
 export interface McpHttpOptions {
   /** Version reported to clients. */
   version: string;
-  /** Reports unexpected failures (default: stderr). */
-  onError?: (error: unknown) => void;
+  /** Where unexpected failures are reported (their details never reach the client). */
+  log: Log;
   /** A 2025-revision session idle this long is closed (ms, default 10 minutes). */
   sessionIdleMs?: number;
   /** Most 2025-revision sessions per key (default 16). */

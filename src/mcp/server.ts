@@ -25,7 +25,7 @@ export function createOrgMcpServer(backend: OrgToolBackend, options: OrgMcpServe
   const server = new OrgMcpServer({ name: 'org', version: options.version }, { instructions: INSTRUCTIONS });
   registerOrgTools(server, backend, options);
   registerArtifactResources(server, backend);
-  attachSkills(server, backend, (message) => options.onError?.(new Error(`skills: ${message}`)));
+  attachSkills(server, backend, (message) => options.log('error', `mcp: skills: ${message}`));
   installTasks(server, backend, options.era);
   return server;
 }

@@ -5,6 +5,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { serveStdio as serveSdkStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { errorFields } from '../core/util/log.js';
 import type { OrgToolBackend } from './backend.js';
 import { createOrgMcpServer, type OrgMcpServerOptions } from './server.js';
 
@@ -25,7 +26,7 @@ export async function serveStdio(backend: OrgToolBackend, options: StdioOptions)
   const handle = serveSdkStdio(({ era }) => createOrgMcpServer(backend, { ...options, era }), {
     legacy: 'serve',
     transport,
-    onerror: (error) => options.onError?.(error),
+    onerror: (error) => options.log('error', 'mcp: stdio transport failed', errorFields(error)),
   });
   await closed;
   await handle.close();

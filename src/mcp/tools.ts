@@ -9,6 +9,7 @@
 import type { CallToolResult, McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/server';
 import { isOrgError } from '../core/errors.js';
+import { errorFields, type Log } from '../core/util/log.js';
 import { ToolError, type OrgToolBackend, type TurnOutcome } from './backend.js';
 import { describeEvent } from './progress.js';
 import { artifactUri } from './resources.js';
@@ -28,8 +29,8 @@ export interface OrgToolsOptions {
    * answers with the reason and its turn goes on.
    */
   stop?: AbortSignal;
-  /** Reports unexpected failures (their details never reach the client). */
-  onError?: (error: unknown) => void;
+  /** Where unexpected failures are reported (their details never reach the client). */
+  log: Log;
 }
 
 /** The result of `do` for a finished turn: text, a resource_link per artifact, structured content. */
@@ -71,7 +72,7 @@ export function registerOrgTools(server: McpServer, backend: OrgToolBackend, opt
   const interval = options.progressIntervalMs ?? 15_000;
   const failure = (error: unknown): CallToolResult => {
     const expected = error instanceof ToolError || isOrgError(error);
-    if (!expected) options.onError?.(error);
+    if (!expected) options.log('error', 'mcp: tool failed', errorFields(error));
     return { isError: true, content: [{ type: 'text', text: expected ? error.message : 'an internal error occurred' }] };
   };
   const guard = async (work: () => Promise<CallToolResult>): Promise<CallToolResult> => {
@@ -196,7 +197,7 @@ async function runBlocking(
     if (options.era === 'legacy' && isConnectionClosed(ctx.mcpReq.signal.reason)) {
       throw new ToolError(`the session closed; the turn goes on (run ${turn.run_id})`);
     }
-    await backend.cancelTurn(turn.run_id).catch((error: unknown) => options.onError?.(error));
+    await backend.cancelTurn(turn.run_id).catch((error: unknown) => options.log('error', 'mcp: cancelling a turn failed', errorFields(error)));
     return doResult(backend, await turn.done);
   } finally {
     clearInterval(heartbeat);

@@ -45,8 +45,11 @@ export function bearerHashOf(request: FastifyRequest): string | undefined {
   return request.bearerHash ?? undefined;
 }
 
+/** What access resolution reads of the app: authentication and the role matrix, structures, where a run is, and the sync with other instances. */
+type AccessDeps = Pick<App, 'access' | 'chat' | 'structures' | 'sync'>;
+
 /** Registers the access hooks; every `/api/org` route must declare `config.access`. */
-export function registerAccess(server: FastifyInstance, app: App): void {
+export function registerAccess(server: FastifyInstance, app: AccessDeps): void {
   server.addHook('onRoute', (route) => {
     const access = (route.config as { access?: AccessRule } | undefined)?.access;
     if (!access && route.url.startsWith('/api/org') && route.method !== 'HEAD') {
@@ -106,7 +109,7 @@ export function registerAccess(server: FastifyInstance, app: App): void {
   });
 }
 
-async function resolveRun(app: App, request: FastifyRequest, principal: Principal, rule: Extract<AccessRule, { kind: 'run' }>): Promise<RunScope> {
+async function resolveRun(app: AccessDeps, request: FastifyRequest, principal: Principal, rule: Extract<AccessRule, { kind: 'run' }>): Promise<RunScope> {
   const runId = declaredRunId(request);
   const where = await app.chat.locate(runId);
   // A run of a structure the caller cannot see is answered exactly like an unknown run.
@@ -124,7 +127,7 @@ async function resolveRun(app: App, request: FastifyRequest, principal: Principa
 }
 
 /** The scope of a signed inbound request: the structure and node it names, which must exist. */
-function resolveSigned(app: App, request: FastifyRequest, rule: Extract<AccessRule, { kind: 'signed' }>): StructureScope | undefined {
+function resolveSigned(app: AccessDeps, request: FastifyRequest, rule: Extract<AccessRule, { kind: 'signed' }>): StructureScope | undefined {
   if (!rule.from) return undefined;
   const structureId = required(request, rule.from, 'structure_id');
   if (!app.structures.has(structureId)) throw notFound(`structure ${structureId} not found`);
@@ -149,7 +152,7 @@ function declaredRunId(request: FastifyRequest): string {
 }
 
 function resolveStructure(
-  app: App,
+  app: AccessDeps,
   request: FastifyRequest,
   principal: Principal,
   rule: Extract<AccessRule, { kind: 'structure' }>,

@@ -106,17 +106,18 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   });
 
   registerAccess(server, app);
-  await server.register(systemRoutes, { app, version: options.version });
-  await server.register(structureRoutes, { app });
-  await server.register(agentRoutes, { app });
-  await server.register(keyRoutes, { app });
-  await server.register(memberRoutes, { app });
-  await server.register(skillRoutes, { app });
-  await server.register(skillTransferRoutes, { app });
-  await server.register(chatRoutes, { app });
-  await server.register(artifactRoutes, { app });
-  await server.register(whoamiRoutes, { app });
-  await server.register(inboundRoutes, { app });
+  // Each route plugin receives the services it uses, and nothing else of the app.
+  await server.register(systemRoutes, { app: { users: app.users, skills: app.skills, skillCount: () => app.skillCount(), readiness: () => app.readiness() }, version: options.version });
+  await server.register(structureRoutes, { app: { structures: app.structures, nodes: app.nodes, workspaceLog: app.workspaceLog } });
+  await server.register(agentRoutes, { app: { nodes: app.nodes } });
+  await server.register(keyRoutes, { app: { nodes: app.nodes, keys: app.keys } });
+  await server.register(memberRoutes, { app: { invites: app.invites, members: app.members, users: app.users } });
+  await server.register(skillRoutes, { app: { skills: app.skills, access: app.access, paths: app.paths } });
+  await server.register(skillTransferRoutes, { app: { skills: app.skills } });
+  await server.register(chatRoutes, { app: { chat: app.chat, config: app.config, connections: app.connections } });
+  await server.register(artifactRoutes, { app: { nodes: app.nodes, chat: app.chat } });
+  await server.register(whoamiRoutes);
+  await server.register(inboundRoutes, { app: { inbound: app.inbound, config: app.config } });
   if (options.mcp) await server.register(mcpRoutes, { endpoint: options.mcp, ...(options.mcpAllowedOrigins ? { allowedOrigins: options.mcpAllowedOrigins } : {}) });
   await server.register(webRoutes);
   await server.ready();

@@ -10,6 +10,7 @@ import { SMTPServer } from 'smtp-server';
 import type { App } from '../app.js';
 import { sameSecret } from '../core/auth/index.js';
 import { OrgError, isOrgError } from '../core/errors.js';
+import { errorFields, type Log } from '../core/util/log.js';
 
 /** A running SMTP listener. */
 export interface SmtpListener {
@@ -22,8 +23,8 @@ export interface SmtpListener {
 export interface SmtpListenerOptions {
   host: string;
   port: number;
-  /** Reports connection errors (default: ignored). */
-  onError?: (error: unknown) => void;
+  /** Where connection errors are reported. */
+  log: Log;
 }
 
 function smtpError(message: string, responseCode: number): Error {
@@ -31,7 +32,7 @@ function smtpError(message: string, responseCode: number): Error {
 }
 
 /** Starts the listener; needs ORG_INBOUND_SECRET (it is the SMTP password). */
-export async function startSmtpListener(app: App, options: SmtpListenerOptions): Promise<SmtpListener> {
+export async function startSmtpListener(app: Pick<App, 'config' | 'inbound'>, options: SmtpListenerOptions): Promise<SmtpListener> {
   const secret = app.config.inboundSecret;
   if (!secret) throw new OrgError('invalid_request', '--smtp-port needs ORG_INBOUND_SECRET (the SMTP password)');
   const server = new SMTPServer({
@@ -69,7 +70,7 @@ export async function startSmtpListener(app: App, options: SmtpListenerOptions):
       });
     },
   });
-  server.on('error', (error) => options.onError?.(error));
+  server.on('error', (error) => options.log('error', 'smtp listener error', errorFields(error)));
   await new Promise<void>((resolve, reject) => {
     server.server.once('error', reject);
     server.listen(options.port, options.host, () => {

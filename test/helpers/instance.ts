@@ -56,7 +56,7 @@ export async function startInstance(options: TestInstanceOptions = {}): Promise<
   // Tests start from a loaded library, as a server is once it says so.
   if (options.waitForSkills !== false) await app.skills.ready();
   // Composed as `org serve` does: the MCP endpoint is mounted at /mcp.
-  const mcp = createMcpHttpHandler(app, { version: 'test', ...options.mcp });
+  const mcp = createMcpHttpHandler(app, { version: 'test', log: app.log, ...options.mcp });
   const server = await buildServer(app, { version: 'test', mcp });
   let url = '';
   if (options.listen) {

@@ -5,6 +5,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { invalid } from '../../core/errors.js';
+import { createLineLog } from '../../core/util/log.js';
 import { connectRemoteBackend, serveStdio } from '../../mcp/index.js';
 import type { Output } from '../output.js';
 import { VERSION } from '../version.js';
@@ -38,7 +39,8 @@ export async function runMcp(flags: McpFlags, output: Output, deps: McpDeps = {}
   output.err(`org: mcp: serving node ${backend.identity.role_id} of structure ${backend.identity.structure_id} on stdio (MCP 2025-11-25 and 2026-07-28)`);
   await serveStdio(backend, {
     version: VERSION,
-    onError: (error) => output.err(`org: mcp: ${error instanceof Error ? error.message : String(error)}`),
+    // Records as lines on stderr: stdout belongs to the MCP client.
+    log: createLineLog((line) => output.err(line.trimEnd())),
     ...(deps.stdin ? { stdin: deps.stdin } : {}),
     ...(deps.stdout ? { stdout: deps.stdout } : {}),
   });

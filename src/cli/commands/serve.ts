@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { createApp, type App } from '../../app.js';
 import { resolveConfig, type ServeFlags } from '../../core/config.js';
 import { saveLogin } from '../../core/credentials.js';
-import { errorFields, type Log } from '../../core/util/log.js';
+import type { Log } from '../../core/util/log.js';
 import { createMcpHttpHandler } from '../../mcp/http.js';
 import { buildServer } from '../../server/index.js';
 import type { SmtpListener } from '../../server/smtp.js';
@@ -53,7 +53,7 @@ export async function runServe(flags: ServeFlags, output: Output, env: NodeJS.Pr
     version: VERSION,
     loggerInstance: logger,
     // The composition root wires the MCP layer into the server (which never imports it).
-    mcp: createMcpHttpHandler(app, { version: VERSION, onError: (error) => log('error', 'mcp: unexpected failure', errorFields(error)) }),
+    mcp: createMcpHttpHandler(app, { version: VERSION, log }),
   });
   // The SMTP listener binds first: a port it cannot have stops the start before the
   // listening line is printed.
@@ -62,7 +62,7 @@ export async function runServe(flags: ServeFlags, output: Output, env: NodeJS.Pr
     if (config.smtpPort !== undefined) {
       // Loaded only when asked for: the SMTP server and the mail parser are heavy.
       const { startSmtpListener } = await import('../../server/smtp.js');
-      smtp = await startSmtpListener(app, { host: config.host, port: config.smtpPort, onError: (error) => log('error', 'smtp listener error', errorFields(error)) });
+      smtp = await startSmtpListener(app, { host: config.host, port: config.smtpPort, log });
     }
     await server.listen({ host: config.host, port: config.port });
   } catch (error) {

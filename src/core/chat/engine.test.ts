@@ -64,6 +64,8 @@ describe('ChatEngine', () => {
   let logged: Omit<LogEntry, 'id' | 'created_at'>[];
   let drafts: LearnedDraft[];
   let engines: ChatEngine[];
+  /** Unexpected failures the engines reported: none, in every test. */
+  let failures: { message: string; fields: unknown }[];
 
   const directory: ChatDirectory = {
     node: (structureId, roleId) => {
@@ -93,6 +95,9 @@ describe('ChatEngine', () => {
       skills,
       store: createFsChatStore({ stateDir: dir, nodeDir: directory.nodeDir }),
       router,
+      log: (level, message, fields) => {
+        if (level === 'error') failures.push({ message, fields });
+      },
     });
     engines.push(engine);
     return engine;
@@ -102,11 +107,13 @@ describe('ChatEngine', () => {
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'org-engine-'));
     logged = [];
+    failures = [];
     drafts = [];
     engines = [];
   });
   afterEach(async () => {
     for (const engine of engines) await engine.close(0);
+    expect(failures).toEqual([]);
     await rm(dir, { recursive: true, force: true });
   });
 

@@ -11,6 +11,7 @@ import { OrgError, conflict, notFound } from '../errors.js';
 import type { AgentRuntime, Turn, TurnTools } from '../runtimes/types.js';
 import { KeyedMutex } from '../storage/index.js';
 import { BoundedCache, isoNow, uuid, type Clock, type IdGenerator, systemClock } from '../util/index.js';
+import { errorFields, type Log } from '../util/log.js';
 import type { NodeRecord } from '../workspaces/types.js';
 import { RunAppender } from './appender.js';
 import { FsArtifactShelf, type ArtifactShelf, type DecodedAttachment } from './artifacts.js';
@@ -36,8 +37,8 @@ export interface ChatEngineOptions {
   router: RuntimeRouter;
   clock?: Clock;
   ids?: IdGenerator;
-  /** Reports unexpected failures (never shown to clients). */
-  onError?: (error: unknown) => void;
+  /** Where unexpected failures are reported (they are never shown to clients). */
+  log: Log;
   /** Bytes of finished runs' events kept in memory for replay (default 16 MiB). */
   recentRunBytes?: number;
   /** How many artifact shelves are kept open (default 256). */
@@ -87,7 +88,7 @@ export class ChatEngine {
   constructor(private readonly options: ChatEngineOptions) {
     this.clock = options.clock ?? systemClock;
     this.ids = options.ids ?? uuid;
-    this.onError = options.onError ?? (() => undefined);
+    this.onError = (error) => options.log('error', 'chat: unexpected failure', errorFields(error));
     this.recent = new RecentRuns(options.recentRunBytes ?? 16 * 1024 * 1024);
     // A cancel asked for on another instance, of a turn this one runs.
     this.stopCancels =

@@ -7,7 +7,7 @@ import { ArtifactInfoSchema } from '../../core/schemas/index.js';
 import { nodeScopeOf } from '../scope.js';
 
 /** The artifact shelf of a node. */
-export const artifactRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
+export const artifactRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'nodes' | 'chat'> }> = async (server, { app }) => {
   const tags = ['artifacts'];
   const access = { kind: 'structure', action: 'read_history', from: 'params', node: 'params' } as const;
 

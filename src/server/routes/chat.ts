@@ -17,7 +17,7 @@ function originOf(request: FastifyRequest): { origin?: string } {
 }
 
 /** Stream options of a request: the keepalive interval, and revocation of an MCP key ends the stream. */
-function streamOptions(app: App, request: FastifyRequest, after = 0): StreamOptions {
+function streamOptions(app: Pick<App, 'config' | 'connections'>, request: FastifyRequest, after = 0): StreamOptions {
   const principal = request.principal;
   return {
     after,
@@ -35,7 +35,7 @@ function actorOf(request: FastifyRequest): string {
 }
 
 /** Chat with nodes. */
-export const chatRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
+export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'config' | 'connections'> }> = async (server, { app }) => {
   const tags = ['chat'];
   const chat = { kind: 'structure', action: 'chat', from: 'body', node: 'body' } as const;
   const sseDoc = { description: 'text/event-stream of chat events: `id: <n>` and `data: <a ChatEvent as JSON>` per event', content: { 'text/event-stream': { schema: Type.String() } } };

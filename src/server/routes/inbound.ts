@@ -28,7 +28,7 @@ const RawEmail = {
 };
 
 /** The inbound e-mail and messaging-channel webhooks. */
-export const inboundRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
+export const inboundRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'inbound' | 'config'> }> = async (server, { app }) => {
   const tags = ['inbound'];
   // The exact bytes received, for the signature (parsers of this plugin only).
   const rawBodies = new WeakMap<object, Buffer>();

@@ -7,7 +7,7 @@ import { NoContent, NodeParams, problems } from '../schemas/common.js';
 import { nodeScopeOf } from '../scope.js';
 
 /** MCP node keys. */
-export const keyRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
+export const keyRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'nodes' | 'keys'> }> = async (server, { app }) => {
   const tags = ['mcp keys'];
   const access = { kind: 'structure', action: 'admin_structure', from: 'params', node: 'params' } as const;
 

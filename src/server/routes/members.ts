@@ -11,7 +11,7 @@ import { actorOf } from '../access.js';
 import { scopeOf } from '../scope.js';
 
 /** Members and invites. */
-export const memberRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
+export const memberRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'invites' | 'members' | 'users'> }> = async (server, { app }) => {
   const tags = ['members'];
 
   server.post(

@@ -18,7 +18,7 @@ import { scopeOf } from '../scope.js';
 export const MAX_IMPORT_BYTES = 25 * 1024 * 1024;
 
 /** Skill import and export routes. */
-export const skillTransferRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
+export const skillTransferRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'skills'> }> = async (server, { app }) => {
   const tags = ['skills'];
   const actorOf = (request: FastifyRequest) => {
     const principal = request.principal;

@@ -39,7 +39,7 @@ function ifMatchOf(headers: { 'if-match'?: string }): { ifMatch?: string[] } {
 }
 
 /** The skill library. */
-export const skillRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
+export const skillRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'skills' | 'access' | 'paths'> }> = async (server, { app }) => {
   const tags = ['skills'];
   // At start the library may still be loading: these requests wait for it (after the
   // access hooks have answered unauthenticated callers) rather than answer empty.

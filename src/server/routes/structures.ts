@@ -17,7 +17,7 @@ import {
 } from '../../core/schemas/index.js';
 
 /** Structures and their read-only views. */
-export const structureRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server, { app }) => {
+export const structureRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'structures' | 'nodes' | 'workspaceLog'> }> = async (server, { app }) => {
   const tags = ['structures'];
 
   server.get(

@@ -8,7 +8,7 @@ import { problems } from '../schemas/common.js';
 
 /** Options of the system routes. */
 export interface SystemRoutesOptions {
-  app: App;
+  app: Pick<App, 'users' | 'skills' | 'skillCount' | 'readiness'>;
   version: string;
 }
 

@@ -1,11 +1,10 @@
 /** GET /api/org/whoami: who the bearer is; for a node key, its structure and node (used by `org mcp`). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { App } from '../../app.js';
 import { problems } from '../schemas/common.js';
 import { WhoAmISchema } from '../../core/schemas/index.js';
 
 /** The caller's identity. */
-export const whoamiRoutes: FastifyPluginAsyncTypebox<{ app: App }> = async (server) => {
+export const whoamiRoutes: FastifyPluginAsyncTypebox = async (server) => {
   server.get(
     '/api/org/whoami',
     {
