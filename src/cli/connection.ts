@@ -21,7 +21,7 @@ export interface ConnectionFlags {
 /** Where a value came from. */
 export type ConnectionSource = 'flag' | 'env' | 'credentials' | 'default' | 'none';
 
-/** A resolved connection. */
+/** The server URL and token a command will use, and where each came from. */
 export interface Connection {
   url: string;
   token?: string;

@@ -48,7 +48,6 @@ import type {
   WhoAmI,
 } from './types.js';
 
-/** Options of a client. */
 export interface ClientOptions {
   /**
    * Base URL of the server, e.g. `http://127.0.0.1:4780` (a trailing slash is dropped);
@@ -154,7 +153,6 @@ export class OrgClient {
     return this.#call(`${structurePath(id)}/log`, { query: { limit } }, request);
   }
 
-  /** Adds a node. */
   addNode(structureId: string, node: NewNode, request?: RequestOptions): Promise<Node> {
     return this.#call(`${structurePath(structureId)}/agents`, { method: 'POST', body: node }, request);
   }

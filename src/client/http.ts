@@ -22,11 +22,10 @@ export interface Transport {
   onUnauthorized?: () => void;
 }
 
-/** Options of one call. */
 export interface CallOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   query?: Record<string, string | number | boolean | undefined>;
-  /** A JSON body. */
+  /** Sent as JSON (`content-type: application/json`); undefined sends no body. */
   body?: unknown;
   /** A body sent as it is with its media type (e.g. a zip), instead of JSON. */
   raw?: { data: Uint8Array; contentType: string };

@@ -30,7 +30,7 @@ export interface ReconnectInfo {
   reason: string;
 }
 
-/** Options of a chat stream. */
+/** The reconnect policy of a chat stream; every member has a default in {@link STREAM_DEFAULTS}. */
 export interface ChatStreamOptions {
   /** Reconnections in a row without a new event before giving up (default 8). */
   maxReconnects?: number;

@@ -13,7 +13,7 @@ export interface SavedLogin {
   saved_at: string;
 }
 
-/** The credentials document. */
+/** The file's JSON, versioned so a later layout can be told apart. */
 export interface CredentialsDoc {
   version: 1;
   /** Base URL of the server the CLI uses when none is given. */

@@ -17,7 +17,6 @@ export interface LearnedSkill {
   name: string;
 }
 
-/** How a turn ended. */
 export interface TurnOutcome {
   run_id: string;
   /** `cancelled` when it was cancelled (its error event says "cancelled"). */

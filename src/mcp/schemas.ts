@@ -13,7 +13,7 @@ const attachment = z.object({
   content_type: z.string().max(255).optional().describe('media type, e.g. text/csv'),
 });
 
-/** Input of `do`. */
+/** Input of `do`: the request in plain words and files for the shelf, as the chat message endpoint takes them. */
 export const DoInput = z.object({
   message: z.string().min(1).max(100_000).describe('what the node should do, in plain words'),
   attachments: z.array(attachment).max(10).optional().describe('files staged to the node’s artifact shelf'),

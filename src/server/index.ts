@@ -34,7 +34,6 @@ import './types.js';
 import { MAX_PATH_SEGMENT } from './problem.js';
 import { createValidatorCompiler } from './validation.js';
 
-/** Options of the HTTP server. */
 export interface ServerOptions {
   /** Version reported by health and the OpenAPI document. */
   version: string;

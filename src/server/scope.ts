@@ -15,9 +15,8 @@ import { invalid, type FieldError } from '../core/errors.js';
 /** Where a scope id is read from: the path, the query string or the JSON body. */
 export type ScopePlace = 'params' | 'query' | 'body';
 
-/** The ids that name a scope. */
+/** Request members that name a scope: handlers read them from `request.scope`, never from the request itself. */
 export const SCOPE_IDS = ['structure_id', 'role_id'] as const;
-/** One of the scope ids. */
 export type ScopeId = (typeof SCOPE_IDS)[number];
 
 const PLACES: readonly ScopePlace[] = ['params', 'query', 'body'];
@@ -32,7 +31,7 @@ export interface StructureScope {
   grant: Grant;
 }
 
-/** A scope that names a node. */
+/** A structure scope narrowed to one node, for routes that name a `role_id`. */
 export interface NodeScope extends StructureScope {
   roleId: string;
 }

@@ -12,7 +12,7 @@ import { sameSecret } from '../core/auth/index.js';
 import { OrgError, isOrgError } from '../core/errors.js';
 import { errorFields, type Log } from '../core/util/log.js';
 
-/** A running SMTP listener. */
+/** What {@link startSmtpListener} hands back: the port it bound (useful with port 0) and how to stop it. */
 export interface SmtpListener {
   /** The port it listens on. */
   port: number;

@@ -7,7 +7,6 @@
 import type { FastifyReply } from 'fastify';
 import { isTerminal, sseFrame, type EncodedEvent, type Run } from '../core/chat/index.js';
 
-/** Options of a stream. */
 export interface StreamOptions {
   /** Replay events after this sequence number (from `Last-Event-ID`). */
   after?: number;

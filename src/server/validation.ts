@@ -18,7 +18,7 @@ function makeAjv(options: Options): Ajv {
   return ajv;
 }
 
-/** The validator compiler of the server. */
+/** Ajv for every route: JSON bodies checked strictly, as sent; params, query and headers coerced from their text; raw bodies (e-mail) left to their handler. */
 export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
   const strict = makeAjv({ coerceTypes: false });
   const coercing = makeAjv({ coerceTypes: true });

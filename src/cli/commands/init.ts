@@ -79,7 +79,7 @@ export async function runInit(args: InitArgs, partial: Partial<CommandDeps> = {}
   return 0;
 }
 
-/** Registers `init`. */
+/** Adds `org init [dir]` to the program; the work is in {@link runInit}, which tests call directly. */
 export function registerInit(program: Command, ctx: CommandContext): void {
   program
     .command('init [dir]')

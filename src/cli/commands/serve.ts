@@ -15,7 +15,6 @@ import type { SmtpListener } from '../../server/smtp.js';
 import type { Output } from '../output.js';
 import { VERSION } from '../version.js';
 
-/** A running server. */
 export interface RunningServer {
   app: App;
   server: FastifyInstance;

@@ -1,6 +1,5 @@
 /** The cursor of a list (pure): moves, pages, and the window of rows shown around it. */
 
-/** A list cursor. */
 export interface ListCursor {
   index: number;
   size: number;

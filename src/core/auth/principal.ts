@@ -25,7 +25,6 @@ export interface Grant {
   role: Role | 'node' | 'channel';
 }
 
-/** Options of access control. */
 export interface AccessControlOptions {
   users: UserService;
   keys: KeyService;

@@ -12,7 +12,6 @@ export const TOKEN_PREFIX = {
   invite: 'org_inv_',
 } as const;
 
-/** A token kind. */
 export type TokenKind = keyof typeof TOKEN_PREFIX;
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

@@ -16,7 +16,7 @@ export interface UserRecord {
   invite_id?: string;
 }
 
-/** Storage of users. */
+/** The user storage contract, one implementation per backend; a shared contract suite runs against each. */
 export interface UserStore {
   /** The user whose token hashes to `hash`. */
   byTokenHash(hash: string): Promise<UserRecord | undefined>;

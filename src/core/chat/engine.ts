@@ -28,7 +28,6 @@ import { isTerminal, type ChatEvent, type EventInput, type HistoryMessage } from
 /** Picks the runtime for a node (container, LLM or local). */
 export type RuntimeRouter = (node: NodeRecord) => AgentRuntime;
 
-/** Options of the engine. */
 export interface ChatEngineOptions {
   directory: ChatDirectory;
   activity: ChatActivity;
@@ -70,7 +69,7 @@ interface LiveRun {
 /** How many recent messages a runtime receives. */
 const TURN_HISTORY = 20;
 
-/** The chat engine. */
+/** Runs chat turns, one at a time per node in arrival order; each run numbers, persists and fans out its events; `recover` closes runs a stopped process left open. */
 export class ChatEngine {
   private readonly live = new Map<string, LiveRun>();
   /** Runs executing on other instances that streams of this one follow (shared stores). */

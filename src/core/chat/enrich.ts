@@ -60,7 +60,7 @@ export function describeNode(structure: ChatStructure, nodeId: string): TurnNode
   };
 }
 
-/** Input of enrichment. */
+/** What enrichment reads: the structure and target node, the message and its staged attachments, recent history and the skill lookup. */
 export interface EnrichInput {
   runId: string;
   structure: ChatStructure;

@@ -5,7 +5,7 @@
 import type { TurnSkill } from '../runtimes/types.js';
 import type { LogEntry, NodeRecord } from '../workspaces/types.js';
 
-/** A search match. */
+/** A skill match as the chat engine reads it (the same members as the API's `SearchMatch`). */
 export interface SkillMatch {
   slug: string;
   score: number;

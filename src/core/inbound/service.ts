@@ -19,7 +19,6 @@ import { createFsReplyJournal, type OwedReply, type ReplyJournal } from './reply
 /** Longest chat message (API.md §6); longer e-mail text is cut. */
 const MAX_MESSAGE = 100_000;
 
-/** Options of the inbound service. */
 export interface InboundServiceOptions {
   chat: ChatEngine;
   structures: Pick<StructureService, 'has' | 'record'>;

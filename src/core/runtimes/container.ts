@@ -13,7 +13,6 @@ import { streamSse, type SseOutcome } from './sse.js';
 import type { AgentRuntime, Emit, Turn, TurnTools } from './types.js';
 import { PendingEmits, displayUrl, excerpt, formatDuration } from './util.js';
 
-/** Options of the container runtime. */
 export interface ContainerRuntimeOptions {
   /** Time allowed to connect and receive the response headers, in ms (default 10 s). */
   connectTimeoutMs?: number;

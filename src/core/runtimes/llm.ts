@@ -14,7 +14,6 @@ import { streamSse, type SseOutcome } from './sse.js';
 import type { AgentRuntime, Emit, Turn, TurnTools } from './types.js';
 import { PendingEmits, displayUrl, excerpt, formatDuration } from './util.js';
 
-/** Options of the LLM runtime. */
 export interface LlmRuntimeOptions {
   /** Base URL of the API, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1`. */
   url: string;

@@ -7,7 +7,6 @@ import { request } from 'undici';
 import type { AgentRuntime, Emit, Turn, TurnSkill, TurnTools } from './types.js';
 import { excerpt, sleep } from './util.js';
 
-/** Options of the local runtime. */
 export interface LocalRuntimeOptions {
   /** Timeout of each `tool_url` call in milliseconds (default 10 s). */
   toolTimeoutMs?: number;

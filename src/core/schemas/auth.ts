@@ -7,7 +7,6 @@ import { Nullable, RoleId, StringEnum, Timestamp, Uuid } from './common.js';
 
 /** A user as shown to clients (never the token hash). */
 export const PublicUserSchema = Type.Object({ id: Uuid, email: Type.String(), created_at: Timestamp }, { title: 'User' });
-/** A user as shown to clients. */
 export type PublicUser = Static<typeof PublicUserSchema>;
 
 /** `POST /users`: the new user and its token, shown this once. */
@@ -15,7 +14,6 @@ export const CreatedUserSchema = Type.Object(
   { user: PublicUserSchema, token: Type.String({ description: 'org_u_… bearer token, shown only here' }) },
   { title: 'CreatedUser' },
 );
-/** A created user with its token. */
 export type CreatedUser = Static<typeof CreatedUserSchema>;
 
 /** An MCP key as listed: never its token. */
@@ -26,7 +24,6 @@ export const McpKeyListingSchema = Type.Object({
   created_at: Timestamp,
   last_used_at: Nullable(Timestamp),
 }, { title: 'McpKey' });
-/** An MCP key as listed. */
 export type McpKeyListing = Static<typeof McpKeyListingSchema>;
 
 /** The key record returned on creation: the plaintext token appears only here. */
@@ -37,12 +34,10 @@ export const McpKeyCreatedSchema = Type.Object({
   label: Type.String(),
   created_at: Timestamp,
 }, { title: 'CreatedMcpKey' });
-/** A freshly minted MCP key. */
 export type McpKeyCreated = Static<typeof McpKeyCreatedSchema>;
 
 /** The node an MCP key belongs to. */
 export const KeyIdentitySchema = Type.Object({ id: Uuid, structure_id: Uuid, role_id: RoleId, label: Type.String() }, { title: 'KeyIdentity' });
-/** The node an MCP key belongs to. */
 export type KeyIdentity = Static<typeof KeyIdentitySchema>;
 
 /** `GET /whoami`: the administrator, a user, or an MCP node key with its structure and node. */
@@ -51,7 +46,6 @@ export const WhoAmISchema = Type.Object({
   user: Type.Optional(PublicUserSchema),
   key: Type.Optional(KeyIdentitySchema),
 }, { title: 'WhoAmI' });
-/** Who the bearer is. */
 export type WhoAmI = Static<typeof WhoAmISchema>;
 
 /** `GET /health`. */
@@ -74,7 +68,6 @@ export const ReadinessSchema = Type.Object({
     draining: Type.Boolean({ description: 'the instance is shutting down' }),
   }),
 }, { title: 'Readiness' });
-/** Service health. */
 export type Health = Static<typeof HealthSchema>;
 
 /** Body of `POST …/mcp-key` (optional): the label shown in the revocation UI. */

@@ -97,12 +97,10 @@ export function isChatEvent(value: unknown): value is ChatEvent {
 
 /** Status of a run and of its agent history message. */
 export const RunStatusSchema = StringEnum(['running', 'complete', 'error']);
-/** Status of a run. */
 export type RunStatus = Static<typeof RunStatusSchema>;
 
 /** An attachment as recorded in history. */
 export const AttachmentInfoSchema = Type.Object({ name: Type.String(), content_type: Type.String(), size: Type.Integer() }, { title: 'AttachmentInfo' });
-/** An attachment as recorded in history. */
 export type AttachmentInfo = Static<typeof AttachmentInfoSchema>;
 
 /** A history message: the user's request, or the agent's turn with its events so far. */
@@ -120,7 +118,6 @@ export const HistoryMessageSchema = Type.Object({
   completed_at: Nullable(Timestamp),
   origin: Type.Optional(Type.String({ description: 'where a user message came from when not the API itself, e.g. email:alice@example.com' })),
 }, { title: 'HistoryMessage' });
-/** A history message. */
 export type HistoryMessage = Static<typeof HistoryMessageSchema>;
 
 /** A file sent with a chat message. */
@@ -129,7 +126,6 @@ export const ChatAttachmentSchema = Type.Object({
   content_base64: Type.String({ description: 'base64 of the file, at most 10 MiB decoded' }),
   content_type: Type.Optional(Type.String({ maxLength: 255 })),
 }, { title: 'ChatAttachment' });
-/** A file sent with a chat message. */
 export type ChatAttachment = Static<typeof ChatAttachmentSchema>;
 
 /** Body of `POST /chat/message` and `/chat/message/sync`. */
@@ -139,7 +135,6 @@ export const ChatMessageSchema = Type.Object({
   message: Type.String({ minLength: 1, maxLength: 100_000 }),
   attachments: Type.Optional(Type.Array(ChatAttachmentSchema, { maxItems: 10 })),
 }, { title: 'ChatMessage' });
-/** Body of a chat message. */
 export type ChatMessage = Static<typeof ChatMessageSchema>;
 
 /** Answer of `POST /chat/message/sync`: every event of the turn and its outcome. */
@@ -149,7 +144,6 @@ export const SyncResultSchema = Type.Object({
   summary: Type.String(),
   artifacts: Type.Array(Type.String()),
 }, { title: 'SyncResult' });
-/** Answer of a sync chat message. */
 export type SyncResult = Static<typeof SyncResultSchema>;
 
 /** Number of history messages when `limit` is absent, and the most one page may hold. */
@@ -162,7 +156,6 @@ export const HistoryQuerySchema = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: HISTORY_LIMIT.maximum, default: HISTORY_LIMIT.default })),
   before: Type.Optional(Type.String({ format: 'uuid', description: 'id of a message: only older ones are returned' })),
 });
-/** Query of the history. */
 export type HistoryQuery = Static<typeof HistoryQuerySchema>;
 
 /** An artifact on a node's shelf. */
@@ -177,5 +170,4 @@ export const ArtifactInfoSchema = Type.Object(
   },
   { title: 'ArtifactInfo' },
 );
-/** Metadata of a stored artifact. */
 export type ArtifactInfo = Static<typeof ArtifactInfoSchema>;

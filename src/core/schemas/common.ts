@@ -42,5 +42,4 @@ export const Email = Type.String({ format: 'email', maxLength: 254 });
 
 /** `{run_id}`: the answer of the routes that start or stop a run without streaming it. */
 export const RunRefSchema = Type.Object({ run_id: Uuid }, { title: 'RunRef' });
-/** A run reference. */
 export type RunRef = Static<typeof RunRefSchema>;

@@ -9,5 +9,4 @@ export const InboundMessageSchema = Type.Object({
   text: Type.String({ minLength: 1, maxLength: 100_000 }),
   sender: Type.String({ minLength: 1, maxLength: 320, description: 'who sent it on the channel (noted as origin `message:<sender>` in the history)' }),
 }, { title: 'InboundMessage' });
-/** A messaging-channel message. */
 export type InboundMessage = Static<typeof InboundMessageSchema>;

@@ -18,7 +18,6 @@ export const FieldErrorSchema = Type.Object(
   },
   { title: 'FieldError' },
 );
-/** A field-level validation problem. */
 export type FieldError = Static<typeof FieldErrorSchema>;
 
 /** Problem details; members beyond the listed ones (e.g. `run_id` of a 504) may appear. */

@@ -14,15 +14,12 @@ export const SKILL_LEARNERS = ['system', 'agent', 'user'] as const;
 
 /** Lifecycle state: only `complete` skills are matched by search; `deprecated` ones are listed only when asked for. */
 export const SkillStatusSchema = StringEnum(SKILL_STATUSES);
-/** Lifecycle state of a skill. */
 export type SkillStatus = Static<typeof SkillStatusSchema>;
 /** How hard a skill is to carry out. */
 export const SkillDifficultySchema = StringEnum(SKILL_DIFFICULTIES);
-/** How hard a skill is to carry out. */
 export type SkillDifficulty = Static<typeof SkillDifficultySchema>;
 /** Who wrote the skill: shipped with the system, distilled by an agent, or written by a person. */
 export const SkillLearnerSchema = StringEnum(SKILL_LEARNERS);
-/** Who wrote the skill. */
 export type SkillLearner = Static<typeof SkillLearnerSchema>;
 
 const LearnedAt = Type.String({ description: 'ISO 8601 time of the first write; kept on every update' });
@@ -59,7 +56,6 @@ export type SkillFrontmatter = Static<typeof SkillFrontmatterSchema> & { [member
 
 /** One step of a skill body, from a heading `## [<id>] Step <n>: <title>`. */
 export const SkillStepSchema = Type.Object({ id: Type.String(), n: Type.Integer(), title: Type.String() }, { title: 'SkillStep' });
-/** One step of a skill body. */
 export type SkillStep = Static<typeof SkillStepSchema>;
 
 /** A full skill as stored and returned by GET one, POST and restore. */
@@ -86,7 +82,6 @@ export const SkillListEntrySchema = Type.Object({
   tool_url: ToolUrl,
   structure_id: Type.Optional(ScopeId),
 }, { title: 'SkillListEntry' });
-/** A skill list entry. */
 export type SkillListEntry = Static<typeof SkillListEntrySchema>;
 
 /** One ranked search result: higher `score` first; `reason` says which terms matched where. */
@@ -95,7 +90,6 @@ export const SearchMatchSchema = Type.Object({
   score: Type.Number({ description: 'ranking score; higher ranks first' }),
   reason: Type.String({ description: 'which terms matched which fields' }),
 }, { title: 'SearchMatch' });
-/** A search match. */
 export type SearchMatch = Static<typeof SearchMatchSchema>;
 
 /** A skill file that could not be loaded, with a message safe to show (no absolute path). */
@@ -104,7 +98,6 @@ export const SkillProblemSchema = Type.Object({
   message: Type.String(),
   line: Type.Optional(Type.Integer({ minimum: 1, description: '1-based line of the file the problem is on, when it has one (a YAML error, an invalid member)' })),
 }, { title: 'SkillProblem' });
-/** A skill file that could not be loaded. */
 export type SkillProblem = Static<typeof SkillProblemSchema>;
 
 /** Why a file is in `skills/.deleted/`. */
@@ -120,7 +113,6 @@ export const DeletedSkillSchema = Type.Object({
   deleted_at: Timestamp,
   reason: StringEnum(DELETED_REASONS, { description: 'deleted: removed through the API; replaced: the previous version an update kept' }),
 }, { title: 'DeletedSkill' });
-/** A soft-deleted skill. */
 export type DeletedSkill = Static<typeof DeletedSkillSchema>;
 
 /** A git commit touching a skill file. */
@@ -130,7 +122,6 @@ export const SkillCommitSchema = Type.Object({
   date: Type.String({ description: 'ISO 8601 author date' }),
   message: Type.String(),
 }, { title: 'SkillCommit' });
-/** A git commit touching a skill file. */
 export type SkillCommit = Static<typeof SkillCommitSchema>;
 
 /**
@@ -162,7 +153,6 @@ export const SkillWriteSchema = Type.Object({
   frontmatter: SkillFrontmatterInputSchema,
   body: Type.String(),
 }, { title: 'SkillWrite' });
-/** Body of a skill write. */
 export type SkillWrite = Static<typeof SkillWriteSchema>;
 
 /**
@@ -180,7 +170,6 @@ export const SkillWriteHeadersSchema = Type.Object({
     }),
   ),
 });
-/** The conditional headers of a skill write. */
 export type SkillWriteHeaders = Static<typeof SkillWriteHeadersSchema>;
 
 /**
@@ -195,7 +184,6 @@ export const SearchRequestSchema = Type.Object({
   explain: Type.Optional(Type.Boolean({ description: 'add `explain`: how the query was read and why each candidate was kept or cut' })),
   why: Type.Optional(Type.Array(Slug, { maxItems: 10, description: 'skills to explain whatever their rank or status (implies explain)' })),
 }, { title: 'SearchRequest' });
-/** Body of a search. */
 export type SearchRequest = Static<typeof SearchRequestSchema>;
 
 /** Query of `GET /knowledge/skills`. */
@@ -207,7 +195,6 @@ export const SkillListQuerySchema = Type.Object({
   category: Type.Optional(Type.String({ maxLength: 100 })),
   tag: Type.Optional(Type.String({ maxLength: 100 })),
 });
-/** Query of the skill list as sent. */
 export type SkillListQuery = Static<typeof SkillListQuerySchema>;
 
 /** What an import did, or would do, with one Agent Skills folder. */
@@ -221,7 +208,6 @@ export const ImportEntrySchema = Type.Object({
   warnings: Type.Array(Type.String()),
   problem: Type.Optional(Type.String({ description: 'why it is skipped' })),
 }, { title: 'SkillImportEntry' });
-/** One folder of an import. */
 export type ImportEntry = Static<typeof ImportEntrySchema>;
 
 /** The report of an Agent Skills import: a dry run unless asked otherwise. */
@@ -230,7 +216,6 @@ export const ImportReportSchema = Type.Object({
   skills: Type.Array(ImportEntrySchema),
   problems: Type.Array(Type.Object({ path: Type.String(), message: Type.String() }), { description: 'files of the upload outside any skill folder, or with unsafe paths' }),
 }, { title: 'SkillImportReport' });
-/** The report of an import. */
 export type ImportReport = Static<typeof ImportReportSchema>;
 const FieldWords = Type.Optional(Type.Array(Type.String()));
 
@@ -248,7 +233,6 @@ export const ExplainedWordSchema = Type.Object({
     { description: 'index terms it was matched through; empty when no skill has it' },
   ),
 }, { title: 'ExplainedWord' });
-/** One query word as the search read it. */
 export type ExplainedWord = Static<typeof ExplainedWordSchema>;
 
 /** One candidate of an explained search: what matched where, the parts of its score, why it was kept or cut. */
@@ -277,7 +261,6 @@ export const ExplainedCandidateSchema = Type.Object({
   }, { description: 'the parts of the score and of the no-match decision' }),
   replaces: Type.Optional(Type.String({ description: 'the deprecated skill this one stands in for' })),
 }, { title: 'ExplainedCandidate' });
-/** One candidate of an explained search. */
 export type ExplainedCandidate = Static<typeof ExplainedCandidateSchema>;
 
 /** The `explain` member of a search response. */
@@ -289,7 +272,6 @@ export const SearchExplanationSchema = Type.Object({
   ),
   candidates: Type.Array(ExplainedCandidateSchema),
 }, { title: 'SearchExplanation' });
-/** The explanation of one search. */
 export type SearchExplanation = Static<typeof SearchExplanationSchema>;
 
 /** Response of `POST /knowledge/search`. */
@@ -297,7 +279,6 @@ export const SearchResponseSchema = Type.Object({
   matches: Type.Array(SearchMatchSchema),
   explain: Type.Optional(SearchExplanationSchema),
 }, { title: 'SearchResponse' });
-/** Response of a search. */
 export type SearchResponse = Static<typeof SearchResponseSchema>;
 
 /** Query of `GET /knowledge/gaps`. */
@@ -306,7 +287,6 @@ export const GapsQuerySchema = Type.Object({
   since: Type.Optional(Timestamp),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
 });
-/** Query of the gap report as sent. */
 export type GapsQuery = Static<typeof GapsQuerySchema>;
 
 /** One group of the skill gap report: chat messages that matched nothing or only weakly. */
@@ -320,5 +300,4 @@ export const SkillGapSchema = Type.Object({
   messages: Type.Array(Type.String(), { description: 'up to three distinct messages, most recent first' }),
   candidates: Type.Array(Type.Object({ slug: Type.String(), score: Type.Number() }), { description: 'what the most recent search came closest to' }),
 }, { title: 'SkillGap' });
-/** One group of the skill gap report. */
 export type SkillGap = Static<typeof SkillGapSchema>;

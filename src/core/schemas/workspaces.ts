@@ -13,7 +13,6 @@ export const RoleSchema = StringEnum(ROLES);
 
 /** Node state: `working` while a turn runs (later messages wait in order), `idle` otherwise. */
 export const NodeStateSchema = StringEnum(['idle', 'working']);
-/** Node state. */
 export type NodeState = Static<typeof NodeStateSchema>;
 
 const nodeFields = {
@@ -30,17 +29,14 @@ const nodeFields = {
 
 /** A node (agent) of a structure, as stored. */
 export const NodeRecordSchema = Type.Object(nodeFields, { title: 'NodeRecord' });
-/** A node as stored. */
 export type NodeRecord = Static<typeof NodeRecordSchema>;
 
 /** A node as returned by the API: the record plus its live state. */
 export const NodeSchema = Type.Object({ ...nodeFields, state: NodeStateSchema }, { title: 'Node' });
-/** A node as returned by the API. */
 export type Node = Static<typeof NodeSchema>;
 
 /** A node in the archive, with the time it was archived. */
 export const ArchivedNodeSchema = Type.Object({ ...nodeFields, archived_at: Timestamp }, { title: 'ArchivedNode' });
-/** A node in the archive. */
 export type ArchivedNodeRecord = Static<typeof ArchivedNodeSchema>;
 
 /** A structure list entry, with the caller's role. */
@@ -51,7 +47,6 @@ export const StructureSummarySchema = Type.Object({
   created_at: Timestamp,
   node_count: Type.Integer(),
 }, { title: 'StructureSummary' });
-/** A structure list entry. */
 export type StructureSummary = Static<typeof StructureSummarySchema>;
 
 const detailFields = {
@@ -64,12 +59,10 @@ const detailFields = {
 
 /** A structure with all its nodes. */
 export const StructureDetailSchema = Type.Object(detailFields, { title: 'StructureDetail' });
-/** A structure detail. */
 export type StructureDetail = Static<typeof StructureDetailSchema>;
 
 /** The structure record returned on creation: the detail plus the caller's role (owner). */
 export const CreatedStructureSchema = Type.Object({ ...detailFields, role: RoleSchema }, { title: 'CreatedStructure' });
-/** A created structure. */
 export type CreatedStructure = Static<typeof CreatedStructureSchema>;
 
 /** Body of `POST /structures`. */
@@ -77,7 +70,6 @@ export const NewStructureSchema = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),
   template: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: `a template name: ${TEMPLATE_NAMES.join(', ')}; default blank` })),
 }, { title: 'NewStructure' });
-/** Body of a structure creation. */
 export type NewStructure = Static<typeof NewStructureSchema>;
 
 const Coordinate = Type.Number({ minimum: -1e7, maximum: 1e7 });
@@ -94,7 +86,6 @@ export const NewNodeSchema = Type.Object({
   starting_context: Type.Optional(StartingContext),
   container_url: Type.Optional(ContainerUrl),
 }, { title: 'NewNode' });
-/** Input of node creation. */
 export type NewNode = Static<typeof NewNodeSchema>;
 
 /** Body of `PATCH /structures/{id}/agents/{role_id}`. */
@@ -107,22 +98,18 @@ export const NodePatchSchema = Type.Object({
   starting_context: Type.Optional(StartingContext),
   container_url: Type.Optional(ContainerUrl),
 }, { title: 'NodePatch' });
-/** Input of a node update. */
 export type NodePatch = Static<typeof NodePatchSchema>;
 
 /** A member of a structure as listed. */
 export const MemberSchema = Type.Object({ user_id: Uuid, email: Type.String(), role: RoleSchema }, { title: 'Member' });
-/** A member as listed. */
 export type Member = Static<typeof MemberSchema>;
 
 /** Body of `PATCH /structures/{id}/members/{user_id}`. */
 export const MemberRoleSchema = Type.Object({ role: RoleSchema }, { title: 'MemberRole' });
-/** Body of a member's role change. */
 export type MemberRole = Static<typeof MemberRoleSchema>;
 
 /** State of an invite: `expired` is derived from `expires_at`. */
 export const InviteStatusSchema = StringEnum(['pending', 'accepted', 'replaced', 'revoked', 'expired']);
-/** State of an invite. */
 export type InviteStatus = Static<typeof InviteStatusSchema>;
 
 /** An invite as shown (never its token). */
@@ -134,22 +121,18 @@ export const InviteSchema = Type.Object({
   created_at: Timestamp,
   expires_at: Timestamp,
 }, { title: 'Invite' });
-/** An invite as shown. */
 export type Invite = Static<typeof InviteSchema>;
 
 /** An open invite as the members listing shows it (API.md §5: without `created_at`). */
 export const OpenInviteSchema = Type.Omit(InviteSchema, ['created_at'], { title: 'OpenInvite' });
-/** An open invite as listed. */
 export type OpenInvite = Static<typeof OpenInviteSchema>;
 
 /** `GET /structures/{id}/members`: members and open invites. */
 export const MembersSchema = Type.Object({ members: Type.Array(MemberSchema), invites: Type.Array(OpenInviteSchema) }, { title: 'Members' });
-/** Members and open invites of a structure. */
 export type Members = Static<typeof MembersSchema>;
 
 /** Body of `POST /structures/{id}/share`. */
 export const ShareSchema = Type.Object({ email: Email, role: RoleSchema }, { title: 'Share' });
-/** Body of a share. */
 export type Share = Static<typeof ShareSchema>;
 
 /** Body of `POST /invites/accept`. */
@@ -162,7 +145,6 @@ export const AcceptanceSchema = Type.Object({
   user: Type.Object({ id: Uuid, email: Type.String() }),
   token: Type.Optional(Type.String()),
 }, { title: 'Acceptance' });
-/** Result of accepting an invite. */
 export type Acceptance = Static<typeof AcceptanceSchema>;
 
 /** An entry of the workspace log: a decision or a milestone. */
@@ -176,7 +158,6 @@ export const LogEntrySchema = Type.Object({
   run_id: Nullable(Type.String()),
   created_at: Timestamp,
 }, { title: 'LogEntry' });
-/** An entry of the workspace log. */
 export type LogEntry = Static<typeof LogEntrySchema>;
 
 /** Number of log entries when `limit` is absent, and the most one page may hold. */
@@ -194,5 +175,4 @@ export const TimelineEntrySchema = Type.Object({
   at: Timestamp,
   fields: Type.Optional(Type.Array(Type.String(), { description: 'for updated: the fields that changed' })),
 }, { title: 'TimelineEntry' });
-/** One line of a node's activity timeline. */
 export type TimelineEntry = Static<typeof TimelineEntrySchema>;

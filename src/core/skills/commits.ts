@@ -34,7 +34,6 @@ interface Pending {
   error: string;
 }
 
-/** Options of a commit queue. */
 export interface CommitQueueOptions {
   /** The skills folder. */
   root: string;

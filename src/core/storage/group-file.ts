@@ -17,7 +17,6 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-/** Options of a group-committed file. */
 export interface GroupFileOptions {
   /** Also make the file's directory entry durable when the file is created (default true). */
   syncDirectory?: boolean;

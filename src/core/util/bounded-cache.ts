@@ -5,7 +5,7 @@
  * of tiny entries. Every in-memory cache of org that outlives a request is one of these.
  */
 
-/** Bounds of a cache. */
+/** Both limits of a cache: whichever is reached first evicts the least recently used entries. */
 export interface CacheBounds {
   /** Entries kept at most. */
   maxEntries: number;

@@ -6,7 +6,7 @@ export interface Clock {
   now(): Date;
 }
 
-/** The system clock. */
+/** The real clock; `AppDeps.clock` replaces it in tests. */
 export const systemClock: Clock = { now: () => new Date() };
 
 /** ISO 8601 UTC with milliseconds and `Z` (API.md §2). */

@@ -8,7 +8,7 @@ import type { ArchivedNodeRecord, MemberRecord, NodeRecord, StructureRecord } fr
 /** The node fields a change may set. */
 export type NodeFields = Partial<Pick<NodeRecord, 'label' | 'x' | 'y' | 'starting_context' | 'container_url' | 'parent_id'>>;
 
-/** One change of a structure. */
+/** A journal entry: one write to a structure, named by `op`. */
 export type StructureChange =
   | { op: 'node.add'; node: NodeRecord }
   | { op: 'node.update'; id: string; set: NodeFields }

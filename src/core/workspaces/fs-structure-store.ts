@@ -15,7 +15,6 @@ import { applyChange, type JournalEntry } from './changes.js';
 import { timelineEntry, type StructureStore, type TimelineEntry } from './structure-store.js';
 import type { StructureRecord } from './types.js';
 
-/** Options of the filesystem structure store. */
 export interface FsStructureStoreOptions {
   /** `.org/structures` */
   dir: string;
@@ -43,7 +42,6 @@ interface Journal {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Creates the store. */
 export function createFsStructureStore(options: FsStructureStoreOptions): StructureStore {
   const journals = new Map<string, Journal>();
   const compactBytes = options.compactBytes ?? 256 * 1024;

@@ -18,7 +18,7 @@ export interface InviteRecord {
   accepted_at: string | null;
 }
 
-/** Storage of invites. */
+/** The invite storage contract, one implementation per backend; a shared contract suite runs against each. */
 export interface InviteStore {
   /** Stores a new invite durably, marking the pending invites of the same structure and address `replaced`. */
   insert(invite: InviteRecord): Promise<void>;

@@ -13,7 +13,6 @@ import type { StructureStore, TimelineEntry } from './structure-store.js';
 import { withState } from './structures.js';
 import type { ArchivedNodeRecord, NewNode, Node, NodePatch, NodeRecord } from './types.js';
 
-/** Options of the node service. */
 export interface NodeServiceOptions {
   registry: StructureRegistry;
   store: StructureStore;

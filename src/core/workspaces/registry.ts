@@ -100,7 +100,7 @@ export class StructureRegistry {
     return this.entries.get(structureId)?.byRole.get(roleId);
   }
 
-  /** Every structure. */
+  /** Every loaded structure, read lazily from the live map. */
   all(): IterableIterator<StructureRecord> {
     const entries = this.entries.values();
     return (function* () {

@@ -29,7 +29,7 @@ export function timelineEntry(entry: JournalEntry): TimelineEntry {
   }
 }
 
-/** Storage of structures. */
+/** The structure storage contract (base records and their journals), one implementation per backend; a shared contract suite runs against each. */
 export interface StructureStore {
   /** Every structure, with its journal applied, and the number of its last journal entry. */
   loadAll(): Promise<{ record: StructureRecord; seq: number }[]>;

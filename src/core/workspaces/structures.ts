@@ -10,7 +10,6 @@ import type { StructureRegistry } from './registry.js';
 import type { Template } from './templates.js';
 import type { Node, NodeRecord, StructureDetail, StructureRecord, StructureSummary } from './types.js';
 
-/** Options of the structure service. */
 export interface StructureServiceOptions {
   registry: StructureRegistry;
   templates: Map<string, Template>;

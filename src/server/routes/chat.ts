@@ -34,7 +34,7 @@ function actorOf(request: FastifyRequest): string {
   return 'the administrator';
 }
 
-/** Chat with nodes. */
+/** Routes of chat: send a message (streamed or sync), follow or cancel a run, read the history. */
 export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'config' | 'connections'> }> = async (server, { app }) => {
   const tags = ['chat'];
   const chat = { kind: 'structure', action: 'chat', from: 'body', node: 'body' } as const;

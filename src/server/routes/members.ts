@@ -10,7 +10,7 @@ import { AcceptInviteSchema, AcceptanceSchema, InviteSchema, MemberRoleSchema, M
 import { actorOf } from '../access.js';
 import { scopeOf } from '../scope.js';
 
-/** Members and invites. */
+/** Routes for sharing a structure: share by e-mail, list members and open invites, accept an invite. */
 export const memberRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'invites' | 'members' | 'users'> }> = async (server, { app }) => {
   const tags = ['members'];
 

@@ -38,7 +38,7 @@ function ifMatchOf(headers: { 'if-match'?: string }): { ifMatch?: string[] } {
   return tags ? { ifMatch: tags } : {};
 }
 
-/** The skill library. */
+/** Routes of the skill library: list, read, write, delete and restore, search, history and load problems. */
 export const skillRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'skills' | 'access' | 'paths'> }> = async (server, { app }) => {
   const tags = ['skills'];
   // At start the library may still be loading: these requests wait for it (after the

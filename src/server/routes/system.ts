@@ -6,7 +6,6 @@ import { OrgError } from '../../core/errors.js';
 import { CreatedUserSchema, Email, HealthSchema, ReadinessSchema } from '../../core/schemas/index.js';
 import { problems } from '../schemas/common.js';
 
-/** Options of the system routes. */
 export interface SystemRoutesOptions {
   app: Pick<App, 'users' | 'skills' | 'skillCount' | 'readiness'>;
   version: string;

@@ -17,7 +17,6 @@ import fastifyStatic from '@fastify/static';
 import { errorCodes, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
 import { MAX_PATH_SEGMENT } from '../problem.js';
 
-/** Options of the web routes. */
 export interface WebRoutesOptions {
   /** Folder of the built app (default: `dist/web` of the package). */
   root?: string;

@@ -13,7 +13,6 @@ import { writeAtomic } from '../../core/storage/index.js';
 import { isoNow, type Clock, systemClock } from '../../core/util/index.js';
 import type { Db } from './db.js';
 
-/** Options of the shelves. */
 export interface PgShelfOptions {
   /** This instance's folder for local copies (`<home>/.org/cache/artifacts`). */
   cacheDir: string;

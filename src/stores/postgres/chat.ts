@@ -12,7 +12,6 @@ import type { Db } from './db.js';
 import { aliveSql } from './instances.js';
 import { CHANNEL, wake, type Listener } from './notify.js';
 
-/** Options of the store. */
 export interface PgChatStoreOptions {
   /** This instance: the owner of the runs it starts. */
   instanceId: string;

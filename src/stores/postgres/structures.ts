@@ -12,7 +12,6 @@ import type { StructureRecord } from '../../core/workspaces/types.js';
 import type { Db } from './db.js';
 import { wake } from './notify.js';
 
-/** Options of the store. */
 export interface PgStructureStoreOptions {
   /** Changes past the base after which a new base is written (default 256). */
   compactEvery?: number;

@@ -16,7 +16,6 @@ interface NodeKey extends KeyListing {
   node: OrgNode;
 }
 
-/** The keys section. */
 export function KeysSection({ structureId }: { structureId: string }) {
   const { api } = useSession();
   const keys = useLoad(

@@ -14,7 +14,6 @@ import { useLoad } from '../ui/useLoad';
 
 const ROLES: Role[] = ['viewer', 'operator', 'owner'];
 
-/** The members section. */
 export function MembersSection({ structureId }: { structureId: string }) {
   const { api, me } = useSession();
   const toast = useToast();

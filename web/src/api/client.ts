@@ -33,7 +33,6 @@ export function errorMessage(error: unknown): string {
   return String(error);
 }
 
-/** Options of one request. */
 export interface RequestOptions {
   body?: unknown;
   query?: Record<string, string | number | undefined>;
@@ -136,7 +135,5 @@ export function createApi(token: string, onUnauthorized: () => void = () => unde
   };
 }
 
-/** Path of a structure. */
 export const structurePath = (structureId: string) => `/api/org/structures/${encodeURIComponent(structureId)}`;
-/** Path of a node. */
 export const nodePath = (structureId: string, roleId: string) => `${structurePath(structureId)}/agents/${encodeURIComponent(roleId)}`;

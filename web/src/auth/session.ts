@@ -14,12 +14,10 @@ export function storedToken(): string | null {
   }
 }
 
-/** Stores the token. */
 export function storeToken(token: string): void {
   localStorage.setItem(KEY, token);
 }
 
-/** Forgets the token. */
 export function clearToken(): void {
   localStorage.removeItem(KEY);
 }

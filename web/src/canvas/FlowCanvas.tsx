@@ -37,7 +37,6 @@ export const MINIMAP_FROM = 12;
 /** Arrow-key moves are saved once the keys rest this long. */
 const KEY_SAVE_MS = 400;
 
-/** The canvas. */
 export function FlowCanvas({ nodes, selected, canMove, onSelect, onMove, placed, fitRequest = 0 }: FlowCanvasProps) {
   const [moves, dispatch] = useReducer(movesReducer, {});
   /** True once the first fit is done (the view then holds still until the user moves it). */

@@ -24,7 +24,6 @@ export function treeOrder(nodes: readonly OrgNode[]): { node: OrgNode; depth: nu
   return out;
 }
 
-/** The node list. */
 export function NodeList({ structureId, nodes, selected }: { structureId: string; nodes: readonly OrgNode[]; selected?: string | undefined }) {
   return (
     <ul className="node-list" aria-label="Nodes">

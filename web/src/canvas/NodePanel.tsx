@@ -25,7 +25,6 @@ const TABS = [
   { id: 'files', label: 'Files' },
 ] as const;
 
-/** The panel of one node. */
 export function NodePanel({ structureId, node, nodes, canWrite, onChanged, onDeleted }: NodePanelProps) {
   const [tab, setTab] = useState<'chat' | 'files'>('chat');
   /** A turn to show once the chat has loaded it (from the shelf's run links). */

@@ -9,7 +9,6 @@ import { useTitle } from '../ui/hooks';
 import { Empty, ErrorNote, Skeleton } from '../ui/Notice';
 import { useLoad } from '../ui/useLoad';
 
-/** The log page. */
 export function LogPage({ structureId }: { structureId: string }) {
   const { api } = useSession();
   useTitle('Workspace log');

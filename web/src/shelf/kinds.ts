@@ -4,7 +4,7 @@ import type { ArtifactInfo } from '../api/types';
 /** An artifact on a node's shelf, with the run that stored it (the core's record). */
 export type Artifact = ArtifactInfo;
 
-/** The kinds of preview. */
+/** How the shelf shows a file: rendered markdown, plain text, an image, or only a download link. */
 export type PreviewKind = 'markdown' | 'text' | 'image' | 'none';
 
 /** Text previews show at most this much of a file. */

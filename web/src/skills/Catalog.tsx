@@ -10,7 +10,6 @@ import { StatusBadge, Tags } from './badges';
 
 const STATUSES = ['complete', 'draft', 'deprecated'] as const;
 
-/** The catalog. */
 export function Catalog({ structureId, skills }: { structureId: string; skills: SkillsApi }) {
   const [statuses, setStatuses] = useState<string[]>(['complete', 'draft']);
   const [category, setCategory] = useState('');

@@ -11,7 +11,7 @@ export interface ToastAction {
   run: () => Promise<void>;
 }
 
-/** One toast. */
+/** A toast on screen; `id` orders the queue and names it for dismissal. */
 export interface Toast {
   id: number;
   message: string;

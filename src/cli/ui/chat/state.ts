@@ -29,7 +29,7 @@ export type Entry = { id: number } & (
   | { kind: 'notice'; text: string; tone: NoticeTone }
 );
 
-/** The kinds of entries. */
+/** What a transcript entry shows (a message, a tool call, a decision, ...): the discriminant the view switches on. */
 export type EntryKind = Entry['kind'];
 
 /** Distributes Omit over the entry union. */

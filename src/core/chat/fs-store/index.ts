@@ -17,7 +17,6 @@ import type { AgentEndRecord, ChatStore, MessagePage, RunEventWriter, RunLocatio
 import { applyRecord, applyRecords, historyFile, loadNodeRecords, type MessageRecord } from './node-messages.js';
 import { eventLines, headerLine, readEvents, readHeader, runFilePath } from './run-files.js';
 
-/** Options of the filesystem chat store. */
 export interface FsChatStoreOptions {
   /** The `.org` folder. */
   stateDir: string;

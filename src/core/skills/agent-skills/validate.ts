@@ -8,11 +8,11 @@
 
 /** Front matter fields the format defines. */
 export const AGENT_SKILL_FIELDS = ['name', 'description', 'license', 'allowed-tools', 'metadata', 'compatibility'] as const;
-/** Longest skill name. */
+/** Longest `name` the format allows, in characters. */
 export const AGENT_SKILL_NAME_MAX = 64;
-/** Longest description. */
+/** Longest `description` the format allows, in characters. */
 export const AGENT_SKILL_DESCRIPTION_MAX = 1024;
-/** Longest compatibility note. */
+/** Longest `compatibility` note the format allows, in characters. */
 export const AGENT_SKILL_COMPATIBILITY_MAX = 500;
 
 const NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;

@@ -30,7 +30,6 @@ export interface SkillSearchIndexOptions {
   synonyms?: SynonymSource | (() => SynonymSource | undefined);
 }
 
-/** Options of one search. */
 export interface SkillSearchOptions {
   /** Structure asking: structure-scoped skills of other structures are never returned. */
   structureId?: string;

@@ -47,7 +47,7 @@ export interface BasePostings extends PostingRows {
   wordStem: Uint32Array;
 }
 
-/** An empty base. */
+/** The base of an index with no documents (one offset, no entries): where a fresh index starts before the first compaction. */
 export function emptyBase(): BasePostings {
   return { terms: [], offsets: new Uint32Array(1), docs: new Uint32Array(0), fieldTf: new Uint16Array(0), df: new Uint32Array(0), words: [], wordStem: new Uint32Array(0) };
 }
