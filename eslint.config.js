@@ -1,5 +1,5 @@
 // ESLint flat config: typescript-eslint with type information, plus the import
-// zones of DESIGN.md (core < app < server/mcp; core < client < cli and web) enforced per folder.
+// zones of DESIGN.md (core < stores, email < app < server/mcp; core < client < cli and web) enforced per folder.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -37,7 +37,11 @@ export default tseslint.config(
     files: ['src/core/**/*.ts'],
     rules: forbid(
       // pg and src/stores too: core knows storage only through its interfaces (PostgreSQL lives in src/stores/postgres).
-      ['**/app.js', '**/server/**', '**/mcp/**', '**/client/**', '**/cli/**', '**/stores/**', 'fastify', '@fastify/*', 'ink', 'react', '@modelcontextprotocol/*', 'commander', 'pg', 'pg-*'],
+      // The mail libraries too: core sends and reads mail through its ports (the transports are in src/email).
+      [
+        '**/app.js', '**/server/**', '**/mcp/**', '**/client/**', '**/cli/**', '**/stores/**', '**/email/**',
+        'fastify', '@fastify/*', 'ink', 'react', '@modelcontextprotocol/*', 'commander', 'pg', 'pg-*', 'nodemailer', 'nodemailer/*', 'mailparser', 'smtp-server',
+      ],
       'core is the domain: it imports node:*, its own libraries and typebox (record schemas) only (DESIGN.md).',
     ),
   },
@@ -47,8 +51,16 @@ export default tseslint.config(
     rules: forbid(['**/app.js', '**/server/**', '**/mcp/**', '**/client/**', '**/cli/**', 'fastify', '@fastify/*', 'ink', 'react', 'commander'], 'stores import core and pg only.'),
   },
   {
+    // The mail adapters implement core's mail ports with nodemailer, mailparser and smtp-server, and are wired by the composition root.
+    files: ['src/email/**/*.ts'],
+    rules: forbid(
+      ['**/app.js', '**/server/**', '**/mcp/**', '**/client/**', '**/cli/**', '**/stores/**', 'fastify', '@fastify/*', 'ink', 'react', 'commander', 'pg', 'pg-*'],
+      'the e-mail adapters import core and the mail libraries only.',
+    ),
+  },
+  {
     files: ['src/server/**/*.ts'],
-    rules: forbid(['**/mcp/**', '**/cli/**', '**/client/**', 'ink', 'react', 'commander'], 'server imports app and core only.'),
+    rules: forbid(['**/mcp/**', '**/cli/**', '**/client/**', 'ink', 'react', 'commander', 'nodemailer', 'nodemailer/*', 'mailparser', 'smtp-server'], 'server imports app and core only.'),
   },
   {
     // Handlers act on the scope the access layer resolved (request.scope), never on ids
@@ -98,7 +110,7 @@ export default tseslint.config(
     files: ['web/**/*.ts', 'web/**/*.tsx'],
     ignores: ['web/vite.config.ts', 'web/test/**'],
     rules: forbid(
-      ['**/src/app.js', '**/src/server/**', '**/src/mcp/**', '**/src/cli/**', 'node:*', 'undici', 'fastify', 'ink', 'commander', 'chokidar', 'nodemailer', 'gray-matter'],
+      ['**/src/app.js', '**/src/server/**', '**/src/mcp/**', '**/src/cli/**', 'node:*', 'undici', 'fastify', 'ink', 'commander', 'chokidar', 'nodemailer', 'mailparser', 'smtp-server', 'gray-matter', '**/src/email/**', '**/src/stores/**'],
       'web imports src/client and core (types and pure helpers) only; it runs in the browser.',
     ),
   },

@@ -12,7 +12,8 @@ import { ChatEngine, createChatSkills, createFsChatStore, type ChatDirectory } f
 import { createContainerRuntime, createLocalRuntime, createLlmRuntime, type AgentRuntime } from './core/runtimes/index.js';
 import { createSkillRemote, openSkillStore, syncSkills, type SkillStore, type SkillStoreOptions } from './core/skills/index.js';
 import { prepareHome } from './core/home.js';
-import { createOutboxMailer, createSmtpMailer, type Mailer } from './core/mail/index.js';
+import type { Mailer } from './core/mail/index.js';
+import { createOutboxMailer, createSmtpMailer, readEmail } from './email/index.js';
 import { InboundService } from './core/inbound/index.js';
 import { pendingWrites } from './core/storage/index.js';
 import { isOrgError } from './core/errors.js';
@@ -240,6 +241,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     chat,
     structures,
     mailer,
+    readEmail,
     domain: config.inboundDomain,
     log,
     journal: shared?.replies ?? join(paths.state, 'inbound-replies.jsonl'),

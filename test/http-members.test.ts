@@ -6,27 +6,13 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Mailer, MailMessage } from '../src/core/mail/index.js';
+import type { MailMessage } from '../src/core/mail/index.js';
 import { startInstance, type TestInstance } from './helpers/instance.js';
 import { expectProblem } from './helpers/problem.js';
 import { ISO, UUID } from './helpers/shapes.js';
+import { createMemoryOutbox, type MemoryOutbox } from './support/memory-outbox.js';
 
 const DAY = 24 * 60 * 60 * 1000;
-
-/** A mailer that keeps messages in memory, so tests can read the token without parsing files. */
-function memoryMailer(): Mailer & { sent: MailMessage[]; fail: boolean } {
-  const mailer = {
-    sent: [] as MailMessage[],
-    fail: false,
-    async send(message: MailMessage) {
-      if (mailer.fail) throw new Error('connect ECONNREFUSED 10.0.0.1:25 /etc/secret');
-      mailer.sent.push(message);
-      return { messageId: `<${mailer.sent.length}@test>` };
-    },
-    async close() {},
-  };
-  return mailer;
-}
 
 const tokenIn = (message: MailMessage | undefined): string => {
   const match = /org_inv_[0-9A-Za-z]+/.exec(message?.text ?? '');
@@ -36,12 +22,12 @@ const tokenIn = (message: MailMessage | undefined): string => {
 
 describe('members and invites', () => {
   let t: TestInstance;
-  let mailer: ReturnType<typeof memoryMailer>;
+  let mailer: MemoryOutbox;
   let owner: { token: string; id: string };
   let stranger: { token: string; id: string };
   let structureId: string;
   beforeAll(async () => {
-    mailer = memoryMailer();
+    mailer = createMemoryOutbox();
     t = await startInstance({ deps: { mailer } });
     owner = await t.createUser('owner@example.com');
     stranger = await t.createUser('stranger@example.com');
@@ -106,13 +92,13 @@ describe('members and invites', () => {
     });
 
     it('503 when the e-mail cannot be sent, without leaking the transport error', async () => {
-      mailer.fail = true;
+      mailer.failure = new Error('connect ECONNREFUSED 10.0.0.1:25 /etc/secret');
       try {
         const response = await share({ email: 'unreachable@example.com', role: 'viewer' });
         const body = expectProblem(response, 503, 'unavailable');
         expect(String(body.detail)).not.toMatch(/ECONNREFUSED|10\.0\.0\.1|secret/);
       } finally {
-        mailer.fail = false;
+        mailer.failure = undefined;
       }
     });
   });

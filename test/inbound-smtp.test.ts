@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSmtpListener, type SmtpListener } from '../src/server/smtp.js';
+import { startSmtpListener, type SmtpListener } from '../src/email/index.js';
 import { startInstance, type TestInstance } from './helpers/instance.js';
 import { createWorkRuntime } from './helpers/work-runtime.js';
 
@@ -28,7 +28,15 @@ describe('inbound SMTP listener', () => {
     const owner = await t.createUser('owner@example.com');
     const structure = await t.createStructure(owner.token, 'personal');
     address = `${structure.agents[0]!.role_id}.${structure.id}@localhost`;
-    smtp = await startSmtpListener(t.app, { host: '127.0.0.1', port: 0, log: t.app.log });
+    smtp = await startSmtpListener({
+      host: '127.0.0.1',
+      port: 0,
+      secret: SECRET,
+      name: 'localhost',
+      sizeLimit: t.app.config.bodyLimit,
+      inbound: t.app.inbound,
+      log: t.app.log,
+    });
   });
   afterAll(async () => {
     await smtp.close();

@@ -11,7 +11,7 @@ import { saveLogin } from '../../core/credentials.js';
 import type { Log } from '../../core/util/log.js';
 import { createMcpHttpHandler } from '../../mcp/http.js';
 import { buildServer } from '../../server/index.js';
-import type { SmtpListener } from '../../server/smtp.js';
+import type { SmtpListener } from '../../email/smtp-listener.js';
 import type { Output } from '../output.js';
 import { VERSION } from '../version.js';
 
@@ -60,8 +60,16 @@ export async function runServe(flags: ServeFlags, output: Output, env: NodeJS.Pr
   try {
     if (config.smtpPort !== undefined) {
       // Loaded only when asked for: the SMTP server and the mail parser are heavy.
-      const { startSmtpListener } = await import('../../server/smtp.js');
-      smtp = await startSmtpListener(app, { host: config.host, port: config.smtpPort, log });
+      const { startSmtpListener } = await import('../../email/smtp-listener.js');
+      smtp = await startSmtpListener({
+        host: config.host,
+        port: config.smtpPort,
+        secret: config.inboundSecret,
+        name: config.inboundDomain,
+        sizeLimit: config.bodyLimit,
+        inbound: app.inbound,
+        log,
+      });
     }
     await server.listen({ host: config.host, port: config.port });
   } catch (error) {

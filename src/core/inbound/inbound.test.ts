@@ -1,8 +1,6 @@
-/** Units of the inbound channels: signatures, routing addresses, quoted-reply stripping, e-mail parsing. */
-import nodemailer from 'nodemailer';
+/** Units of the inbound channels: signatures, routing addresses, quoted-reply stripping (e-mail reading is in src/email). */
 import { describe, expect, it } from 'vitest';
 import { nodeAddress, parseNodeAddress } from './address.js';
-import { parseInboundEmail } from './email.js';
 import { stripQuotedReply } from './quotes.js';
 import { signBody, verifySignature } from './signature.js';
 
@@ -53,38 +51,5 @@ describe('stripQuotedReply', () => {
 
   it('keeps ordinary text, including lines that merely start with "On"', () => {
     expect(stripQuotedReply('On Monday we ship.\nFrom here on, faster.')).toBe('On Monday we ship.\nFrom here on, faster.');
-  });
-});
-
-describe('parseInboundEmail', () => {
-  it('reads sender, recipients, threading ids, text and attachments', async () => {
-    const transport = nodemailer.createTransport({ streamTransport: true, buffer: true });
-    const { message } = (await transport.sendMail({
-      from: 'Alice <alice@example.com>',
-      replyTo: 'alice.replies@example.com',
-      to: 'team@example.com',
-      cc: `exec-ceo.${SID}@org.example.com`,
-      subject: ' Plan ',
-      messageId: '<m-2@example.com>',
-      references: '<m-0@example.com> <m-1@example.com>',
-      text: 'Do it.\n\nOn Sun, Bob wrote:\n> before',
-      attachments: [{ filename: '../../etc/passwd', content: 'x' }],
-      headers: { 'Delivered-To': `exec-cfo.${SID}@org.example.com` },
-    })) as { message: Buffer };
-    const email = await parseInboundEmail(message);
-    expect(email).toMatchObject({
-      messageId: '<m-2@example.com>',
-      references: ['<m-0@example.com>', '<m-1@example.com>'],
-      subject: 'Plan',
-      sender: 'alice.replies@example.com',
-      recipients: [`exec-cfo.${SID}@org.example.com`, 'team@example.com', `exec-ceo.${SID}@org.example.com`],
-      text: 'Do it.',
-    });
-    expect(email.attachments).toHaveLength(1);
-    expect(email.attachments[0]!.content.toString()).toBe('x');
-  });
-
-  it('refuses an empty body', async () => {
-    await expect(parseInboundEmail(Buffer.alloc(0))).rejects.toMatchObject({ code: 'invalid_request' });
   });
 });

@@ -13,7 +13,8 @@ import type { Mailer, MailMessage } from '../mail/mailer.js';
 import { errorFields, silentLog, type Log } from '../util/log.js';
 import type { StructureService } from '../workspaces/structures.js';
 import { nodeAddress, parseNodeAddress, type NodeAddress } from './address.js';
-import { parseInboundEmail, type InboundEmail } from './email.js';
+import type { InboundEmail, ReadEmail } from './email.js';
+import { stripQuotedReply } from './quotes.js';
 import { createFsReplyJournal, type OwedReply, type ReplyJournal } from './reply-journal.js';
 
 /** Longest chat message (API.md §6); longer e-mail text is cut. */
@@ -23,6 +24,8 @@ export interface InboundServiceOptions {
   chat: ChatEngine;
   structures: Pick<StructureService, 'has' | 'record'>;
   mailer: Mailer;
+  /** Reads a raw inbound e-mail (the MIME parser lives in the mail adapter layer). */
+  readEmail: ReadEmail;
   /** The domain of routing addresses (ORG_INBOUND_DOMAIN). */
   domain: string;
   /** Largest artifact attached to a reply, in bytes (default 10 MiB); a larger one is only named. */
@@ -102,11 +105,11 @@ export class InboundService {
    * 400 for an unreadable message or one without sender or text, 404 for an unknown address.
    */
   async acceptEmail(raw: Buffer, envelope: { recipients?: string[] } = {}): Promise<InboundAccepted> {
-    const email = await parseInboundEmail(raw);
+    const email = await this.options.readEmail(raw);
     const address = this.route([...(envelope.recipients ?? []), ...email.recipients]);
     if (!email.sender) throw invalid('the e-mail has no sender address (From or Reply-To)');
     const attachments = this.attachmentsOf(email);
-    let message = email.text || email.subject;
+    let message = stripQuotedReply(email.text) || email.text.trim() || email.subject;
     if (!message && attachments.length > 0) message = '(no text: see the attached files)';
     if (!message) throw invalid('the e-mail has no text');
     if (message.length > MAX_MESSAGE) message = message.slice(0, MAX_MESSAGE);

@@ -1,2 +1,2 @@
-/** Outgoing mail: the Mailer interface, the SMTP and outbox implementations. */
+/** Outgoing mail as core sees it: the {@link Mailer} port. Its transports are in `src/email`. */
 export * from './mailer.js';

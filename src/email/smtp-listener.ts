@@ -3,14 +3,14 @@
  * server can deliver to org directly. Messages go to the same inbound service as
  * `POST /api/org/inbound/email`. Instead of the webhook's HMAC, the client must
  * authenticate (AUTH PLAIN/LOGIN, any user name) with ORG_INBOUND_SECRET as password;
- * recipients that name no node are refused at RCPT TO (550).
+ * recipients that name no node are refused at RCPT TO (550). smtp-server is loaded when
+ * the listener starts.
  */
 import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
-import type { App } from '../app.js';
 import { sameSecret } from '../core/auth/index.js';
 import { OrgError, isOrgError } from '../core/errors.js';
-import { errorFields, type Log } from '../core/util/log.js';
+import type { InboundService } from '../core/inbound/index.js';
+import { errorFields, type Log } from '../core/util/index.js';
 
 /** What {@link startSmtpListener} hands back: the port it bound (useful with port 0) and how to stop it. */
 export interface SmtpListener {
@@ -23,6 +23,14 @@ export interface SmtpListener {
 export interface SmtpListenerOptions {
   host: string;
   port: number;
+  /** The SMTP password (ORG_INBOUND_SECRET); required, the listener refuses to start without it. */
+  secret: string | undefined;
+  /** The name the listener greets with (the inbound domain). */
+  name: string;
+  /** Largest message accepted, in bytes (552 beyond). */
+  sizeLimit: number;
+  /** Where accepted messages go: routing checks at RCPT TO, the message at DATA. */
+  inbound: Pick<InboundService, 'accepts' | 'acceptEmail'>;
   /** Where connection errors are reported. */
   log: Log;
 }
@@ -31,15 +39,16 @@ function smtpError(message: string, responseCode: number): Error {
   return Object.assign(new Error(message), { responseCode });
 }
 
-/** Starts the listener; needs ORG_INBOUND_SECRET (it is the SMTP password). */
-export async function startSmtpListener(app: Pick<App, 'config' | 'inbound'>, options: SmtpListenerOptions): Promise<SmtpListener> {
-  const secret = app.config.inboundSecret;
+/** Starts the listener; resolves once it is bound. */
+export async function startSmtpListener(options: SmtpListenerOptions): Promise<SmtpListener> {
+  const { secret, inbound } = options;
   if (!secret) throw new OrgError('invalid_request', '--smtp-port needs ORG_INBOUND_SECRET (the SMTP password)');
+  const { SMTPServer } = await import('smtp-server');
   const server = new SMTPServer({
-    name: app.config.inboundDomain,
+    name: options.name,
     banner: 'org inbound mail',
     logger: false,
-    size: app.config.bodyLimit,
+    size: options.sizeLimit,
     authMethods: ['PLAIN', 'LOGIN'],
     // Plain-text AUTH: keep the listener on a trusted interface or put TLS in front of it.
     allowInsecureAuth: true,
@@ -49,7 +58,7 @@ export async function startSmtpListener(app: Pick<App, 'config' | 'inbound'>, op
       callback(smtpError('authentication failed', 535));
     },
     onRcptTo(address, _session, callback) {
-      if (address.address && app.inbound.accepts(address.address)) return callback();
+      if (address.address && inbound.accepts(address.address)) return callback();
       callback(smtpError(`no node has the address ${address.address}`, 550));
     },
     onData(stream, session, callback) {
@@ -59,7 +68,7 @@ export async function startSmtpListener(app: Pick<App, 'config' | 'inbound'>, op
       stream.on('end', () => {
         if (stream.sizeExceeded) return callback(smtpError('message too large', 552));
         const recipients = session.envelope.rcptTo.flatMap((rcpt) => (rcpt.address ? [rcpt.address] : []));
-        app.inbound.acceptEmail(Buffer.concat(chunks), { recipients }).then(
+        inbound.acceptEmail(Buffer.concat(chunks), { recipients }).then(
           (accepted) => callback(null, `queued as run ${accepted.runId}`),
           (error: unknown) => {
             const status = isOrgError(error) ? error.status : 500;
