@@ -16,7 +16,7 @@ import { registerCors } from './http/cors.js';
 import { clientErrorHandler, frameworkErrors, handleExpectations, registerClosing, registerErrorHandling } from './errors.js';
 import { openapiOptions } from './openapi.js';
 import { registerRequestIds, requestIdOf } from './request-id.js';
-import { agentRoutes } from './routes/agents.js';
+import { nodeRoutes } from './routes/nodes.js';
 import { artifactRoutes } from './routes/artifacts.js';
 import { chatRoutes } from './routes/chat.js';
 import { inboundRoutes } from './routes/inbound.js';
@@ -108,7 +108,7 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   // Each route plugin receives the services it uses, and nothing else of the app.
   await server.register(systemRoutes, { app: { users: app.users, skills: app.skills, skillCount: () => app.skillCount(), readiness: () => app.readiness() }, version: options.version });
   await server.register(structureRoutes, { app: { structures: app.structures, nodes: app.nodes, workspaceLog: app.workspaceLog } });
-  await server.register(agentRoutes, { app: { nodes: app.nodes } });
+  await server.register(nodeRoutes, { app: { nodes: app.nodes } });
   await server.register(keyRoutes, { app: { nodes: app.nodes, keys: app.keys } });
   await server.register(memberRoutes, { app: { invites: app.invites, members: app.members, users: app.users } });
   await server.register(skillRoutes, { app: { skills: app.skills, access: app.access, paths: app.paths } });

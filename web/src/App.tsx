@@ -18,7 +18,7 @@ import { TopBar } from './TopBar';
 import { useTitle } from './ui/hooks';
 import { ErrorNote, Skeleton } from './ui/Notice';
 import { ToastProvider } from './ui/Toasts';
-import { WorkspacesPage } from './workspaces/WorkspacesPage';
+import { StructuresPage } from './structures/StructuresPage';
 
 type AuthState =
   | { status: 'signed-out'; reason?: string }
@@ -55,7 +55,7 @@ export function App() {
   const token = auth.status === 'signed-out' ? '' : auth.token;
   const api = useMemo(() => createApi(token, () => signOut('The token was rejected (unknown or revoked). Sign in again.')), [token, signOut]);
 
-  // Verify the token by listing the workspaces (a person route: node keys get 403).
+  // Verify the token by listing the structures (a person route: node keys get 403).
   useEffect(() => {
     if (auth.status !== 'checking') return;
     let live = true;
@@ -99,7 +99,7 @@ export function App() {
             storeToken(acceptance.token);
             setAuth({ status: 'checking', token: acceptance.token });
           } else if (auth.status !== 'signed-out') {
-            // Same user, one more workspace: list the workspaces again.
+            // Same user, one more structure: list the structures again.
             setAuth({ status: 'checking', token: auth.token });
           }
           replaceFragment(`/w/${acceptance.structure_id}`);
@@ -153,7 +153,7 @@ function Routed({ path }: { path: string }) {
   const structureId = 'structureId' in route ? route.structureId : undefined;
   const { structures, refreshStructures } = useSession();
   const known = structureId === undefined || structures.some((structure) => structure.id === structureId);
-  // A workspace created or shared since sign-in (CLI, API, another tab): list them again for its name and the caller's role.
+  // A structure created or shared since sign-in (CLI, API, another tab): list them again for its name and the caller's role.
   useEffect(() => {
     if (!known) refreshStructures().catch(() => undefined);
   }, [known, structureId, refreshStructures]);
@@ -161,7 +161,7 @@ function Routed({ path }: { path: string }) {
     <div className="app">
       <TopBar route={route} />
       <main className="main" id="main" tabIndex={-1}>
-        {route.page === 'home' ? <WorkspacesPage /> : null}
+        {route.page === 'home' ? <StructuresPage /> : null}
         {route.page === 'canvas' ? <CanvasPage key={route.structureId} structureId={route.structureId} roleId={route.roleId} /> : null}
         {route.page === 'skills' ? <SkillsPage key={route.structureId} structureId={route.structureId} view={route.view} /> : null}
         {route.page === 'access' ? <AccessPage key={structureId} structureId={route.structureId} /> : null}

@@ -1,5 +1,5 @@
 /**
- * The top bar: brand, workspace switcher, the workspace's sections, sign-out. On narrow
+ * The top bar: brand, structure switcher, the structure's sections, sign-out. On narrow
  * screens the switcher, sections and account controls fold into a menu opened by a
  * button (the same markup; CSS decides), which closes on navigation and on Escape.
  */

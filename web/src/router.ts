@@ -1,5 +1,5 @@
 /**
- * Hash routing: `#/` workspaces, `#/w/<id>` canvas (`/n/<role_id>` selects a node),
+ * Hash routing: `#/` structures, `#/w/<id>` canvas (`/n/<role_id>` selects a node),
  * `#/w/<id>/skills[/…]`, `#/w/<id>/access`, `#/w/<id>/log`. Secrets in the fragment
  * (`#token=`, `#invite=`) are handled by the app shell before routing.
  */

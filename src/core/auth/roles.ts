@@ -1,11 +1,11 @@
 /**
  * The role matrix of API.md §3, in one place. Routes name an action; this module
- * decides which collaborator roles, and whether an MCP node key, may perform it.
+ * decides which member roles, and whether an MCP node key, may perform it.
  */
 
-/** Collaborator roles, lowest first. */
+/** Member roles, lowest first. */
 export const ROLES = ['viewer', 'operator', 'owner'] as const;
-/** A collaborator role in a structure. */
+/** A member role in a structure. */
 export type Role = (typeof ROLES)[number];
 
 /** Every guarded action of the API. */
@@ -18,7 +18,7 @@ export type Action =
   | 'admin_structure'; // mint/revoke MCP keys, share, members
 
 interface Rule {
-  /** The lowest collaborator role allowed. */
+  /** The lowest member role allowed. */
   minRole: Role;
   /** What an MCP node key may do: nothing, anything in its structure, or only its own node. */
   mcp: 'no' | 'structure' | 'own_node';
@@ -39,7 +39,7 @@ export function roleAtLeast(role: Role, min: Role): boolean {
   return ROLES.indexOf(role) >= ROLES.indexOf(min);
 }
 
-/** True when `value` names a collaborator role. */
+/** True when `value` names a member role. */
 export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
 }

@@ -8,7 +8,7 @@ import { ID_MAX_LENGTH, ROLE_ID_PATTERN } from '../util/patterns.js';
 import { TEMPLATE_NAMES } from '../workspaces/templates.js';
 import { Email, Nullable, RoleId, StringEnum, Timestamp, Uuid } from './common.js';
 
-/** A collaborator role in a structure, lowest first: viewer, operator, owner. */
+/** A member role in a structure, lowest first: viewer, operator, owner. */
 export const RoleSchema = StringEnum(ROLES);
 
 /** Node state: `working` while a turn runs (later messages wait in order), `idle` otherwise. */

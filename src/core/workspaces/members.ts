@@ -1,5 +1,5 @@
 /**
- * Members of structures and their collaborator roles (viewer, operator, owner), each
+ * Members of structures and their member roles (viewer, operator, owner), each
  * change journaled with the structure.
  */
 import type { Role } from '../auth/roles.js';

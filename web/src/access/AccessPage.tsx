@@ -5,7 +5,7 @@ import { InfoNote } from '../ui/Notice';
 import { KeysSection } from './KeysSection';
 import { MembersSection } from './MembersSection';
 
-/** The access page of a workspace. */
+/** The access page of a structure. */
 export function AccessPage({ structureId }: { structureId: string }) {
   const role = useRole(structureId);
   useTitle('Keys & members');

@@ -1,5 +1,5 @@
 /**
- * Members and pending invites of a workspace (owner): share by e-mail with a role,
+ * Members and pending invites of a structure (owner): share by e-mail with a role,
  * change a member's role, remove a member, cancel a pending invite.
  */
 import { useState } from 'react';

@@ -1,4 +1,4 @@
-/** The signed-in API client and the workspaces list, shared through React context. */
+/** The signed-in API client and the structures list, shared through React context. */
 import { createContext, useContext } from 'react';
 import type { Api } from './client';
 import type { StructureSummary } from './types';
@@ -14,7 +14,7 @@ export interface Session {
   api: Api;
   /** The signed-in user, or the instance administrator. */
   me: Me;
-  /** The workspaces the token can access (refreshed by `refreshStructures`). */
+  /** The structures the token can access (refreshed by `refreshStructures`). */
   structures: StructureSummary[];
   refreshStructures: () => Promise<void>;
   signOut: () => void;

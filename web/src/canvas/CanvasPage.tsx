@@ -24,7 +24,7 @@ import { useTidy } from './useTidy';
 /** The canvas library loads only where a canvas is shown (not on phones). */
 const FlowCanvas = lazy(() => import('./FlowCanvas').then((module) => ({ default: module.FlowCanvas })));
 
-/** The workspace canvas with the selected node's panel. */
+/** The structure canvas with the selected node's panel. */
 export function CanvasPage({ structureId, roleId }: { structureId: string; roleId?: string | undefined }) {
   const { api, refreshStructures } = useSession();
   const role = useRole(structureId);

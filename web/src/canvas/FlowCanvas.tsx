@@ -1,5 +1,5 @@
 /**
- * The workspace canvas on React Flow: nodes at their stored positions (nodes without
+ * The structure canvas on React Flow: nodes at their stored positions (nodes without
  * one laid out beside their parent), pan and zoom anchored on the pointer, a minimap
  * for larger trees, and moves by drag or by arrow keys on a selected node, each saved
  * with PATCH x/y. The view is fitted once when the tree first shows and on request

@@ -16,7 +16,7 @@ export function Catalog({ structureId, skills }: { structureId: string; skills: 
   const [filter, setFilter] = useState('');
   const status = statuses.length > 0 ? statuses.join(',') : 'complete,draft,deprecated';
   const list = useLoad((signal) => skills.list({ status, ...(category ? { category } : {}) }, signal), [skills, status, category]);
-  // Categories come from every skill of the workspace, so the filter lists them all.
+  // Categories come from every skill of the structure, so the filter lists them all.
   const everything = useLoad((signal) => skills.list({ status: 'complete,draft,deprecated' }, signal), [skills]);
   const categories = useMemo(() => [...new Set((everything.data ?? []).map((skill) => skill.category).filter(Boolean))].sort(), [everything.data]);
 

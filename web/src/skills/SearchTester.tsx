@@ -1,5 +1,5 @@
 /**
- * The search tester: what an agent of this workspace would match, with score and
+ * The search tester: what an agent of this structure would match, with score and
  * reason (scores look exactly as they do in a chat turn's "Skills matched": one scale),
  * and with "Explain" every candidate the search weighed (the best ones under the floor
  * too) with why it was kept or cut. "Why not" names a skill to explain whatever its rank:

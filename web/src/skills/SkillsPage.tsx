@@ -1,5 +1,5 @@
 /**
- * The workspace's Skills Editor: catalog with filters, skill pages, the editor, the
+ * The structure's Skills Editor: catalog with filters, skill pages, the editor, the
  * drafts review queue, deleted skills with restore, the search tester, and the files
  * that do not load (polled, so a fix on disk shows without a reload).
  */

@@ -1,4 +1,4 @@
-/** Skill library calls of the Skills Editor, scoped to the workspace. */
+/** Skill library calls of the Skills Editor, scoped to the structure. */
 import type { Api } from '../api/client';
 import type { DeletedSkill, SearchExplanation, SearchMatch, Skill, SkillCommit, SkillEntry, SkillProblem } from '../api/types';
 

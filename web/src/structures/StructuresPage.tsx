@@ -1,4 +1,4 @@
-/** The workspaces list (with the caller's role and node count) and creation from a template. */
+/** The structures list (with the caller's role and node count) and creation from a template. */
 import { useEffect, useState } from 'react';
 import { useSession } from '../api/context';
 import { TEMPLATES, type StructureDetail } from '../api/types';
@@ -7,8 +7,8 @@ import { formatTime } from '../ui/format';
 import { useTitle } from '../ui/hooks';
 import { Empty, ErrorNote } from '../ui/Notice';
 
-/** Lists and creates workspaces. */
-export function WorkspacesPage() {
+/** Lists and creates structures. */
+export function StructuresPage() {
   const { api, structures, refreshStructures } = useSession();
   useTitle('Workspaces');
   const [name, setName] = useState('');

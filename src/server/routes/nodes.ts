@@ -8,7 +8,7 @@ import { actorOf } from '../access.js';
 import { nodeScopeOf, scopeOf } from '../scope.js';
 
 /** Nodes of a structure. */
-export const agentRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'nodes'> }> = async (server, { app }) => {
+export const nodeRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'nodes'> }> = async (server, { app }) => {
   const tags = ['nodes'];
   const access = { kind: 'structure', action: 'manage_nodes', from: 'params' } as const;
   const nodeAccess = { ...access, node: 'params' } as const;
