@@ -5,10 +5,12 @@
  *   npm run bench                  # all
  *   npm run bench -- http          # only the HTTP benchmark
  *   npm run bench -- search-core   # only the search-core benchmark (1,000 and 10,000 skills)
+ *   npm run bench -- cli-startup   # start-up time of the org command
  *
  * See bench/README.md for what each figure means.
  */
 import { benchChat } from './chat.js';
+import { benchCliStartup } from './cli-startup.js';
 import { benchHttp } from './http.js';
 import { benchSearchCore } from './search-core.js';
 import { benchSearchHttp, searchSizes } from './search-http.js';
@@ -52,6 +54,11 @@ const BENCHES: Bench[] = [
     name: 'chat',
     description: 'chat: time to first event, container relay throughput, 1,000 open streams',
     run: benchChat,
+  },
+  {
+    name: 'cli-startup',
+    description: 'org --version, org help and org skills --help against node -e 0 and loading the whole app',
+    run: () => benchCliStartup(),
   },
 ];
 

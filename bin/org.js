@@ -1,6 +1,10 @@
 #!/usr/bin/env node
 // Entry point of the `org` command: runs the compiled CLI.
-import { main } from '../dist/cli/main.js';
+import { exitQuietlyOnClosedPipe, main } from '../dist/cli/main.js';
+
+// `org … | head`: a reader that stops early is not an error.
+exitQuietlyOnClosedPipe(process.stdout);
+exitQuietlyOnClosedPipe(process.stderr);
 
 main(process.argv).then(
   (code) => {

@@ -43,6 +43,9 @@ describe('EntryView', () => {
     const actions: ChatAction[] = [
       { type: 'sent', text: 'close March', attachments: ['ledger.csv'] },
       ...EVERY_EVENT.map((event): ChatAction => ({ type: 'event', event: { ...event, timestamp } as ChatEvent })),
+      // The outcomes the server reports after the runtime's proposal (API.md §9).
+      { type: 'event', event: { type: 'skill_learned', content: { slug: 'close-the-books-2', name: 'Close the books', stored: true }, timestamp } as ChatEvent },
+      { type: 'event', event: { type: 'skill_learned', content: { slug: 'echo', name: 'Echo', stored: false, reason: 'the turn used the skill run-month-end-close' }, timestamp } as ChatEvent },
       { type: 'event', event: { type: 'tool_call', content: { tool: 'fetch_ledger', args: { month: 3 } }, timestamp } },
       { type: 'event', event: { type: 'error', content: { message: 'the ledger is locked' }, timestamp } },
     ];
@@ -64,7 +67,11 @@ describe('EntryView', () => {
     expect(frame).toContain('Hello world.'); // streamed text, merged
     expect(frame).toContain('◆ Decision: Accrue the invoice'); // decision title
     expect(frame).toContain('Accrue it in March because'); // and its body
-    expect(frame).toContain('✎ learned a draft skill: close-the-books (Close the books)'); // skill_learned
+    // skill_learned: only outcomes show, with the command that reviews the stored draft.
+    expect(frame).toContain('✎ learned a draft skill: close-the-books-2 (Close the books)');
+    expect(frame).toContain('review it: org drafts approve close-the-books-2');
+    expect(frame).toContain('✎ not learned "Echo": the turn used the skill run-month-end-close');
+    expect(frame).not.toContain('close-the-books (Close the books)'); // the runtime's proposal
     expect(frame).toContain('✔ Closed March'); // complete
     expect(frame).toContain('artifacts: report.md, ledger.csv');
     expect(frame).toContain('fetch_ledger'); // a tool call still waiting: spinner, no ✓
@@ -108,7 +115,7 @@ describe('ChatApp against a server', () => {
     await typeLine(app, 'close March');
     await waitFor(() => app.frame().includes('✔ Closed March'), 'the summary');
     const frame = app.frame();
-    for (const expected of ['› close March', '· Thinking about the quarter', '✓ search_skills', '▸ Ledger reconciled', 'Hello world.', '◆ Decision: Accrue the invoice', '✎ learned a draft skill: close-the-books', 'artifacts: report.md, ledger.csv']) {
+    for (const expected of ['› close March', '· Thinking about the quarter', '✓ search_skills', '▸ Ledger reconciled', 'Hello world.', '◆ Decision: Accrue the invoice', 'artifacts: report.md, ledger.csv']) {
       expect(frame).toContain(expected);
     }
     expect(app.exits).toEqual([]);

@@ -1,10 +1,12 @@
 /**
- * Printing chat events for scripts and pipes: the reply text streams to stdout as it
- * arrives and the summary follows it; progress (thoughts, tools, milestones, decisions,
- * learned skills) goes to stderr, so `org chat … -m … > reply.txt` keeps only the reply.
+ * Printing chat events for scripts and pipes. stdout carries the whole readable reply:
+ * step headings (milestones), the streamed text, decisions, what was learned, the
+ * summary and the artifacts — so `org chat … -m … > reply.md` keeps a complete answer.
+ * stderr carries the progress around it: thoughts and tool calls with their results.
  */
 import type { ChatEvent } from '../client/types.js';
 import { excerpt } from './format.js';
+import { describeLearned, learnedOutcome } from './learned.js';
 import type { Output } from './output.js';
 
 /** Where printed events go. */
@@ -13,12 +15,21 @@ export interface EventSink {
   write: (chunk: string) => void;
 }
 
-/** A printer that remembers whether stdout ends mid-line. */
+/** A printer that remembers whether stdout ends mid-line, and which tool calls are still open. */
 export function createEventPrinter(sink: EventSink): { print(event: ChatEvent): void; finish(): void } {
   let midLine = false;
+  const open: string[] = [];
   const endLine = () => {
     if (midLine) sink.write('\n');
     midLine = false;
+  };
+  const line = (text: string) => {
+    endLine();
+    sink.output.out(text);
+  };
+  /** Tool calls of a turn that ended without their result are said to have none. */
+  const closeTools = () => {
+    for (const tool of open.splice(0)) sink.output.err(`⊘ ${tool}: no result (the turn ended first)`);
   };
   return {
     print(event) {
@@ -32,26 +43,33 @@ export function createEventPrinter(sink: EventSink): { print(event: ChatEvent): 
           sink.output.err(`· ${event.content}`);
           return;
         case 'tool_call':
+          open.push(event.content.tool);
           sink.output.err(`→ ${event.content.tool} ${excerpt(event.content.args, 100)}`);
           return;
-        case 'tool_result':
+        case 'tool_result': {
+          const at = open.lastIndexOf(event.content.tool);
+          if (at >= 0) open.splice(at, 1);
           sink.output.err(`← ${event.content.tool} ${excerpt(event.content.result, 100)}`);
           return;
+        }
         case 'milestone':
-          sink.output.err(`▸ ${event.content.title}`);
+          line(`▸ ${event.content.title}`);
           return;
         case 'decision':
-          sink.output.err(`◆ Decision: ${event.content.title}${event.content.body && event.content.body !== event.content.title ? ` — ${event.content.body}` : ''}`);
+          line(`◆ Decision: ${event.content.title}${event.content.body && event.content.body !== event.content.title ? ` — ${event.content.body}` : ''}`);
           return;
-        case 'skill_learned':
-          sink.output.err(`✎ learned a draft skill: ${event.content.slug} (${event.content.name}) — review it with: org drafts`);
+        case 'skill_learned': {
+          const outcome = learnedOutcome(event.content);
+          if (outcome) for (const text of describeLearned(outcome)) line(text);
           return;
+        }
         case 'complete':
-          endLine();
-          sink.output.out(`✔ ${event.content.summary}`);
+          closeTools();
+          line(`✔ ${event.content.summary}`);
           if (event.content.artifacts.length) sink.output.out(`artifacts: ${event.content.artifacts.join(', ')}`);
           return;
         case 'error':
+          closeTools();
           endLine();
           sink.output.err(`✖ error: ${event.content.message}`);
           return;

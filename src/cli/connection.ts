@@ -29,6 +29,24 @@ export interface Connection {
   email?: string;
   urlSource: ConnectionSource;
   tokenSource: ConnectionSource;
+  /** The CLI's default server: the one `org login` (or `org init`) chose, else the local default. */
+  defaultUrl?: string;
+}
+
+/** Names a source for people: `--url`, `ORG_URL`, … */
+export function describeSource(source: ConnectionSource, what: 'url' | 'token'): string {
+  switch (source) {
+    case 'flag':
+      return what === 'url' ? '--url' : '--token';
+    case 'env':
+      return what === 'url' ? 'ORG_URL' : 'ORG_TOKEN';
+    case 'credentials':
+      return 'the saved login';
+    case 'default':
+      return 'the default address';
+    case 'none':
+      return 'nowhere';
+  }
 }
 
 /** The folder of the credentials file: `ORG_CONFIG_DIR`, else `~/.config/org`. */
@@ -68,6 +86,7 @@ export async function resolveConnection(flags: ConnectionFlags, env: NodeJS.Proc
     url,
     urlSource,
     tokenSource,
+    defaultUrl: normalizeUrl(credentials.default ?? DEFAULT_URL),
     ...(token ? { token } : {}),
     ...(tokenSource === 'credentials' && saved?.email ? { email: saved.email } : {}),
   };

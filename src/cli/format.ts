@@ -1,4 +1,5 @@
 /** Plain-text formatting of listings: aligned columns, short ids, JSON. */
+import { excerpt as excerptText } from '../core/util/text.js';
 import type { Output } from './output.js';
 
 /** A column of a table: a header and how to read a row's cell. */
@@ -36,6 +37,22 @@ export function printTable<T>(output: Output, rows: readonly T[], columns: reado
   for (const line of table(rows, columns)) output.out(line);
 }
 
+/** How a listing prints: JSON with `--json`, else a table (or `empty` when there are no rows). */
+export interface ListingFormat<T> {
+  json?: boolean | undefined;
+  columns: readonly Column<T>[];
+  empty: string;
+}
+
+/**
+ * Prints the rows of a listing command: the one place where "`--json` or a table" is
+ * decided, so every listing behaves the same.
+ */
+export function printRows<T>(output: Output, rows: readonly T[], format: ListingFormat<T>): void {
+  if (format.json) printJson(output, rows);
+  else printTable(output, rows, format.columns, format.empty);
+}
+
 /** Writes a value as indented JSON. */
 export function printJson(output: Output, value: unknown): void {
   output.out(JSON.stringify(value, null, 2));
@@ -55,14 +72,12 @@ export function formatBytes(bytes: number): string {
 
 /** A one-line excerpt of any value (JSON for objects), at most `max` characters. */
 export function excerpt(value: unknown, max = 80): string {
+  if (typeof value === 'string') return excerptText(value, max);
   let text: string;
-  if (typeof value === 'string') text = value;
-  else {
-    try {
-      text = JSON.stringify(value) ?? String(value);
-    } catch {
-      text = String(value);
-    }
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
   }
-  return clip(text.trim(), max);
+  return excerptText(text, max);
 }

@@ -6,6 +6,9 @@ import { fileURLToPath } from 'node:url';
 /** Root of the org package (holds `templates/`): two levels above this file in src/ and dist/. */
 export const PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
+/** The bundled skill library shipped with the package, copied into new homes. */
+export const BUNDLED_SKILLS = join(PACKAGE_DIR, 'skills');
+
 /** Path of the skill template shipped with the package. */
 export const SKILL_TEMPLATE = join(PACKAGE_DIR, 'templates', 'skill.md');
 

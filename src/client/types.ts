@@ -16,6 +16,7 @@ export type {
   ChatMessage,
   CreatedStructure,
   CreatedUser,
+  EventPayloads,
   DeletedSkill,
   ExplainedCandidate,
   Health,

@@ -1,14 +1,14 @@
-/** `org agents list|add|rm|restore`: the nodes of a structure. */
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import type { Command } from 'commander';
-import type { NewNode } from '../../client/types.js';
+/** Runners of `org agents list|add|edit|move|rm|restore`: the nodes of a structure. */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { NewNode, NodePatch } from '../../client/types.js';
 import { invalid } from '../../core/errors.js';
 import type { ConnectionFlags } from '../connection.js';
 import { connect, withDefaults, type CommandDeps } from '../deps.js';
-import { printJson, printTable } from '../format.js';
+import { printJson, printRows } from '../format.js';
+import { commandLine } from '../quote.js';
 import { findNode, findStructureDetail } from '../resolve.js';
-import { examples, withConnection, withStructure, type CommandContext } from './common.js';
 
 /** Flags of the agents commands. */
 export interface AgentsArgs extends ConnectionFlags {
@@ -23,35 +23,29 @@ export async function runAgentsList(args: AgentsArgs & { archived?: boolean }, p
   const detail = await findStructureDetail(client, args.structure, deps.env);
   if (args.archived) {
     const { agents } = await client.archive(detail.id);
-    if (args.json) printJson(deps.output, agents);
-    else
-      printTable(
-        deps.output,
-        agents,
-        [
-          { header: 'role id', value: (n) => n.role_id },
-          { header: 'label', value: (n) => n.label, max: 40 },
-          { header: 'archived', value: (n) => n.archived_at },
-        ],
-        `nothing archived in ${detail.name}`,
-      );
+    printRows(deps.output, agents, {
+      json: args.json,
+      columns: [
+        { header: 'role id', value: (n) => n.role_id },
+        { header: 'label', value: (n) => n.label, max: 40 },
+        { header: 'archived', value: (n) => n.archived_at },
+      ],
+      empty: `nothing archived in ${detail.name}`,
+    });
     return 0;
   }
   const byId = new Map(detail.agents.map((node) => [node.id, node]));
-  if (args.json) printJson(deps.output, detail.agents);
-  else
-    printTable(
-      deps.output,
-      detail.agents,
-      [
-        { header: 'role id', value: (n) => n.role_id },
-        { header: 'label', value: (n) => n.label, max: 40 },
-        { header: 'state', value: (n) => n.state },
-        { header: 'parent', value: (n) => (n.parent_id ? (byId.get(n.parent_id)?.role_id ?? '?') : '—') },
-        { header: 'runtime', value: (n) => n.container_url ?? 'built-in' },
-      ],
-      `no nodes in ${detail.name}`,
-    );
+  printRows(deps.output, detail.agents, {
+    json: args.json,
+    columns: [
+      { header: 'role id', value: (n) => n.role_id },
+      { header: 'label', value: (n) => n.label, max: 40 },
+      { header: 'state', value: (n) => n.state },
+      { header: 'parent', value: (n) => (n.parent_id ? (byId.get(n.parent_id)?.role_id ?? '?') : '—') },
+      { header: 'runtime', value: (n) => n.container_url ?? 'built-in' },
+    ],
+    empty: `no nodes in ${detail.name} (add the first with: ${commandLine('org', 'agents', 'add', 'team-lead', '--label', 'Team lead', '-s', detail.name)})`,
+  });
   return 0;
 }
 
@@ -108,7 +102,7 @@ export async function runAgentsRm(args: AgentsArgs & { roleId: string }, partial
   const detail = await findStructureDetail(client, args.structure, deps.env);
   const node = findNode(detail, args.roleId);
   await client.removeNode(detail.id, node.role_id);
-  deps.output.out(`removed ${node.label} (${node.role_id}); its history is archived (undo with: org agents restore ${node.role_id} -s ${detail.id.slice(0, 8)})`);
+  deps.output.out(`removed ${node.label} (${node.role_id}); its history is archived (undo with: ${commandLine('org', 'agents', 'restore', node.role_id, '-s', detail.id.slice(0, 8))})`);
   return 0;
 }
 
@@ -123,38 +117,82 @@ export async function runAgentsRestore(args: AgentsArgs & { roleId: string }, pa
   return 0;
 }
 
-/** Registers `org agents …`. */
-export function registerAgents(program: Command, ctx: CommandContext): void {
-  const deps = () => ({ output: ctx.output, ...ctx.deps });
-  const agents = program
-    .command('agents')
-    .description('the nodes (agents) of a structure: list, add, rm, restore')
-    .addHelpText('after', examples('org agents list -s Demo', 'org agents add sales-sdr --label "SDR" --parent sales-lead', 'org agents rm sales-sdr'));
+/** Arguments of `org agents edit`. */
+export interface AgentsEditArgs extends AgentsArgs {
+  node: string;
+  label?: string;
+  /** A container URL, or false to run the node on the built-in runtime again (`--no-container`). */
+  containerUrl?: string | false;
+  context?: string;
+  contextFile?: string;
+  /** Edit the starting context in $EDITOR. */
+  editContext?: boolean;
+  parent?: string;
+  x?: string;
+  y?: string;
+}
 
-  withStructure(withConnection(agents.command('list').description('list the nodes of a structure')))
-    .option('--archived', 'list archived nodes instead')
-    .option('--json', 'print JSON')
-    .addHelpText('after', examples('org agents list', 'org agents list -s Demo --archived'))
-    .action(async (flags: AgentsArgs & { archived?: boolean }) => ctx.setExit(await runAgentsList(flags, deps())));
+/** The starting context asked for by the flags, or undefined when none of them is given. */
+async function contextOf(args: AgentsEditArgs, current: string, deps: CommandDeps): Promise<string | undefined> {
+  const given = [args.context !== undefined, Boolean(args.contextFile), Boolean(args.editContext)].filter(Boolean).length;
+  if (given > 1) throw invalid('give one of --context, --context-file and --edit-context');
+  if (args.context !== undefined) return args.context;
+  if (args.contextFile) return readFile(resolve(deps.cwd, args.contextFile), 'utf8');
+  if (!args.editContext) return undefined;
+  const dir = await mkdtemp(join(tmpdir(), 'org-context-'));
+  const file = join(dir, 'starting-context.md');
+  try {
+    await writeFile(file, current);
+    await deps.openEditor(file);
+    return await readFile(file, 'utf8');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
-  withStructure(withConnection(agents.command('add <role_id>').description('add a node (role id <team>-<role>) under a parent')))
-    .requiredOption('-l, --label <label>', 'what people call the node, e.g. "Head of finance"')
-    .option('-p, --parent <node>', 'role id or label of the parent (required unless the structure is empty)')
-    .option('--context <text>', 'starting context: who the agent is and how it works')
-    .option('--context-file <file>', 'read the starting context from a file')
-    .option('--container-url <url>', 'run the node’s turns in a container agent at this URL')
-    .option('--x <x>', 'canvas x position')
-    .option('--y <y>', 'canvas y position')
-    .option('--json', 'print the node as JSON')
-    .addHelpText('after', examples('org agents add exec-cfo --label CFO --parent exec-ceo', 'org agents add ops-bot --label "Ops bot" --parent exec-coo --container-url http://127.0.0.1:9000'))
-    .action(async (roleId: string, flags: AgentsAddArgs) => ctx.setExit(await runAgentsAdd({ ...flags, roleId }, deps())));
+/**
+ * Changes a node: its label, container URL (or back to the built-in runtime), starting
+ * context, canvas position, or its parent (a move, with its subtree).
+ */
+export async function runAgentsEdit(args: AgentsEditArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
+  const deps = withDefaults(partial);
+  const client = await connect(args, deps);
+  const detail = await findStructureDetail(client, args.structure, deps.env);
+  const node = findNode(detail, args.node);
+  const context = await contextOf(args, node.starting_context, deps);
+  const x = coordinate(args.x, 'x');
+  const y = coordinate(args.y, 'y');
+  const patch: NodePatch = {
+    ...(args.label !== undefined ? { label: args.label } : {}),
+    ...(args.containerUrl !== undefined ? { container_url: args.containerUrl === false ? null : args.containerUrl } : {}),
+    ...(context !== undefined && context !== node.starting_context ? { starting_context: context } : {}),
+    ...(args.parent !== undefined ? { parent: findNode(detail, args.parent).role_id } : {}),
+    ...(x !== undefined ? { x } : {}),
+    ...(y !== undefined ? { y } : {}),
+  };
+  if (Object.keys(patch).length === 0) {
+    if (args.editContext) {
+      deps.output.out(`no changes to ${node.label} (${node.role_id})`);
+      return 0;
+    }
+    throw invalid('nothing to change: give --label, --container-url, --no-container, --context, --context-file, --edit-context, --parent, --x or --y');
+  }
+  const updated = await client.patchNode(detail.id, node.role_id, patch);
+  if (args.json) {
+    printJson(deps.output, updated);
+    return 0;
+  }
+  const changed: string[] = [];
+  if (patch.label !== undefined) changed.push(`label "${updated.label}"`);
+  if (patch.container_url !== undefined) changed.push(updated.container_url ? `container ${updated.container_url}` : 'the built-in runtime');
+  if (patch.starting_context !== undefined) changed.push(`a starting context of ${updated.starting_context.length} characters`);
+  if (patch.parent !== undefined) changed.push(`parent ${patch.parent}`);
+  if (patch.x !== undefined || patch.y !== undefined) changed.push(`position ${updated.x}, ${updated.y}`);
+  deps.output.out(`updated ${updated.label} (${updated.role_id}) in ${detail.name}: ${changed.join(', ')}`);
+  return 0;
+}
 
-  withStructure(withConnection(agents.command('rm <node>').description('delete a childless node; its history and artifacts are archived')))
-    .addHelpText('after', examples('org agents rm sales-sdr', 'org agents rm "SDR" -s "Acme sales"'))
-    .action(async (roleId: string, flags: AgentsArgs) => ctx.setExit(await runAgentsRm({ ...flags, roleId }, deps())));
-
-  withStructure(withConnection(agents.command('restore <role_id>').description('restore an archived node')))
-    .option('--json', 'print the node as JSON')
-    .addHelpText('after', examples('org agents list --archived', 'org agents restore sales-sdr'))
-    .action(async (roleId: string, flags: AgentsArgs) => ctx.setExit(await runAgentsRestore({ ...flags, roleId }, deps())));
+/** Moves a node (with its subtree) under another parent. */
+export async function runAgentsMove(args: AgentsArgs & { node: string; parent: string }, partial: Partial<CommandDeps> = {}): Promise<number> {
+  return runAgentsEdit({ ...args, parent: args.parent }, partial);
 }

@@ -1,9 +1,8 @@
 /**
- * `org chat [structure] [role]`: the Ink chat in a terminal, or — with `-m` — one
- * message streamed as plain text (or JSON lines) for scripts, exiting non-zero when the
- * turn ends with an error.
+ * Runner of `org chat [structure] [role]`: the Ink chat in a terminal, or — with `-m` —
+ * one message streamed as plain text (or JSON lines) for scripts, exiting non-zero when
+ * the turn ends with an error.
  */
-import type { Command } from 'commander';
 import type { ChatStream } from '../../client/index.js';
 import { invalid } from '../../core/errors.js';
 import { checkAttachment, encodeAttachments } from '../attachments.js';
@@ -11,7 +10,6 @@ import { createEventPrinter } from '../chat-print.js';
 import type { ConnectionFlags } from '../connection.js';
 import { connect, withDefaults, type CommandDeps } from '../deps.js';
 import { findNode, findStructureDetail } from '../resolve.js';
-import { examples, withConnection, type CommandContext } from './common.js';
 
 /** Exit code of a turn that ended with an `error` event. */
 export const EXIT_TURN_ERROR = 1;
@@ -74,7 +72,7 @@ export async function runChat(args: ChatArgs, partial: Partial<CommandDeps> = {}
   if (args.run) return printRun(client.followRun(args.run), args, deps);
 
   if (args.message !== undefined) {
-    if (!args.structure || !args.role) throw invalid('with -m, name the structure and the node: org chat STRUCTURE ROLE -m "…"');
+    if (!args.structure || !args.role) throw invalid('with -m, name the structure and the node: org chat STRUCTURE ROLE -m "…" (list them with: org structures show)');
     const message = args.message === '-' ? (await readStdin(deps.stdin)).trim() : args.message;
     if (!message) throw invalid('the message is empty');
     const structure = await findStructureDetail(client, args.structure, deps.env);
@@ -104,37 +102,4 @@ export async function runChat(args: ChatArgs, partial: Partial<CommandDeps> = {}
   );
   await app.waitUntilExit();
   return code;
-}
-
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
-
-/** Registers `org chat`. */
-export function registerChat(program: Command, ctx: CommandContext): void {
-  withConnection(
-    program
-      .command('chat [structure] [role]')
-      .description('chat with a node: live events in the terminal, or one message with -m for scripts')
-      .option('-m, --message <text>', 'send one message, print the streamed reply and exit ("-" reads stdin)')
-      .option('--json', 'with -m: print each event as one JSON line')
-      .option('-a, --attach <path>', 'attach a file (repeatable; interactive: goes with the first message)', collect)
-      .option('--run <run_id>', 'follow an existing run (replays its events, then live)'),
-  )
-    .addHelpText(
-      'after',
-      examples(
-        'org chat                                  # pick the structure and node from lists',
-        'org chat Demo exec-ceo',
-        'org chat Demo exec-cfo -m "Close the books for March" --attach ledger.csv',
-        'org chat Demo exec-cfo -m "/run-month-end-close for March" --json | jq -r .type',
-        'echo "Summarise this week" | org chat Demo exec-ceo -m -',
-      ) +
-        '\n\nIn the chat: /attach PATH attaches a file to the next message, /<skill-slug> … invokes a skill,\nCtrl-C cancels the running turn and a second Ctrl-C exits. A dropped connection resumes by itself.',
-    )
-    .action(async (structure: string | undefined, role: string | undefined, flags: ChatArgs) =>
-      ctx.setExit(
-        await runChat({ ...flags, ...(structure ? { structure } : {}), ...(role ? { role } : {}) }, { output: ctx.output, ...ctx.deps }),
-      ),
-    );
 }

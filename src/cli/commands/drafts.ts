@@ -1,25 +1,28 @@
 /**
- * `org drafts [structure]`: review the draft skills agents learned — approve (status →
- * complete), edit in $EDITOR, reject (deleted, restorable) or skip — in an Ink queue; or,
- * without a terminal or with --json, list them.
+ * Runners of `org drafts`: review the draft skills agents learned — approve (status →
+ * complete), edit in $EDITOR, reject (deleted, restorable) or skip — in an Ink queue;
+ * without a terminal or with --json, list them; `approve`/`reject SLUG` decide one
+ * draft without the queue (scripts, CI).
  */
 import { readFile } from 'node:fs/promises';
-import type { Command } from 'commander';
 import type { OrgClient } from '../../client/index.js';
 import type { SkillListEntry } from '../../client/types.js';
+import { invalid } from '../../core/errors.js';
 import { parseSkillText } from '../../core/skills/index.js';
 import type { ConnectionFlags } from '../connection.js';
 import { connect, withDefaults, type CommandDeps } from '../deps.js';
-import { printJson, printTable } from '../format.js';
-import { findStructure } from '../resolve.js';
+import { printRows } from '../format.js';
+import { commandLine } from '../quote.js';
+import { describeStructure, findStructure } from '../resolve.js';
 import { editSkill, homeOf } from '../skills/edit.js';
 import type { DraftActions } from '../ui/drafts/useDrafts.js';
-import { examples, withConnection, type CommandContext } from './common.js';
 
 /** Arguments of `org drafts`. */
 export interface DraftsArgs extends ConnectionFlags {
   structure?: string;
   json?: boolean;
+  /** List the drafts instead of opening the queue. */
+  list?: boolean;
   home?: string;
   remote?: boolean;
 }
@@ -77,19 +80,17 @@ export function draftActions(client: OrgClient, structureId: string, options: Dr
 }
 
 function listDrafts(drafts: SkillListEntry[], args: DraftsArgs, deps: CommandDeps): void {
-  if (args.json) printJson(deps.output, drafts);
-  else
-    printTable(
-      deps.output,
-      drafts,
-      [
-        { header: 'slug', value: (d) => d.slug },
-        { header: 'learned', value: (d) => d.learned_at.slice(0, 16).replace('T', ' ') },
-        { header: 'by', value: (d) => d.learned_by },
-        { header: 'name', value: (d) => d.name, max: 60 },
-      ],
-      'no drafts to review',
-    );
+  printRows(deps.output, drafts, {
+    json: args.json,
+    columns: [
+      { header: 'slug', value: (d) => d.slug },
+      { header: 'learned', value: (d) => (d.learned_at ? d.learned_at.slice(0, 16).replace('T', ' ') : '—') },
+      { header: 'by', value: (d) => d.learned_by },
+      { header: 'name', value: (d) => d.name, max: 60 },
+    ],
+    empty: 'no drafts to review',
+  });
+  if (!args.json && drafts.length > 0) deps.output.err(`approve one with: ${commandLine('org', 'drafts', 'approve', drafts[0]!.slug)}`);
 }
 
 /** Runs the review queue (or lists the drafts when not interactive / --json). */
@@ -99,7 +100,7 @@ export async function runDrafts(args: DraftsArgs, partial: Partial<CommandDeps> 
   const structure = await findStructure(client, args.structure, deps.env);
   const home = args.remote ? undefined : homeOf(args.home, deps.cwd, deps.env);
   const actions = draftActions(client, structure.id, { ...(home ? { home } : {}), openEditor: deps.openEditor });
-  if (args.json || !deps.interactive) {
+  if (args.json || args.list || !deps.interactive) {
     listDrafts(await actions.load(), args, deps);
     return 0;
   }
@@ -120,21 +121,38 @@ export async function runDrafts(args: DraftsArgs, partial: Partial<CommandDeps> 
   return 0;
 }
 
-/** Registers `org drafts`. */
-export function registerDrafts(program: Command, ctx: CommandContext): void {
-  withConnection(
-    program
-      .command('drafts [structure]')
-      .description('review draft skills: approve (→ complete), edit in $EDITOR, reject (restorable) or skip')
-      .option('--json', 'list the drafts as JSON instead')
-      .option('--home <dir>', 'home folder whose skills/ files are edited in place when present (env ORG_HOME)')
-      .option('--remote', 'always edit through the API'),
-  )
-    .addHelpText(
-      'after',
-      examples('org drafts', 'org drafts Demo', 'org drafts Demo --json | jq -r ".[].slug"') + '\n\nKeys: a approve · e edit · r reject · u undo a reject · s skip · ↑/↓ move · q quit',
-    )
-    .action(async (structure: string | undefined, flags: DraftsArgs) =>
-      ctx.setExit(await runDrafts({ ...flags, ...(structure ? { structure } : {}) }, { output: ctx.output, ...ctx.deps })),
-    );
+/** Arguments of `org drafts approve|reject`. */
+export interface DraftDecisionArgs extends ConnectionFlags {
+  slug: string;
+  structure?: string;
+}
+
+/** The draft `slug` among the drafts visible to the structure, with the structure's name. */
+async function findDraft(client: OrgClient, args: DraftDecisionArgs, deps: CommandDeps) {
+  const structure = await findStructure(client, args.structure, deps.env);
+  const skill = await client.getSkill(args.slug);
+  if (skill.frontmatter.status !== 'draft') {
+    throw invalid(`${args.slug} is not a draft (its status is ${skill.frontmatter.status}); list the drafts with: ${commandLine('org', 'drafts', 'list', '-s', structure.name)}`);
+  }
+  return { structure, actions: draftActions(client, skill.frontmatter.structure_id ?? structure.id, { openEditor: deps.openEditor }) };
+}
+
+/** Approves one draft: its status becomes complete, so agents match it from now on. */
+export async function runDraftsApprove(args: DraftDecisionArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
+  const deps = withDefaults(partial);
+  const client = await connect(args, deps);
+  const { structure, actions } = await findDraft(client, args, deps);
+  await actions.approve(args.slug);
+  deps.output.out(`approved ${args.slug}: agents of ${describeStructure(structure)} now match it`);
+  return 0;
+}
+
+/** Rejects one draft: it is deleted (restorable with `org skills restore`). */
+export async function runDraftsReject(args: DraftDecisionArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
+  const deps = withDefaults(partial);
+  const client = await connect(args, deps);
+  const { actions } = await findDraft(client, args, deps);
+  await actions.reject(args.slug);
+  deps.output.out(`rejected ${args.slug} (undo with: ${commandLine('org', 'skills', 'restore', args.slug)})`);
+  return 0;
 }

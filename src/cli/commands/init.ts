@@ -1,12 +1,15 @@
-/** `org init [dir]`: scaffolds a home folder — skills/ with the template, .gitignore, git. */
+/**
+ * Runner of `org init [dir]`: scaffolds a home folder — skills/ with a copy of the
+ * bundled library and the template, .gitignore, git.
+ */
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import type { Command } from 'commander';
+import { isSkillFileName, seedBundledSkills } from '../../core/skills/index.js';
 import { withDefaults, type CommandDeps } from '../deps.js';
-import { LOCAL_TEMPLATE_NAME, skillTemplate } from '../templates.js';
-import { examples, type CommandContext } from './common.js';
+import { commandLine } from '../quote.js';
+import { BUNDLED_SKILLS, LOCAL_TEMPLATE_NAME, skillTemplate } from '../templates.js';
 
 const exec = promisify(execFile);
 
@@ -15,6 +18,8 @@ export interface InitArgs {
   dir?: string;
   /** Skip `git init` (commander's `--no-git`). */
   git?: boolean;
+  /** Leave skills/ without the bundled library (commander's `--no-bundled`). */
+  bundled?: boolean;
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -44,6 +49,14 @@ export async function runInit(args: InitArgs, partial: Partial<CommandDeps> = {}
   const skills = join(home, 'skills');
   await mkdir(skills, { recursive: true });
   const say = (line: string) => deps.output.out(line);
+
+  const present = (await readdir(skills)).filter(isSkillFileName);
+  if (args.bundled === false) say(`skipped  the bundled skills (--no-bundled)`);
+  else if (present.length > 0) say(`kept     skills/ (${present.length} skill file(s) already there)`);
+  else {
+    const { copied } = await seedBundledSkills(skills, BUNDLED_SKILLS, { force: true });
+    say(`created  skills/ with ${copied.length} bundled skills (yours to edit; --no-bundled leaves it empty)`);
+  }
 
   const template = join(skills, LOCAL_TEMPLATE_NAME);
   if (await exists(template)) say(`kept     skills/${LOCAL_TEMPLATE_NAME}`);
@@ -75,18 +88,6 @@ export async function runInit(args: InitArgs, partial: Partial<CommandDeps> = {}
     }
   }
   say('');
-  say(`next: cd ${args.dir ?? '.'} && org serve     then: org skills new my-first-skill`);
+  say(`next: ${args.dir ? `${commandLine('cd', args.dir)} && ` : ''}org serve     then: org skills new my-first-skill`);
   return 0;
-}
-
-/** Adds `org init [dir]` to the program; the work is in {@link runInit}, which tests call directly. */
-export function registerInit(program: Command, ctx: CommandContext): void {
-  program
-    .command('init [dir]')
-    .description('scaffold a home folder: skills/ with the skill template, .gitignore for .org/, git init')
-    .option('--no-git', 'do not run git init')
-    .addHelpText('after', examples('org init', 'org init ~/acme-org && cd ~/acme-org && org serve'))
-    .action(async (dir: string | undefined, flags: { git: boolean }) =>
-      ctx.setExit(await runInit({ ...(dir ? { dir } : {}), git: flags.git }, { output: ctx.output, ...ctx.deps })),
-    );
 }

@@ -1,11 +1,10 @@
-/** `org keys create|list|revoke`: MCP node keys (the token is shown once, at creation). */
-import type { Command } from 'commander';
+/** Runners of `org keys create|list|revoke`: MCP node keys (the token is shown once, at creation). */
 import { invalid, notFound } from '../../core/errors.js';
 import type { ConnectionFlags } from '../connection.js';
 import { connect, withDefaults, type CommandDeps } from '../deps.js';
-import { printJson, printTable } from '../format.js';
+import { printJson, printRows } from '../format.js';
+import { commandLine } from '../quote.js';
 import { findNode, findStructureDetail } from '../resolve.js';
-import { examples, withConnection, withStructure, type CommandContext } from './common.js';
 
 /** Flags of the keys commands. */
 export interface KeysArgs extends ConnectionFlags {
@@ -34,7 +33,7 @@ export async function runKeysCreate(args: KeysArgs & { label?: string }, partial
   deps.output.out(`  ${key.token}`);
   deps.output.out('');
   deps.output.err('warning: this token is shown only once — store it now (a password manager or your MCP client’s config).');
-  deps.output.err(`revoke it with: org keys revoke ${node.role_id} ${key.id.slice(0, 8)} -s ${detail.id.slice(0, 8)}`);
+  deps.output.err(`revoke it with: ${commandLine('org', 'keys', 'revoke', node.role_id, key.id.slice(0, 8), '-s', detail.id.slice(0, 8))}`);
   return 0;
 }
 
@@ -43,20 +42,17 @@ export async function runKeysList(args: KeysArgs, partial: Partial<CommandDeps> 
   const deps = withDefaults(partial);
   const { client, detail, node } = await target(args, deps);
   const { keys } = await client.listKeys(detail.id, node.role_id);
-  if (args.json) printJson(deps.output, keys);
-  else
-    printTable(
-      deps.output,
-      keys,
-      [
-        { header: 'id', value: (k) => k.id },
-        { header: 'prefix', value: (k) => k.prefix },
-        { header: 'label', value: (k) => k.label || '—', max: 30 },
-        { header: 'created', value: (k) => k.created_at },
-        { header: 'last used', value: (k) => k.last_used_at ?? 'never' },
-      ],
-      `${node.role_id} has no MCP keys (create one with: org keys create ${node.role_id})`,
-    );
+  printRows(deps.output, keys, {
+    json: args.json,
+    columns: [
+      { header: 'id', value: (k) => k.id },
+      { header: 'prefix', value: (k) => k.prefix },
+      { header: 'label', value: (k) => k.label || '—', max: 30 },
+      { header: 'created', value: (k) => k.created_at },
+      { header: 'last used', value: (k) => k.last_used_at ?? 'never' },
+    ],
+    empty: `${node.role_id} has no MCP keys (create one with: ${commandLine('org', 'keys', 'create', node.role_id, '-s', detail.id.slice(0, 8))})`,
+  });
   return 0;
 }
 
@@ -71,28 +67,4 @@ export async function runKeysRevoke(args: KeysArgs & { key: string }, partial: P
   await client.revokeKey(detail.id, node.role_id, matches[0]!.id);
   deps.output.out(`revoked ${matches[0]!.id}; its sessions and streams are closed`);
   return 0;
-}
-
-/** Registers `org keys …`. */
-export function registerKeys(program: Command, ctx: CommandContext): void {
-  const deps = () => ({ output: ctx.output, ...ctx.deps });
-  const keys = program
-    .command('keys')
-    .description('MCP keys of a node: create (token shown once), list, revoke')
-    .addHelpText('after', examples('org keys create exec-cfo --label "Claude desktop"', 'org keys list exec-cfo', 'org keys revoke exec-cfo 1a2b3c4d'));
-
-  withStructure(withConnection(keys.command('create <node>').description('mint an MCP key for a node; the token is printed once')))
-    .option('--label <label>', 'what the key is for')
-    .option('--json', 'print JSON (includes the token)')
-    .addHelpText('after', examples('org keys create exec-cfo --label "Claude desktop"', 'org keys create CFO -s Demo --json'))
-    .action(async (nodeRef: string, flags: KeysArgs & { label?: string }) => ctx.setExit(await runKeysCreate({ ...flags, node: nodeRef }, deps())));
-
-  withStructure(withConnection(keys.command('list <node>').description('list a node’s MCP keys (never their tokens)')))
-    .option('--json', 'print JSON')
-    .addHelpText('after', examples('org keys list exec-cfo', 'org keys list exec-cfo --json'))
-    .action(async (nodeRef: string, flags: KeysArgs) => ctx.setExit(await runKeysList({ ...flags, node: nodeRef }, deps())));
-
-  withStructure(withConnection(keys.command('revoke <node> <key>').description('revoke a key by id or id prefix; it stops working at once')))
-    .addHelpText('after', examples('org keys revoke exec-cfo 1a2b3c4d'))
-    .action(async (nodeRef: string, key: string, flags: KeysArgs) => ctx.setExit(await runKeysRevoke({ ...flags, node: nodeRef, key }, deps())));
 }

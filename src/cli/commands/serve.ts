@@ -1,13 +1,18 @@
 /**
- * `org serve`: starts the HTTP server on a home folder, prints the listening line, and
- * on the very first start creates the owner user (its token printed once and saved for
- * the CLI) and the demo structure. Stops gracefully on SIGTERM/SIGINT.
+ * `org serve`: takes the home's lock, seeds a new home with the bundled skills, starts
+ * the HTTP server, prints the listening line, and on the very first start creates the
+ * owner user (its token printed once and saved for the CLI) and the demo structure.
+ * Stops gracefully on SIGTERM/SIGINT.
  */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
-import { createApp, type App } from '../../app.js';
-import { resolveConfig, type ServeFlags } from '../../core/config.js';
-import { saveLogin } from '../../core/credentials.js';
+import { pino, type Logger } from 'pino';
+import { createApp, PACKAGE_ROOT, type App } from '../../app.js';
+import { homePaths, resolveConfig, type ServeFlags } from '../../core/config.js';
+import { readCredentials, saveLogin } from '../../core/credentials.js';
+import { seedBundledSkills } from '../../core/skills/index.js';
+import { acquireHomeLock } from '../../core/storage/index.js';
 import type { Log } from '../../core/util/log.js';
 import { createMcpHttpHandler } from '../../mcp/http.js';
 import { buildServer } from '../../server/index.js';
@@ -39,15 +44,38 @@ export function baseUrl(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
+/** Flags of `org serve` beyond the instance configuration. */
+export interface ServeCommandFlags extends ServeFlags {
+  /** false: a new home starts with an empty skills/ (commander's `--no-bundled`). */
+  bundled?: boolean;
+}
+
 /** Starts a server as `org serve` does and returns it (used by the command and by tests). */
-export async function runServe(flags: ServeFlags, output: Output, env: NodeJS.ProcessEnv = process.env): Promise<RunningServer> {
+export async function runServe(flags: ServeCommandFlags, output: Output, env: NodeJS.ProcessEnv = process.env): Promise<RunningServer> {
   // Every option is checked here, before anything starts or listens.
   const config = resolveConfig(flags, env);
   // One logger for the server and every service of the app: all levels reach it, and
   // ORG_LOG_LEVEL (default warn) decides what is written to stderr.
   const logger = pino({ level: config.logLevel, redact: ['req.headers.authorization'] }, process.stderr);
   const log: Log = (level, message, fields) => logger[level](fields ?? {}, message);
-  const app = await createApp(config, { log });
+  const paths = homePaths(config.home);
+  await mkdir(paths.state, { recursive: true });
+  const lock = await acquireHomeLock(paths.state, config.home);
+  let app: App;
+  try {
+    if (flags.bundled !== false) {
+      const seeded = await seedBundledSkills(paths.skills, join(PACKAGE_ROOT, 'skills'));
+      if (seeded.copied.length > 0) output.out(`org: new home: copied ${seeded.copied.length} bundled skills into ${paths.skills} (yours to edit; --no-bundled starts empty)`);
+    }
+    app = await createApp(config, { log });
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+  return listen(app, config, lock, output, logger, log);
+}
+
+async function listen(app: App, config: ReturnType<typeof resolveConfig>, lock: Awaited<ReturnType<typeof acquireHomeLock>>, output: Output, logger: Logger, log: Log): Promise<RunningServer> {
   const server = await buildServer(app, {
     version: VERSION,
     loggerInstance: logger,
@@ -76,12 +104,14 @@ export async function runServe(flags: ServeFlags, output: Output, env: NodeJS.Pr
     await smtp?.close();
     await server.close();
     await app.close();
+    await lock.release();
     throw error;
   }
   const address = server.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = baseUrl(config.host, port);
   app.setListeningUrl(url);
+  await lock.setUrl(url);
   output.out(`org: listening on ${url}`);
   output.out(`org: web UI at ${url}/`);
   output.out(`org: home ${config.home}`);
@@ -91,9 +121,13 @@ export async function runServe(flags: ServeFlags, output: Output, env: NodeJS.Pr
 
   const first = await app.firstStart();
   if (first) {
-    const file = await saveLogin(config.configDir, url, { token: first.token, email: first.email });
+    // The token is saved for this URL; the CLI's default server changes only with
+    // `org login` (or when there is none yet), so a second server never re-points it.
+    const before = (await readCredentials(config.configDir)).default;
+    const file = await saveLogin(config.configDir, url, { token: first.token, email: first.email }, { makeDefault: before === undefined });
     output.out(`org: first start: created user ${first.email}`);
     output.out(`org: token (shown once, saved to ${file}): ${first.token}`);
+    if (before !== undefined && before !== url) output.out(`org: the CLI's default server stays ${before}; use this one with --url ${url}, or make it the default with: org login --url ${url}`);
     output.out(`org: sign in to the web UI: ${url}/#token=${first.token}`);
     if (first.demoStructureId) output.out(`org: created the "Demo" structure ${first.demoStructureId} from the exec-team template`);
   }
@@ -116,6 +150,7 @@ export async function runServe(flags: ServeFlags, output: Output, env: NodeJS.Pr
       }
       await smtpClosed;
       await app.close();
+      await lock.release();
     })();
     return stopping;
   };
@@ -123,7 +158,7 @@ export async function runServe(flags: ServeFlags, output: Output, env: NodeJS.Pr
 }
 
 /** Runs `org serve` until a signal arrives; resolves with the exit code. */
-export async function serveUntilSignal(flags: ServeFlags, output: Output): Promise<number> {
+export async function serveUntilSignal(flags: ServeCommandFlags, output: Output): Promise<number> {
   const running = await runServe(flags, output);
   return new Promise<number>((resolve) => {
     let received = false;

@@ -1,31 +1,44 @@
-/** `org share`, `org members`, `org invites accept`, `org users add`: people and access. */
-import type { Command } from 'commander';
-import type { Role } from '../../client/types.js';
+/**
+ * Runners of `org share`, `org members list|role|rm`, `org invites list|revoke|accept`
+ * and `org users add`: people and access.
+ */
+import type { OrgClient } from '../../client/index.js';
+import type { Member, Members, Role } from '../../client/types.js';
 import { saveLogin } from '../../core/credentials.js';
-import { invalid } from '../../core/errors.js';
+import { invalid, notFound } from '../../core/errors.js';
 import { configDirOf, type ConnectionFlags } from '../connection.js';
 import { connect, withDefaults, type CommandDeps } from '../deps.js';
-import { printJson, printTable } from '../format.js';
-import { findStructure } from '../resolve.js';
-import { examples, withConnection, withStructure, type CommandContext } from './common.js';
+import { printJson, printRows } from '../format.js';
+import { commandLine } from '../quote.js';
+import { describeStructure, findStructure } from '../resolve.js';
 
-const ROLES: readonly Role[] = ['viewer', 'operator', 'owner'];
+/** The collaborator roles, lowest first. */
+export const ROLES: readonly Role[] = ['viewer', 'operator', 'owner'];
 
-/** Arguments of `org share`. */
-export interface ShareArgs extends ConnectionFlags {
-  email: string;
-  role: string;
+function roleOf(raw: string, flag: string): Role {
+  if ((ROLES as readonly string[]).includes(raw)) return raw as Role;
+  throw invalid(`${flag} must be one of ${ROLES.join(', ')} (got "${raw}")`);
+}
+
+/** Flags of the commands that act in one structure. */
+export interface StructureFlags extends ConnectionFlags {
   structure?: string;
   json?: boolean;
+}
+
+/** Arguments of `org share`. */
+export interface ShareArgs extends StructureFlags {
+  email: string;
+  role: string;
 }
 
 /** Invites an address to a structure with a role; the invite e-mail carries the token. */
 export async function runShare(args: ShareArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
   const deps = withDefaults(partial);
-  if (!(ROLES as readonly string[]).includes(args.role)) throw invalid(`--role must be one of ${ROLES.join(', ')}`);
+  const role = roleOf(args.role, '--role');
   const client = await connect(args, deps);
   const structure = await findStructure(client, args.structure, deps.env);
-  const { invite } = await client.share(structure.id, args.email, args.role as Role);
+  const { invite } = await client.share(structure.id, args.email, role);
   if (args.json) printJson(deps.output, { invite });
   else {
     deps.output.out(`invited ${invite.email} to ${structure.name} as ${invite.role}; the invite expires ${invite.expires_at}`);
@@ -35,7 +48,7 @@ export async function runShare(args: ShareArgs, partial: Partial<CommandDeps> = 
 }
 
 /** Lists the members and open invites of a structure. */
-export async function runMembers(args: ConnectionFlags & { structure?: string; json?: boolean }, partial: Partial<CommandDeps> = {}): Promise<number> {
+export async function runMembers(args: StructureFlags, partial: Partial<CommandDeps> = {}): Promise<number> {
   const deps = withDefaults(partial);
   const client = await connect(args, deps);
   const structure = await findStructure(client, args.structure, deps.env);
@@ -44,21 +57,102 @@ export async function runMembers(args: ConnectionFlags & { structure?: string; j
     printJson(deps.output, members);
     return 0;
   }
-  printTable(deps.output, members.members, [{ header: 'email', value: (m) => m.email }, { header: 'role', value: (m) => m.role }], 'no members');
+  printRows(deps.output, members.members, {
+    columns: [
+      { header: 'email', value: (m) => m.email },
+      { header: 'role', value: (m) => m.role },
+      { header: 'user id', value: (m) => m.user_id },
+    ],
+    empty: 'no members',
+  });
   if (members.invites.length) {
     deps.output.out('');
-    printTable(
-      deps.output,
-      members.invites,
-      [
-        { header: 'invited', value: (i) => i.email },
-        { header: 'role', value: (i) => i.role },
-        { header: 'status', value: (i) => i.status },
-        { header: 'expires', value: (i) => i.expires_at },
-      ],
-      '',
-    );
+    printInvites(deps, members.invites);
   }
+  return 0;
+}
+
+function printInvites(deps: CommandDeps, invites: Members['invites'], json?: boolean): void {
+  printRows(deps.output, invites, {
+    json,
+    columns: [
+      { header: 'invited', value: (i) => i.email },
+      { header: 'role', value: (i) => i.role },
+      { header: 'status', value: (i) => i.status },
+      { header: 'expires', value: (i) => i.expires_at },
+      { header: 'id', value: (i) => i.id },
+    ],
+    empty: 'no open invites',
+  });
+}
+
+/** The member `ref` names: an e-mail address, a user id or an id prefix. */
+function findMember(members: Member[], ref: string, where: string): Member {
+  const lower = ref.toLowerCase();
+  const matches = members.filter((m) => m.email.toLowerCase() === lower || m.user_id === ref);
+  const found = matches.length > 0 ? matches : members.filter((m) => m.user_id.startsWith(ref));
+  if (found.length === 1) return found[0]!;
+  if (found.length > 1) throw invalid(`"${ref}" matches several members of ${where}: ${found.map((m) => m.email).join(', ')}`);
+  throw notFound(`${where} has no member "${ref}"${members.length ? ` (members: ${members.map((m) => m.email).join(', ')})` : ''}`);
+}
+
+async function memberTarget(client: OrgClient, args: StructureFlags & { member: string }, deps: CommandDeps) {
+  const structure = await findStructure(client, args.structure, deps.env);
+  const { members } = await client.members(structure.id);
+  return { structure, member: findMember(members, args.member, describeStructure(structure)) };
+}
+
+/** Arguments of `org members role`. */
+export interface MemberRoleArgs extends StructureFlags {
+  member: string;
+  role: string;
+}
+
+/** Changes a member's role (an owner cannot demote the last owner). */
+export async function runMemberRole(args: MemberRoleArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
+  const deps = withDefaults(partial);
+  const role = roleOf(args.role, 'the role');
+  const client = await connect(args, deps);
+  const { structure, member } = await memberTarget(client, args, deps);
+  const updated = await client.setMemberRole(structure.id, member.user_id, role);
+  if (args.json) printJson(deps.output, updated);
+  else deps.output.out(`${updated.email} is now ${updated.role} of ${structure.name} (was ${member.role})`);
+  return 0;
+}
+
+/** Removes a member from a structure (an owner cannot remove the last owner). */
+export async function runMemberRemove(args: StructureFlags & { member: string }, partial: Partial<CommandDeps> = {}): Promise<number> {
+  const deps = withDefaults(partial);
+  const client = await connect(args, deps);
+  const { structure, member } = await memberTarget(client, args, deps);
+  await client.removeMember(structure.id, member.user_id);
+  deps.output.out(`removed ${member.email} (${member.role}) from ${structure.name}; invite them again with: ${commandLine('org', 'share', member.email, '--role', member.role, '-s', structure.name)}`);
+  return 0;
+}
+
+/** Lists the open invites of a structure. */
+export async function runInvitesList(args: StructureFlags, partial: Partial<CommandDeps> = {}): Promise<number> {
+  const deps = withDefaults(partial);
+  const client = await connect(args, deps);
+  const structure = await findStructure(client, args.structure, deps.env);
+  printInvites(deps, (await client.members(structure.id)).invites, args.json);
+  return 0;
+}
+
+/** Revokes a pending invite (named by its id, an id prefix or the invited address): its token stops working. */
+export async function runInvitesRevoke(args: StructureFlags & { invite: string }, partial: Partial<CommandDeps> = {}): Promise<number> {
+  const deps = withDefaults(partial);
+  const client = await connect(args, deps);
+  const structure = await findStructure(client, args.structure, deps.env);
+  const { invites } = await client.members(structure.id);
+  const lower = args.invite.toLowerCase();
+  const exact = invites.filter((i) => i.id === args.invite || i.email === lower);
+  const found = exact.length > 0 ? exact : invites.filter((i) => i.id.startsWith(args.invite));
+  if (found.length === 0) throw notFound(`${describeStructure(structure)} has no open invite "${args.invite}" (list them with: ${commandLine('org', 'invites', 'list', '-s', structure.name)})`);
+  if (found.length > 1) throw invalid(`"${args.invite}" matches several invites: ${found.map((i) => `${i.email} (${i.id.slice(0, 8)})`).join(', ')}`);
+  const invite = found[0]!;
+  await client.revokeInvite(structure.id, invite.id);
+  deps.output.out(`revoked the invite of ${invite.email} to ${structure.name}; its token no longer works`);
   return 0;
 }
 
@@ -74,7 +168,7 @@ export interface AcceptArgs extends ConnectionFlags {
 export async function runInvitesAccept(args: AcceptArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
   const deps = withDefaults(partial);
   const client = await connect(args, deps, { tokenRequired: false });
-  const acceptance = await client.acceptInvite(args.inviteToken);
+  const acceptance = await client.acceptInvite(args.inviteToken.trim());
   if (args.json) {
     printJson(deps.output, acceptance);
     return 0;
@@ -89,7 +183,7 @@ export async function runInvitesAccept(args: AcceptArgs, partial: Partial<Comman
       deps.output.out(`  ${acceptance.token}`);
       deps.output.out('');
       deps.output.err('warning: this is your new token and it is shown only once — store it, or log in with:');
-      deps.output.err(`  org login --url ${client.url} --token ${acceptance.token}`);
+      deps.output.err(`  ${commandLine('org', 'login', '--url', client.url, '--token', acceptance.token)}`);
     }
   }
   return 0;
@@ -109,34 +203,6 @@ export async function runUsersAdd(args: ConnectionFlags & { email: string; json?
   deps.output.out(`  ${created.token}`);
   deps.output.out('');
   deps.output.err('warning: this token is shown only once — hand it to the user over a safe channel.');
-  deps.output.err(`they log in with: org login --url ${client.url} --token TOKEN`);
+  deps.output.err(`they log in with: ${commandLine('org', 'login', '--url', client.url)} --token TOKEN`);
   return 0;
-}
-
-/** Registers `share`, `members`, `invites` and `users`. */
-export function registerSharing(program: Command, ctx: CommandContext): void {
-  const deps = () => ({ output: ctx.output, ...ctx.deps });
-  withStructure(withConnection(program.command('share <email>').description('invite someone to a structure with a role (owner only)')))
-    .requiredOption('-r, --role <role>', 'viewer, operator or owner')
-    .option('--json', 'print JSON')
-    .addHelpText('after', examples('org share ana@example.com --role operator', 'org share bo@example.com --role viewer -s "Acme sales"'))
-    .action(async (email: string, flags: ShareArgs) => ctx.setExit(await runShare({ ...flags, email }, deps())));
-
-  withStructure(withConnection(program.command('members').description('members and open invites of a structure (owner only)')))
-    .option('--json', 'print JSON')
-    .addHelpText('after', examples('org members', 'org members -s Demo --json'))
-    .action(async (flags: ConnectionFlags & { structure?: string; json?: boolean }) => ctx.setExit(await runMembers(flags, deps())));
-
-  const invites = program.command('invites').description('invites you received').addHelpText('after', examples('org invites accept org_inv_…'));
-  withConnection(invites.command('accept <token>').description('accept an invite with the token from its e-mail'))
-    .option('--save', 'save your new token as the login for this server')
-    .option('--json', 'print JSON')
-    .addHelpText('after', examples('org invites accept org_inv_… --url http://127.0.0.1:4780', 'org invites accept org_inv_… --save'))
-    .action(async (token: string, flags: AcceptArgs) => ctx.setExit(await runInvitesAccept({ ...flags, inviteToken: token }, deps())));
-
-  const users = program.command('users').description('users of the instance (administrator only)').addHelpText('after', examples('org users add ana@example.com'));
-  withConnection(users.command('add <email>').description('create a user and print its token once (administrator token needed)'))
-    .option('--json', 'print JSON (includes the token)')
-    .addHelpText('after', examples('ORG_TOKEN=$ORG_ADMIN_TOKEN org users add ana@example.com'))
-    .action(async (email: string, flags: ConnectionFlags & { json?: boolean }) => ctx.setExit(await runUsersAdd({ ...flags, email }, deps())));
 }

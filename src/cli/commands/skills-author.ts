@@ -1,20 +1,18 @@
 /**
- * `org skills new|edit|lint`: writing skills. Files are edited in place when the
+ * Runners of `org skills new|edit|lint`: writing skills. Files are edited in place when the
  * server's home is on this machine (the server's watcher picks changes up within a
  * second), else they round-trip through the API.
  */
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import type { Command } from 'commander';
 import { conflict, invalid, isOrgError } from '../../core/errors.js';
 import { addTriggers, isValidSlug, parseSkillText } from '../../core/skills/index.js';
 import { connect, withDefaults, type CommandDeps } from '../deps.js';
 import { editSkill, homeOf, localSkillFile } from '../skills/edit.js';
 import { formatLint, lintFiles, lintSkillText, skillFilesOf, type LintMessage } from '../skills/lint.js';
 import { fillTemplate, skillTemplate } from '../templates.js';
-import { examples, withConnection, withStructure, type CommandContext } from './common.js';
-import { writeScope, type SkillFlags } from './skills.js';
+import { writeScope, type SkillFlags } from '../scope.js';
 
 async function isDir(path: string): Promise<boolean> {
   try {
@@ -152,30 +150,4 @@ export async function runSkillsLint(args: SkillsLintArgs, partial: Partial<Comma
 
 function printLintJson(deps: CommandDeps, files: number, messages: LintMessage[]): void {
   deps.output.out(JSON.stringify({ files, messages }, null, 2));
-}
-
-/** Registers `new`, `edit` and `lint` under `org skills`. */
-export function registerSkillAuthoring(skills: Command, ctx: CommandContext): void {
-  const deps = () => ({ output: ctx.output, ...ctx.deps });
-  withStructure(withConnection(skills.command('new <slug>').description('scaffold a skill from the template and open it in $EDITOR')))
-    .option('--home <dir>', 'home folder whose skills/ gets the file (env ORG_HOME; default: current directory)')
-    .option('--remote', 'save through the API even when a local skills/ folder exists')
-    .option('--no-edit', 'only write the scaffold, do not open the editor')
-    .addHelpText('after', examples('org skills new plan-offsite', 'EDITOR=nano org skills new plan-offsite', 'org skills new plan-offsite --remote --url https://org.example.com'))
-    .action(async (slug: string, flags: SkillsNewArgs) => ctx.setExit(await runSkillsNew({ ...flags, slug }, deps())));
-
-  withStructure(withConnection(skills.command('edit <slug>').description('edit a skill in $EDITOR (the local file, or a round-trip through the API)')))
-    .option('--home <dir>', 'home folder holding skills/ (env ORG_HOME; default: current directory)')
-    .option('--remote', 'edit through the API even when the file is local')
-    .addHelpText('after', examples('org skills edit run-month-end-close', 'org skills edit run-month-end-close --remote'))
-    .action(async (slug: string, flags: SkillsEditArgs) => ctx.setExit(await runSkillsEdit({ ...flags, slug }, deps())));
-
-  skills
-    .command('lint [paths...]')
-    .description('check skill files locally: front matter, step numbering, duplicate step ids (file:line messages)')
-    .option('--home <dir>', 'home folder whose skills/ is checked when no path is given (env ORG_HOME)')
-    .option('--strict', 'warnings fail too')
-    .option('--json', 'print JSON')
-    .addHelpText('after', examples('org skills lint', 'org skills lint skills/plan-offsite.md', 'org skills lint --strict && git commit'))
-    .action(async (paths: string[], flags: Omit<SkillsLintArgs, 'paths'>) => ctx.setExit(await runSkillsLint({ ...flags, paths }, deps())));
 }

@@ -3,13 +3,11 @@
  * weakly, grouped, most frequent first), and `--start <n>` to scaffold a skill from a
  * gap with its message as the first trigger.
  */
-import type { Command } from 'commander';
 import { invalid } from '../../core/errors.js';
 import { connect, withDefaults, type CommandDeps } from '../deps.js';
 import { printJson } from '../format.js';
-import { examples, positiveInt, withConnection, withStructure, type CommandContext } from './common.js';
 import { runSkillsNew } from './skills-author.js';
-import { skillScope, type SkillFlags } from './skills.js';
+import { skillScope, type SkillFlags } from '../scope.js';
 
 /** Arguments of `org skills gaps`. */
 export interface SkillsGapsArgs extends SkillFlags {
@@ -62,20 +60,4 @@ export async function runSkillsGaps(args: SkillsGapsArgs, partial: Partial<Comma
   });
   deps.output.out(`\nstart a skill from a gap (its messages become the first triggers): org skills gaps --start 1 [--slug <slug>]`);
   return 0;
-}
-
-/** Registers `org skills gaps`. */
-export function registerSkillGaps(skills: Command, ctx: CommandContext): void {
-  const deps = () => ({ output: ctx.output, ...ctx.deps });
-  withStructure(withConnection(skills.command('gaps').description('chat messages that matched no skill or only weakly, most frequent first (operator)')))
-    .option('--days <n>', 'how far back to look (default 30)', positiveInt)
-    .option('-n, --limit <n>', 'how many gaps (default 50)', positiveInt)
-    .option('--start <n>', 'scaffold a skill from gap n, with its messages as the first triggers', positiveInt)
-    .option('--slug <slug>', 'slug of the skill started with --start (default: from the message)')
-    .option('--home <dir>', 'home folder whose skills/ gets the new file (env ORG_HOME; default: current directory)')
-    .option('--remote', 'with --start: save through the API even when a local skills/ folder exists')
-    .option('--no-edit', 'with --start: only write the scaffold, do not open the editor')
-    .option('--json', 'print JSON')
-    .addHelpText('after', examples('org skills gaps', 'org skills gaps --days 7 --json', 'org skills gaps --start 1 --slug handle-website-outage'))
-    .action(async (flags: SkillsGapsArgs) => ctx.setExit(await runSkillsGaps(flags, deps())));
 }

@@ -7,13 +7,11 @@
  */
 import { lstat, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Command } from 'commander';
 import { invalid } from '../../core/errors.js';
 import { agentSkills, type ImportReport } from '../../core/skills/index.js';
 import { connect, withDefaults, type CommandDeps } from '../deps.js';
 import { printJson } from '../format.js';
-import { examples, withConnection, withStructure, type CommandContext } from './common.js';
-import { skillScope, writeScope, type SkillFlags } from './skills.js';
+import { skillScope, writeScope, type SkillFlags } from '../scope.js';
 
 /** Arguments of `org skills export`. */
 export interface SkillsExportArgs extends SkillFlags {
@@ -123,19 +121,4 @@ export async function runSkillsImport(args: SkillsImportArgs, partial: Partial<C
     deps.output.out(`${changed} skill${changed === 1 ? '' : 's'} imported${done.skills.some((entry) => entry.origin === 'foreign') ? ' (foreign skills arrive as drafts: review them with org drafts)' : ''}`);
   }
   return done.skills.some((entry) => entry.action === 'skip') ? 1 : 0;
-}
-
-/** Wires `org skills export` and `org skills import`. */
-export function registerSkillTransfer(skills: Command, ctx: CommandContext): void {
-  const deps = () => ({ output: ctx.output, ...ctx.deps });
-  withStructure(withConnection(skills.command('export [slugs...]').description('write skills as Agent Skills folders (<name>/SKILL.md) into a folder')))
-    .option('--to <dir>', 'folder the skill folders go into, e.g. .claude/skills')
-    .option('--json', 'print the written folders as JSON')
-    .addHelpText('after', examples('org skills export --to .claude/skills', 'org skills export chase-overdue-invoices --to ./out'))
-    .action(async (slugs: string[], flags: Omit<SkillsExportArgs, 'slugs'>) => ctx.setExit(await runSkillsExport({ ...flags, slugs }, deps())));
-  withStructure(withConnection(skills.command('import <dir>').description('import the Agent Skills folders found below a folder (shows the plan first)')))
-    .option('--dry-run', 'only show what would be imported')
-    .option('--json', 'print the report as JSON')
-    .addHelpText('after', examples('org skills import .claude/skills --dry-run', 'org skills import ~/.agents/skills'))
-    .action(async (dir: string, flags: Omit<SkillsImportArgs, 'dir'>) => ctx.setExit(await runSkillsImport({ ...flags, dir }, deps())));
 }

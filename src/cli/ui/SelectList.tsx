@@ -1,7 +1,7 @@
 /** A keyboard-driven pick list: ↑/↓ (or k/j) to move, Enter to choose; long lists scroll. */
 import { Box, Text, useInput } from 'ink';
-import { useReducer } from 'react';
 import { moveCursor, visibleWindow, type ListCursor, type ListMove } from './list.js';
+import { useLatestReducer } from './useLatestReducer.js';
 
 /** One choice. */
 export interface SelectItem<T> {
@@ -21,18 +21,22 @@ export interface SelectListProps<T> {
   isActive?: boolean;
 }
 
-/** A pick list. */
+const cursorReducer = (state: ListCursor, action: ListMove) => moveCursor(state, action);
+
+/** A pick list. Keys typed in a burst all count: Enter picks where the moves before it led. */
 export function SelectList<T>({ title, items, onSelect, height = 10, isActive = true }: SelectListProps<T>) {
-  const [cursor, move] = useReducer((state: ListCursor, action: ListMove) => moveCursor(state, action), { index: 0, size: items.length });
-  const current = cursor.size === items.length ? cursor : moveCursor(cursor, { type: 'resize', size: items.length });
+  const [cursor, move, latest] = useLatestReducer(cursorReducer, { index: 0, size: items.length });
+  const sized = (state: ListCursor) => (state.size === items.length ? state : moveCursor(state, { type: 'resize', size: items.length }));
+  const current = sized(cursor);
   useInput(
     (input, key) => {
+      if (latest().size !== items.length) move({ type: 'resize', size: items.length });
       if (key.upArrow || input === 'k') move({ type: 'up' });
       else if (key.downArrow || input === 'j') move({ type: 'down' });
       else if (key.pageUp) move({ type: 'page-up', page: height });
       else if (key.pageDown) move({ type: 'page-down', page: height });
       else if (key.return) {
-        const item = items[current.index];
+        const item = items[sized(latest()).index];
         if (item) onSelect(item.value);
       }
     },

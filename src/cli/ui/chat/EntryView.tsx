@@ -1,12 +1,13 @@
 /**
  * How each transcript entry looks: thoughts dimmed, a tool call with a spinner until
- * its result (then the result collapsed to one line), text as it streams, decisions and
- * milestones as marked lines, a learned skill as a notice, the summary with artifact
- * names, errors in red.
+ * its result (then the result collapsed to one line; one the turn ended without is marked
+ * so), text as it streams, decisions and milestones as marked lines, what was learned
+ * (or why not) as a notice, the summary with artifact names, errors in red.
  */
 import { Box, Text } from 'ink';
 import Spinner from 'ink-spinner';
 import { excerpt } from '../../format.js';
+import { describeLearned } from '../../learned.js';
 import type { Entry } from './state.js';
 
 /** Props of {@link EntryView}. */
@@ -37,7 +38,16 @@ export function EntryView({ entry, width = 100 }: EntryViewProps) {
     case 'text':
       return <Text>{entry.text.replace(/\n+$/, '')}</Text>;
     case 'tool':
-      return entry.done ? (
+      if (entry.status === 'ended') {
+        return (
+          <Text>
+            <Text color="yellow">⊘ </Text>
+            <Text bold>{entry.tool}</Text>
+            <Text dimColor> no result: the turn ended first</Text>
+          </Text>
+        );
+      }
+      return entry.status === 'done' ? (
         <Text>
           <Text color="green">✓ </Text>
           <Text bold>{entry.tool}</Text>
@@ -69,11 +79,7 @@ export function EntryView({ entry, width = 100 }: EntryViewProps) {
         </Text>
       );
     case 'skill_learned':
-      return (
-        <Text color="yellow">
-          ✎ learned a draft skill: {entry.slug} ({entry.name}) — review it with: org drafts
-        </Text>
-      );
+      return <Text color={entry.outcome.stored ? 'yellow' : 'gray'}>{describeLearned(entry.outcome).join('\n')}</Text>;
     case 'complete':
       return (
         <Box flexDirection="column">

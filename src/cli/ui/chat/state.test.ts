@@ -27,11 +27,11 @@ describe('chatReducer', () => {
       ev({ type: 'tool_result', content: { tool: 'a', result: 'ra' } }),
     );
     expect(state.entries.slice(1)).toMatchObject([
-      { kind: 'tool', tool: 'a', done: true, result: 'ra' },
-      { kind: 'tool', tool: 'b', done: false },
+      { kind: 'tool', tool: 'a', status: 'done', result: 'ra' },
+      { kind: 'tool', tool: 'b', status: 'running' },
     ]);
     const ended = chatReducer(state, { type: 'run-ended' });
-    expect(ended.entries.at(-1)).toMatchObject({ kind: 'tool', tool: 'b', done: true });
+    expect(ended.entries.at(-1)).toMatchObject({ kind: 'tool', tool: 'b', status: 'ended' });
     expect(ended.run).toBeNull();
     expect(ended.liveFrom).toBe(ended.entries.length);
   });

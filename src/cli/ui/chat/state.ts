@@ -4,6 +4,7 @@
  * running turn, the input line and pending attachments.
  */
 import type { ChatEvent, HistoryMessage } from '../../../client/types.js';
+import { learnedOutcome, type LearnedOutcome } from '../../learned.js';
 
 /** An attachment waiting to go with the next message. */
 export interface PendingAttachment {
@@ -20,10 +21,11 @@ export type Entry = { id: number } & (
   | { kind: 'user'; text: string; attachments: string[] }
   | { kind: 'thought'; text: string }
   | { kind: 'text'; text: string }
-  | { kind: 'tool'; tool: string; args: unknown; done: boolean; result?: unknown }
+  /** `ended`: the turn ended (or was cancelled) before the tool returned. */
+  | { kind: 'tool'; tool: string; args: unknown; status: 'running' | 'done' | 'ended'; result?: unknown }
   | { kind: 'decision'; title: string; body: string }
   | { kind: 'milestone'; title: string }
-  | { kind: 'skill_learned'; slug: string; name: string }
+  | { kind: 'skill_learned'; outcome: LearnedOutcome }
   | { kind: 'complete'; summary: string; artifacts: string[] }
   | { kind: 'error'; message: string }
   | { kind: 'notice'; text: string; tone: NoticeTone }
@@ -96,24 +98,27 @@ export function applyEvent(state: ChatState, event: ChatEvent): ChatState {
     case 'thought':
       return append(state, { kind: 'thought', text: event.content });
     case 'tool_call':
-      return append(state, { kind: 'tool', tool: event.content.tool, args: event.content.args, done: false });
+      return append(state, { kind: 'tool', tool: event.content.tool, args: event.content.args, status: 'running' });
     case 'tool_result': {
       for (let i = state.entries.length - 1; i >= state.liveFrom; i--) {
         const entry = state.entries[i];
-        if (entry?.kind === 'tool' && !entry.done && entry.tool === event.content.tool) {
+        if (entry?.kind === 'tool' && entry.status === 'running' && entry.tool === event.content.tool) {
           const entries = [...state.entries];
-          entries[i] = { ...entry, done: true, result: event.content.result };
+          entries[i] = { ...entry, status: 'done', result: event.content.result };
           return { ...state, entries };
         }
       }
-      return append(state, { kind: 'tool', tool: event.content.tool, args: undefined, done: true, result: event.content.result });
+      return append(state, { kind: 'tool', tool: event.content.tool, args: undefined, status: 'done', result: event.content.result });
     }
     case 'decision':
       return append(state, { kind: 'decision', title: event.content.title, body: event.content.body });
     case 'milestone':
       return append(state, { kind: 'milestone', title: event.content.title });
-    case 'skill_learned':
-      return append(state, { kind: 'skill_learned', slug: event.content.slug, name: event.content.name });
+    case 'skill_learned': {
+      // Only the outcome (stored, or not and why) is shown, never a runtime's proposal.
+      const outcome = learnedOutcome(event.content);
+      return outcome ? append(state, { kind: 'skill_learned', outcome }) : state;
+    }
     case 'complete':
       return append(state, { kind: 'complete', summary: event.content.summary, artifacts: event.content.artifacts });
     case 'error':
@@ -121,9 +126,9 @@ export function applyEvent(state: ChatState, event: ChatEvent): ChatState {
   }
 }
 
-/** Tool calls of a finished turn that never got a result are shown as ended. */
+/** Tool calls of a finished turn that never got a result are shown as ended without one (not as done). */
 function closeTools(entries: Entry[], from: number): Entry[] {
-  return entries.map((entry, i) => (i >= from && entry.kind === 'tool' && !entry.done ? { ...entry, done: true } : entry));
+  return entries.map((entry, i) => (i >= from && entry.kind === 'tool' && entry.status === 'running' ? { ...entry, status: 'ended' } : entry));
 }
 
 /** The reducer of the chat screen. */

@@ -4,9 +4,10 @@
  * a approve · e edit · r reject · u undo a reject · s skip · q quit.
  */
 import { Box, Text, useInput } from 'ink';
-import { useMemo, useReducer } from 'react';
+import { useMemo } from 'react';
 import { renderMarkdown } from '../../markdown.js';
 import { visibleWindow } from '../list.js';
+import { useLatestReducer } from '../useLatestReducer.js';
 import { currentDraft, draftCounts, draftsReducer, initialDraftsState, type Preview, type Verdict } from './state.js';
 import { useDrafts, type DraftActions } from './useDrafts.js';
 
@@ -36,7 +37,7 @@ function previewLinesOf(preview: Preview | undefined, width: number): string[] {
 
 /** The review queue. */
 export function DraftsApp({ actions, title, onExit, listHeight = 8, previewLines = 18, width = 80 }: DraftsAppProps) {
-  const [state, dispatch] = useReducer(draftsReducer, initialDraftsState);
+  const [state, dispatch, latest] = useLatestReducer(draftsReducer, initialDraftsState);
   const act = useDrafts(actions, state, dispatch);
   const draft = currentDraft(state);
   const verdict = draft ? state.verdicts[draft.slug] : undefined;
@@ -49,16 +50,20 @@ export function DraftsApp({ actions, title, onExit, listHeight = 8, previewLines
     if (key.downArrow || input === 'j') return dispatch({ type: 'move', move: { type: 'down' } });
     if (key.pageUp) return dispatch({ type: 'move', move: { type: 'page-up', page: listHeight } });
     if (key.pageDown) return dispatch({ type: 'move', move: { type: 'page-down', page: listHeight } });
-    if (!draft || state.busy) return;
+    // The state after every key of this burst so far, not the one last rendered.
+    const now = latest();
+    const target = currentDraft(now);
+    if (!target || now.busy) return;
+    const decided = now.verdicts[target.slug];
     if (input === 'u') {
-      if (verdict === 'rejected') void act.restore(draft.slug);
+      if (decided === 'rejected') void act.restore(target.slug);
       return;
     }
-    if (verdict === 'approved' || verdict === 'rejected') return; // already decided
-    if (input === 'a') void act.approve(draft.slug);
-    else if (input === 'r') void act.reject(draft.slug);
-    else if (input === 'e') void act.edit(draft.slug);
-    else if (input === 's') act.skip(draft.slug);
+    if (decided === 'approved' || decided === 'rejected') return; // already decided
+    if (input === 'a') void act.approve(target.slug);
+    else if (input === 'r') void act.reject(target.slug);
+    else if (input === 'e') void act.edit(target.slug);
+    else if (input === 's') act.skip(target.slug);
   });
 
   if (state.loading) return <Text dimColor>loading drafts…</Text>;

@@ -1,4 +1,8 @@
-/** Shared pieces of the commander wiring of client commands. */
+/**
+ * Shared pieces of the commander wiring. The wiring files under program/ only declare
+ * commands, options and help; each action loads its runner module (commands/*.ts) when
+ * it runs, so `org --version`, `org help` and every command load only what they use.
+ */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CommandDeps } from '../deps.js';
 import type { Output } from '../output.js';
@@ -10,6 +14,21 @@ export interface CommandContext {
   setExit: (code: number) => void;
   /** Overrides of the runners' dependencies (tests). */
   deps?: Partial<CommandDeps>;
+}
+
+/** A runner as the command files export them: `run<Command>(args, deps)`. */
+export type Runner<A> = (args: A, deps: Partial<CommandDeps>) => Promise<number>;
+
+/**
+ * Runs a runner that is loaded on demand, with the context's dependencies, and sets the
+ * exit code from its result.
+ *
+ * @example
+ * .action((flags) => run(ctx, flags, async () => (await import('../commands/skills.js')).runSkillsList))
+ */
+export async function run<A>(ctx: CommandContext, args: A, load: () => Promise<Runner<A>>): Promise<void> {
+  const runner = await load();
+  ctx.setExit(await runner(args, { output: ctx.output, ...ctx.deps }));
 }
 
 /** Adds `--url` and `--token` to a command. */
@@ -34,4 +53,9 @@ export function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`expected a positive integer, got "${value}"`);
   return n;
+}
+
+/** Collects a repeatable option into a list. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
 }

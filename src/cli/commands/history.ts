@@ -1,0 +1,93 @@
+/**
+ * Runners of `org history` (a node's chat history) and `org log` (the workspace log of
+ * decisions and milestones): what happened, readable in a terminal or as JSON.
+ */
+import type { HistoryMessage } from '../../client/types.js';
+import { invalid } from '../../core/errors.js';
+import type { ConnectionFlags } from '../connection.js';
+import { connect, withDefaults, type CommandDeps } from '../deps.js';
+import { printJson, printRows } from '../format.js';
+import { describeLearned, learnedOutcome } from '../learned.js';
+import { commandLine } from '../quote.js';
+import { findNode, findStructureDetail } from '../resolve.js';
+
+/** Arguments of `org history`. */
+export interface HistoryArgs extends ConnectionFlags {
+  structure?: string;
+  role?: string;
+  limit?: number;
+  /** Only messages older than this message id (paging). */
+  before?: string;
+  json?: boolean;
+}
+
+const when = (iso: string | null) => (iso ? iso.slice(0, 19).replace('T', ' ') : '—');
+
+/** The lines of one history message, oldest first. */
+function messageLines(message: HistoryMessage): string[] {
+  if (message.sender === 'user') {
+    const files = message.attachments.length ? `  [attached: ${message.attachments.map((a) => a.name).join(', ')}]` : '';
+    return [`${when(message.created_at)}  › ${message.text}${files}${message.origin ? `  (via ${message.origin})` : ''}`];
+  }
+  const lines: string[] = [];
+  const error = message.events.findLast((event) => event.type === 'error');
+  if (message.status === 'complete') lines.push(`${when(message.completed_at)}  ✔ ${message.summary ?? ''}`);
+  else if (message.status === 'error') lines.push(`${when(message.completed_at)}  ✖ ${error?.type === 'error' ? error.content.message : 'the turn failed'}`);
+  else lines.push(`${when(message.created_at)}  … running (follow it with: ${commandLine('org', 'chat', '--run', message.run_id)})`);
+  if (message.artifacts.length) lines.push(`                     artifacts: ${message.artifacts.join(', ')}`);
+  for (const event of message.events) {
+    if (event.type !== 'skill_learned') continue;
+    const outcome = learnedOutcome(event.content);
+    if (outcome) for (const text of describeLearned(outcome)) lines.push(`                     ${text}`);
+  }
+  return lines;
+}
+
+/** Prints a node's recent chat history, oldest first (the API's order reversed). */
+export async function runHistory(args: HistoryArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
+  const deps = withDefaults(partial);
+  if (!args.role) throw invalid('name the node: org history STRUCTURE ROLE (list the nodes with: org agents list)');
+  const client = await connect(args, deps);
+  const detail = await findStructureDetail(client, args.structure, deps.env);
+  const node = findNode(detail, args.role);
+  const messages = await client.history(detail.id, node.role_id, { ...(args.limit ? { limit: args.limit } : {}), ...(args.before ? { before: args.before } : {}) });
+  if (args.json) {
+    printJson(deps.output, messages);
+    return 0;
+  }
+  if (messages.length === 0) {
+    deps.output.out(`no messages with ${node.label} (${node.role_id}) yet; start with: ${commandLine('org', 'chat', detail.name, node.role_id)}`);
+    return 0;
+  }
+  deps.output.out(`${detail.name} · ${node.label} (${node.role_id}) — ${messages.length} message(s), oldest first`);
+  for (const message of [...messages].reverse()) for (const line of messageLines(message)) deps.output.out(line);
+  const oldest = messages.at(-1)!;
+  if (args.limit && messages.length === args.limit) deps.output.err(`older messages: ${commandLine('org', 'history', detail.name, node.role_id, '--before', oldest.id)}`);
+  return 0;
+}
+
+/** Arguments of `org log`. */
+export interface LogArgs extends ConnectionFlags {
+  structure?: string;
+  limit?: number;
+  json?: boolean;
+}
+
+/** Prints the workspace log: decisions and milestones of every node, newest first. */
+export async function runLog(args: LogArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
+  const deps = withDefaults(partial);
+  const client = await connect(args, deps);
+  const detail = await findStructureDetail(client, args.structure, deps.env);
+  const { entries } = await client.log(detail.id, args.limit);
+  printRows(deps.output, entries, {
+    json: args.json,
+    columns: [
+      { header: 'when', value: (e) => when(e.created_at) },
+      { header: 'node', value: (e) => e.role_id },
+      { header: 'type', value: (e) => e.type },
+      { header: 'title', value: (e) => (e.body && e.body !== e.title ? `${e.title} — ${e.body}` : e.title), max: 100 },
+    ],
+    empty: `nothing in the log of ${detail.name} yet (agents log decisions and milestones as they work)`,
+  });
+  return 0;
+}

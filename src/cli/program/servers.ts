@@ -1,0 +1,50 @@
+/** Wiring of `org serve` and `org mcp`: the two commands that run org in-process. */
+import type { Command } from 'commander';
+import type { ServeCommandFlags } from '../commands/serve.js';
+import { examples, type CommandContext } from './common.js';
+
+/** Registers `serve` and `mcp`. */
+export function registerServers(program: Command, ctx: CommandContext): void {
+  program
+    .command('serve')
+    .description('run the org service on a home folder (skills/ and .org/)')
+    .option('--home <dir>', 'home folder holding skills/ and .org/ (env ORG_HOME; default: current directory)')
+    .option('--host <host>', 'interface to listen on (env ORG_HOST; default 127.0.0.1)')
+    .option('--port <port>', 'port to listen on, 0 for any free port (env ORG_PORT; default 4780)')
+    .option('--no-demo', 'do not create the "Demo" structure on first start')
+    .option('--no-bundled', 'a new home starts with an empty skills/ instead of a copy of the bundled library')
+    .option('--sync-timeout <seconds>', 'how long POST /chat/message/sync waits (default 120)')
+    .option('--commit', 'commit API writes of skill files when skills/ is in a git work tree')
+    .option('--smtp-port <port>', 'also accept inbound e-mail over SMTP on this port (env ORG_SMTP_PORT; needs ORG_INBOUND_SECRET)')
+    .option(
+      '--cors-origin <origin>',
+      'allow browser apps on this origin to call the API, e.g. https://app.example.com; repeatable, * for any (env ORG_CORS_ORIGINS, comma separated; default none)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option('--metrics', 'serve Prometheus metrics at GET /metrics (env ORG_METRICS=1)')
+    .option('--metrics-port <port>', 'serve GET /metrics on this separate port instead of the API port (env ORG_METRICS_PORT)')
+    .option('--store <url>', 'keep all service state in PostgreSQL, shared by every instance naming it: postgres://user:pass@host:port/db (env ORG_STORE_URL)')
+    .option('--sse-keepalive <seconds>', 'interval of the keepalive comment on event streams; lower it below a proxy\'s idle timeout (env ORG_SSE_KEEPALIVE; default 15)')
+    .option('--skills-remote <url>', 'share the skill library through this git remote: each write is pushed, pushes are pulled (env ORG_SKILLS_REMOTE)')
+    .addHelpText(
+      'after',
+      examples('org serve', 'org serve --home ~/acme --port 8080', 'ORG_ADMIN_TOKEN=$(openssl rand -hex 24) org serve --port 0 --no-demo') +
+        '\n\nOne server per home: a second org serve on the same home is refused while the first runs.',
+    )
+    .action(async (flags: ServeCommandFlags) => {
+      // Loaded on demand: the server and the app are heavy, and other commands never need them.
+      const { serveUntilSignal } = await import('../commands/serve.js');
+      ctx.setExit(await serveUntilSignal(flags, ctx.output));
+    });
+
+  program
+    .command('mcp')
+    .description('serve the org MCP tools on stdio for one node, proxying an org server (for MCP clients that spawn a command)')
+    .option('--url <url>', 'base URL of the org server (env ORG_URL), e.g. http://127.0.0.1:4780')
+    .option('--key <key>', 'MCP node key org_mcp_… (env ORG_MCP_KEY)')
+    .addHelpText('after', examples('org mcp --url http://127.0.0.1:4780 --key org_mcp_…'))
+    .action(async (flags: { url?: string; key?: string }) => {
+      const { runMcp } = await import('../commands/mcp.js');
+      ctx.setExit(await runMcp(flags, ctx.output));
+    });
+}
