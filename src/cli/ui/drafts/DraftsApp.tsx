@@ -40,7 +40,6 @@ export function DraftsApp({ actions, title, onExit, listHeight = 8, previewLines
   const [state, dispatch, latest] = useLatestReducer(draftsReducer, initialDraftsState);
   const act = useDrafts(actions, state, dispatch);
   const draft = currentDraft(state);
-  const verdict = draft ? state.verdicts[draft.slug] : undefined;
   const preview = draft ? state.previews[draft.slug] : undefined;
   const previewRows = useMemo(() => previewLinesOf(preview, width), [preview, width]);
 
