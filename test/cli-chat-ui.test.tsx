@@ -115,7 +115,7 @@ describe('ChatApp against a server', () => {
     await typeLine(app, 'close March');
     await waitFor(() => app.frame().includes('✔ Closed March'), 'the summary');
     const frame = app.frame();
-    for (const expected of ['› close March', '· Thinking about the quarter', '✓ search_skills', '▸ Ledger reconciled', 'Hello world.', '◆ Decision: Accrue the invoice', 'artifacts: report.md, ledger.csv']) {
+    for (const expected of ['› close March', '· Thinking about the quarter', '✓ search_skills', '▸ Ledger reconciled', 'Hello world.', '◆ Decision: Accrue the invoice', '✎ learned a draft skill: close-the-books (Close the books)', 'artifacts: report.md, ledger.csv']) {
       expect(frame).toContain(expected);
     }
     expect(app.exits).toEqual([]);

@@ -326,12 +326,14 @@ describe('command runners against a real server', () => {
   describe('chat -m', () => {
     it('streams the reply text to stdout, progress to stderr, and exits 0', async () => {
       expect(await runChat({ structure: 'Acme', role: 'exec-ceo', message: 'close March' }, as(alice))).toBe(0);
-      // stdout is the whole readable reply: step headings, text, decisions, summary, artifacts
-      // (and what was learned, when the server reports it: see chat-print.test.ts).
-      expect(out.out.filter((line) => !line.startsWith('✎'))).toEqual([
+      // stdout is the whole readable reply: step headings, text, decisions, what was
+      // learned (the server's outcome: the draft's stored slug), summary, artifacts.
+      expect(out.out).toEqual([
         '▸ Ledger reconciled',
         'Hello world.',
         '◆ Decision: Accrue the invoice — Accrue it in March because the service was delivered then.',
+        '✎ learned a draft skill: close-the-books (Close the books)',
+        '  review it: org drafts approve close-the-books   or the queue: org drafts',
         '✔ Closed March',
         'artifacts: report.md, ledger.csv',
       ]);
@@ -339,7 +341,6 @@ describe('command runners against a real server', () => {
       expect(out.err).toEqual(expect.arrayContaining(['· Thinking about the quarter']));
       expect(out.errText()).toContain('→ search_skills {"query":"close the books"}');
       expect(out.errText()).toContain('← search_skills {"matches":[{"slug":"run-month-end-close"}]}');
-      // A runtime's own skill_learned is a proposal, not an outcome: never announced.
       expect(out.errText()).not.toContain('✎');
       out.clear();
     });
