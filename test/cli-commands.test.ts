@@ -287,13 +287,13 @@ describe('command runners against a real server', () => {
         as(alice, {
           openEditor: async (path: string) => {
             opened.push(path);
-            await writeFile(path, (await readFile(path, 'utf8')).replace('Step 2: Do the work', 'Step 3: Do the work'));
+            await writeFile(path, (await readFile(path, 'utf8')).replace('[do-the-work] Step 2: Do the work', '[gather-inputs] Step 2: Do the work'));
           },
         }),
       );
       expect(opened).toEqual([file]);
-      expect(code).toBe(1); // the edit broke the numbering: reported, non-zero
-      expect(out.errText()).toMatch(/^skills\/local-skill\.md:\d+: error: step numbering: expected Step 2, found Step 3$/m);
+      expect(code).toBe(1); // the edit repeated a step id: reported, non-zero
+      expect(out.errText()).toMatch(/^skills\/local-skill\.md:\d+: error: duplicate step id "gather-inputs" \(first used at line \d+\)$/m);
       out.clear();
     });
   });

@@ -6,7 +6,7 @@
  * interactively, `doctor`, and hints that run as printed.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +19,7 @@ import { runDrafts, runDraftsApprove, runDraftsReject } from '../src/cli/command
 import { runHistory, runLog } from '../src/cli/commands/history.js';
 import { runLogin } from '../src/cli/commands/login.js';
 import { runInvitesList, runInvitesRevoke, runMemberRemove, runMemberRole, runShare } from '../src/cli/commands/sharing.js';
+import { runSkillsNew } from '../src/cli/commands/skills-author.js';
 import { runSkillsRestore, runSkillsRm } from '../src/cli/commands/skills.js';
 import { runStructuresCreate, runStructuresShow } from '../src/cli/commands/structures.js';
 import type { EventInput } from '../src/core/chat/types.js';
@@ -223,6 +224,40 @@ describe('CLI coverage of the API', () => {
     // The shell reads it back as the words the CLI meant.
     const words = execFileSync('sh', ['-c', `for a in ${command}; do printf '%s\\n' "$a"; done`], { encoding: 'utf8' }).trim().split('\n');
     expect(words).toEqual(['org', 'agents', 'add', 'team-lead', '--label', 'Team lead', '-s', 'Blank one']);
+  });
+
+  it('skills new reopens the editor on invalid text and saves only a valid skill; abandoning exits non-zero', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'org-new-'));
+    await mkdir(join(home, 'skills'));
+    const colon = (text: string) => text.replace("summary: ''", 'summary: Plan a team offsite: venue, budget, agenda and travel.');
+    const quoted = (text: string) => text.replace(/^summary: .*$/m, "summary: 'Plan a team offsite: venue, budget, agenda and travel.'");
+    const edits = [colon, quoted];
+    const asked: string[] = [];
+    const deps = as(owner.token, {
+      cwd: home,
+      interactive: true,
+      openEditor: async (file: string) => writeFile(file, edits.shift()!(await readFile(file, 'utf8'))),
+      prompt: async (question: string) => {
+        asked.push(question);
+        return '';
+      },
+    });
+    expect(await runSkillsNew({ slug: 'plan-offsite', home }, deps)).toBe(0);
+    // The YAML error named its own line (the summary, line 8), then the editor opened again.
+    expect(out.errText()).toContain('skills/plan-offsite.md:8: error: front matter is not valid YAML');
+    expect(asked).toEqual(['The skill is not valid yet. Edit it again? [Y/n] ']);
+    expect(out.text()).toBe('created skills/plan-offsite.md (a draft until its status is complete)');
+    expect(await readFile(join(home, 'skills', 'plan-offsite.md'), 'utf8')).toContain("summary: 'Plan a team offsite: venue, budget, agenda and travel.'");
+    out.clear();
+
+    // Abandoned (n): non-zero, nothing written to skills/.
+    const abandon = as(owner.token, { cwd: home, interactive: true, openEditor: async (file: string) => writeFile(file, colon(await readFile(file, 'utf8'))), prompt: async () => 'n' });
+    await expect(runSkillsNew({ slug: 'book-travel', home }, abandon)).rejects.toMatchObject({ code: 'invalid_request', exitCode: 2, message: expect.stringMatching(/^abandoned: nothing was saved; your text is in .*book-travel\.md$/) });
+    expect(await readdir(join(home, 'skills'))).toEqual(['plan-offsite.md']);
+    // No terminal to ask: the same, without waiting for an answer.
+    const script = as(owner.token, { cwd: home, interactive: false, openEditor: async (file: string) => writeFile(file, colon(await readFile(file, 'utf8'))) });
+    await expect(runSkillsNew({ slug: 'book-travel', home }, script)).rejects.toMatchObject({ exitCode: 2, message: expect.stringContaining('the skill is not valid (1 error(s) above)') });
+    out.clear();
   });
 
   it('login asks for the URL and the token when a person is at the terminal', async () => {

@@ -77,12 +77,12 @@ describe('front matter bounds', () => {
     });
     for (const [name, text] of Object.entries(files)) await writeFile(join(t.home, 'skills', name), text);
     await seen;
-    const problems = (await t.server.inject({ method: 'GET', url: '/api/org/knowledge/problems', headers: t.auth() })).json<{ problems: { file: string; message: string }[] }>();
+    const problems = (await t.server.inject({ method: 'GET', url: '/api/org/knowledge/problems', headers: t.auth() })).json<{ problems: { file: string; line?: number; message: string }[] }>();
     expect(problems.problems).toEqual(
       expect.arrayContaining([
-        { file: 'flow-deep.md', message: 'front matter nests too deeply to be read' },
-        { file: 'block-deep.md', message: `frontmatter must not nest deeper than ${MAX_FRONTMATTER_DEPTH} levels` },
-        { file: 'huge.md', message: `front matter must be at most ${MAX_FRONTMATTER_BYTES / 1024} KiB` },
+        { file: 'flow-deep.md', line: 1, message: 'front matter nests too deeply to be read' },
+        { file: 'block-deep.md', line: 1, message: `frontmatter must not nest deeper than ${MAX_FRONTMATTER_DEPTH} levels` },
+        { file: 'huge.md', line: 1, message: `front matter must be at most ${MAX_FRONTMATTER_BYTES / 1024} KiB` },
       ]),
     );
     expect((await t.server.inject({ method: 'GET', url: '/api/org/health' })).statusCode).toBe(200);

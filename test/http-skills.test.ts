@@ -231,7 +231,7 @@ describe('skills over HTTP', () => {
     await writeFile(join(t.home, 'skills', 'broken.md'), '---\ntype: skill\nname: [unclosed\n---\nbody');
     await reported;
     const problems = (await get('/api/org/knowledge/problems')).json().problems as { file: string; message: string; line?: number }[];
-    expect(problems.find((p) => p.file === 'broken.md')).toEqual({ file: 'broken.md', message: expect.stringContaining('not valid YAML'), line: 4 });
+    expect(problems.find((p) => p.file === 'broken.md')).toEqual({ file: 'broken.md', message: expect.stringContaining('not valid YAML'), line: 3 });
     expect(JSON.stringify(problems)).not.toContain(t.home);
     expect((await get('/api/org/health')).json().status).toBe('ok');
   });

@@ -109,7 +109,7 @@ describe('names that are Object.prototype members', () => {
     await writeFile(join(home, 'skills', 'proto-file.md'), '---\ntype: skill\nname: Proto\nstatus: complete\n__proto__:\n  polluted: true\n---\nBody\n');
     await seen;
     const problems = (await t.server.inject({ method: 'GET', url: '/api/org/knowledge/problems', headers: t.auth() })).json<{ problems: { file: string; line?: number; message: string }[] }>();
-    expect(problems.problems).toContainEqual({ file: 'proto-file.md', line: 5, message: 'frontmatter.__proto__ is not allowed as a member name' });
+    expect(problems.problems).toContainEqual({ file: 'proto-file.md', line: 5, message: '__proto__ is not allowed as a member name' });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

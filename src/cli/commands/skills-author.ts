@@ -38,54 +38,84 @@ export interface SkillsNewArgs extends SkillFlags {
   triggers?: string[];
 }
 
-/** Scaffolds a skill from the template and opens it in the editor. */
+const NEW_DEFAULTS = () => ({ learned_by: 'user', learned_at: new Date().toISOString(), category: 'general', difficulty: 'medium' }) as const;
+
+/**
+ * Opens `draft` in the editor until its text is a valid skill (as `git commit` and
+ * `kubectl edit` do): findings are shown after each round; with errors, a person is
+ * asked whether to edit again. Resolves with the valid text; throws (nothing saved,
+ * the text kept in `draft`) when abandoned or when no one is there to ask.
+ */
+async function editUntilValid(slug: string, draft: string, shownAs: string, deps: CommandDeps): Promise<string> {
+  for (;;) {
+    await deps.openEditor(draft);
+    const text = await readFile(draft, 'utf8');
+    const messages = lintSkillText(`${slug}.md`, text).map((m) => ({ ...m, file: shownAs }));
+    report(deps, messages);
+    if (!messages.some((m) => m.severity === 'error')) return text;
+    const kept = `nothing was saved; your text is in ${draft}`;
+    if (!deps.interactive) throw invalid(`the skill is not valid (${messages.filter((m) => m.severity === 'error').length} error(s) above); ${kept}`);
+    const answer = await deps.prompt('The skill is not valid yet. Edit it again? [Y/n] ');
+    if (/^n/i.test(answer)) throw invalid(`abandoned: ${kept}`);
+  }
+}
+
+/**
+ * Scaffolds a skill from the template and opens it in the editor until it is valid,
+ * then writes it to the home's skills/ (or saves it through the API). Nothing invalid is
+ * ever stored: an abandoned edit exits non-zero and keeps the text in a temp file.
+ */
 export async function runSkillsNew(args: SkillsNewArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
   const deps = withDefaults(partial);
   if (!isValidSlug(args.slug)) throw invalid(`"${args.slug}" is not a slug: use lowercase words joined by hyphens, e.g. plan-offsite`);
   const home = homeOf(args.home, deps.cwd, deps.env);
   const skillsDir = join(home, 'skills');
   const filled = fillTemplate(await skillTemplate(skillsDir), args.slug);
-  const text = args.triggers?.length ? addTriggers(filled, args.triggers) : filled;
+  const template = args.triggers?.length ? addTriggers(filled, args.triggers) : filled;
+  const local = !args.remote && (await isDir(skillsDir));
+  const file = join(skillsDir, `${args.slug}.md`);
+  const shown = relative(deps.cwd, file) || file;
+  const exists = () => conflict(`${local ? shown : `the skill ${args.slug}`} already exists: edit it with  org skills edit ${args.slug}`);
 
-  if (!args.remote && (await isDir(skillsDir))) {
-    const file = join(skillsDir, `${args.slug}.md`);
-    if (await localSkillFile(home, args.slug)) throw conflict(`${relative(deps.cwd, file) || file} already exists: edit it with  org skills edit ${args.slug}`);
-    await writeFile(file, text, { flag: 'wx' });
-    if (args.edit !== false) await deps.openEditor(file);
-    const messages = lintSkillText(relative(deps.cwd, file) || file, await readFile(file, 'utf8'));
-    report(deps, messages);
-    deps.output.out(`created ${relative(deps.cwd, file) || file} (a draft until its status is complete)`);
+  const client = local ? undefined : await connect(args, deps);
+  if (local && (await localSkillFile(home, args.slug))) throw exists();
+  if (client) {
+    try {
+      await client.getSkill(args.slug);
+      throw exists();
+    } catch (error) {
+      if (!isOrgError(error) || error.code !== 'not_found') throw error;
+    }
+  }
+
+  const dir = await mkdtemp(join(tmpdir(), 'org-new-'));
+  const draft = join(dir, `${args.slug}.md`);
+  await writeFile(draft, template);
+  const text = args.edit === false ? template : await editUntilValid(args.slug, draft, local ? shown : `${args.slug}.md`, deps);
+
+  if (local) {
+    try {
+      await writeFile(file, text, { flag: 'wx' });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw exists();
+      throw error;
+    }
+    await rm(dir, { recursive: true, force: true });
+    deps.output.out(`created ${shown} (a draft until its status is complete)`);
     return 0;
   }
-
-  const client = await connect(args, deps);
-  try {
-    await client.getSkill(args.slug);
-    throw conflict(`the skill ${args.slug} already exists: edit it with  org skills edit ${args.slug}`);
-  } catch (error) {
-    if (!isOrgError(error) || error.code !== 'not_found') throw error;
-  }
-  const dir = await mkdtemp(join(tmpdir(), 'org-new-'));
-  const file = join(dir, `${args.slug}.md`);
-  await writeFile(file, text);
-  if (args.edit !== false) await deps.openEditor(file);
-  const parsed = parseSkillText(args.slug, await readFile(file, 'utf8'), {
-    learned_by: 'user',
-    learned_at: new Date().toISOString(),
-    category: 'general',
-    difficulty: 'medium',
-  });
-  if (!parsed.ok) throw invalid(`the new skill is not valid (${parsed.message}); nothing was saved, your text is in ${file}`);
-  const structureId = parsed.skill.frontmatter.structure_id ?? (await writeScope(client, args.structure, deps.env));
+  const parsed = parseSkillText(args.slug, text, NEW_DEFAULTS());
+  if (!parsed.ok) throw invalid(`the new skill is not valid (${parsed.message}); nothing was saved, your text is in ${draft}`);
+  const structureId = parsed.skill.frontmatter.structure_id ?? (await writeScope(client!, args.structure, deps.env));
   // Create-only: a skill someone saved under this slug while the editor was open is never replaced.
-  const skill = await client.createSkill({ structure_id: structureId, slug: args.slug, frontmatter: parsed.skill.frontmatter, body: parsed.skill.body }).catch((error: unknown) => {
+  const skill = await client!.createSkill({ structure_id: structureId, slug: args.slug, frontmatter: parsed.skill.frontmatter, body: parsed.skill.body }).catch((error: unknown) => {
     if (isOrgError(error) && error.code === 'already_exists') {
-      throw conflict(`the skill ${args.slug} was created by someone else meanwhile; nothing was saved, your text is in ${file} (see theirs with  org skills show ${args.slug})`);
+      throw conflict(`the skill ${args.slug} was created by someone else meanwhile; nothing was saved, your text is in ${draft} (see theirs with  org skills show ${args.slug})`);
     }
     throw error;
   });
   await rm(dir, { recursive: true, force: true });
-  deps.output.out(`created ${skill.slug} on ${client.url} (${skill.frontmatter.status}, ${skill.steps.length} step(s))`);
+  deps.output.out(`created ${skill.slug} on ${client!.url} (${skill.frontmatter.status}, ${skill.steps.length} step(s))`);
   return 0;
 }
 

@@ -15,8 +15,8 @@ describe('lintSkillText', () => {
 
   it('reports front matter problems at the line of the member', () => {
     const text = '---\ntype: skill\nname: Bad\nstatus: done\ndifficulty: extreme\n---\n## [a] Step 1: A\n';
-    expect(lint('bad.md', text)).toEqual(['bad.md:5: error: difficulty must be one of low, medium, high', 'bad.md:4: error: status must be one of draft, complete, deprecated']);
-    expect(lint('noname.md', '---\ntype: skill\nstatus: draft\n---\n')).toEqual(['noname.md:1: error: name must be a non-empty string']);
+    expect(lint('bad.md', text)).toEqual(['bad.md:4: error: status must be one of draft, complete, deprecated', 'bad.md:5: error: difficulty must be one of low, medium, high']);
+    expect(lint('noname.md', '---\ntype: skill\nstatus: draft\n---\n## [a] Step 1: A\n')).toEqual(['noname.md:1: error: name must be a non-empty string']);
   });
 
   it('reports a missing or unclosed front matter and YAML errors with their line', () => {
@@ -25,12 +25,15 @@ describe('lintSkillText', () => {
     const yaml = lint('yaml.md', '---\ntype: skill\nname: [unclosed\nstatus: draft\n---\n');
     expect(yaml).toHaveLength(1);
     expect(yaml[0]).toMatch(/^yaml\.md:\d+: error: front matter is not valid YAML/);
+    // An unquoted ": " in a value: reported at its own line, with what to do.
+    const colon = lint('colon.md', '---\ntype: skill\nname: Offsite\nstatus: draft\nsummary: Plan a team offsite: venue, budget.\n---\n## [a] Step 1: A\n');
+    expect(colon).toEqual(['colon.md:5: error: front matter is not valid YAML: incomplete explicit mapping pair; a key node is missed; or followed by a non-tabulated empty line (a value with ": " in it needs quotes)']);
   });
 
   it('checks step numbering and duplicate step ids at the heading line', () => {
     const text = `${front()}\n## [a] Step 1: A\n\n## [b] Step 3: B\n\n## [a] Step 3: C\n`;
     expect(lint('steps.md', text)).toEqual([
-      'steps.md:9: error: step numbering: expected Step 2, found Step 3',
+      'steps.md:9: warning: step numbering: expected Step 2, found Step 3',
       'steps.md:11: error: duplicate step id "a" (first used at line 7)',
     ]);
   });
@@ -38,8 +41,8 @@ describe('lintSkillText', () => {
   it('flags malformed step headings, ignores code blocks, and warns about missing steps', () => {
     const text = `${front()}\n## Step 1: No id\n\n\`\`\`md\n## [x] Step 9: inside a fence\n\`\`\`\n`;
     expect(lint('malformed.md', text)).toEqual([
-      'malformed.md:7: error: malformed step heading: write it as ## [step-id] Step <n>: <title>',
       'malformed.md:6: warning: no steps: write sections headed ## [step-id] Step 1: <title>',
+      'malformed.md:7: error: malformed step heading: write it as ## [step-id] Step <n>: <title>',
     ]);
     expect(lint('Bad_Name.md', `${front()}## [a] Step 1: A\n`)).toEqual([
       'Bad_Name.md:1: error: the file name must be <slug>.md with a slug of lowercase words joined by hyphens ("Bad_Name" is not)',

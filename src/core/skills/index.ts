@@ -9,6 +9,8 @@ export * from './slug.js';
 export * from './frontmatter.js';
 export * from './steps.js';
 export * from './file-format.js';
+export { checkSkillText, checkSteps, type SkillCheck, type SkillIssue } from './check.js';
+export { lineOfMember } from './front-matter-source.js';
 export * from './entry.js';
 export * from './events.js';
 export * from './options.js';

@@ -49,7 +49,11 @@ const body = fc
   .array(fc.oneof(fc.string({ maxLength: 80, unit: 'grapheme' }), fc.constantFrom('## [a] Step 1: One', '```', '---', '# T', '')), {
     maxLength: 8,
   })
-  .map((lines) => lines.join('\n'));
+  // Step ids are unique in a valid skill (a duplicate is refused): number each heading.
+  .map((lines) => {
+    let step = 0;
+    return lines.map((line) => (line === '## [a] Step 1: One' ? `## [s${++step}] Step ${step}: One` : line)).join('\n');
+  });
 
 describe('properties', () => {
   it('any valid skill round-trips through upsert and get unchanged', async () => {

@@ -187,9 +187,9 @@ describe('loading', () => {
     expect(s.list().map((e) => e.slug)).toEqual(['good']);
     expect(s.problems()).toEqual([
       { file: 'Bad Name.md', message: 'file name is not a valid slug' },
-      // The flow collection opened on line 2 is still open at the closing --- on line 3.
-      { file: 'broken.md', message: expect.stringContaining('front matter is not valid YAML') as string, line: 3 },
-      { file: 'invalid.md', message: 'frontmatter.status must be one of draft, complete, deprecated', line: 4 },
+      // The flow collection opened on line 2, the last line of the YAML, is never closed.
+      { file: 'broken.md', message: expect.stringContaining('front matter is not valid YAML') as string, line: 2 },
+      { file: 'invalid.md', message: 'status must be one of draft, complete, deprecated', line: 4 },
     ]);
   });
 

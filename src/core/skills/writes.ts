@@ -30,8 +30,9 @@ import { matchesVersion, skillETag } from './version.js';
  */
 export type WritePrecondition = { kind: 'absent' };
 
-/** Largest body accepted, in bytes (UTF-8). */
-export const MAX_BODY_BYTES = 256 * 1024;
+import { MAX_BODY_BYTES } from './check.js';
+
+export { MAX_BODY_BYTES };
 
 /** Input of {@link upsertSkill}. */
 export interface UpsertInput {

@@ -174,7 +174,13 @@ const skillArb = fc.record({
     triggers: fc.option(fc.array(text.filter((value) => value.trim().length > 0 && value.trim() === value), { maxLength: 3 }), { nil: undefined }),
     x_extra: fc.option(fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null)), { maxKeys: 3 }), { nil: undefined }),
   }),
-  body: fc.array(fc.oneof(fc.string({ maxLength: 60, unit: 'grapheme' }), fc.constantFrom('## [a] Step 1: One', '1. first', '---', '```', '# T', '')), { maxLength: 8 }).map((lines) => lines.join('\n')),
+  // Step ids are unique in a valid skill (a duplicate is refused): number each heading.
+  body: fc
+    .array(fc.oneof(fc.string({ maxLength: 60, unit: 'grapheme' }), fc.constantFrom('## [a] Step 1: One', '1. first', '---', '```', '# T', '')), { maxLength: 8 })
+    .map((lines) => {
+      let step = 0;
+      return lines.map((line) => (line === '## [a] Step 1: One' ? `## [s${++step}] Step ${step}: One` : line)).join('\n');
+    }),
   files: fc.dictionary(fc.stringMatching(/^(scripts|references|assets)\/[a-z0-9]{1,8}\.(sh|md|bin)$/), fc.uint8Array({ maxLength: 64 }), { maxKeys: 3 }),
 });
 
