@@ -2,9 +2,12 @@
  * The local runtime (API.md §6.1): a deterministic playbook runner used when a node has
  * no container and no LLM is configured. It looks the request up in the skill library
  * and walks the chosen skill's steps, calling the skill's `tool_url` for each step.
+ * When no skill covers a request it asks to be taught, and a `/teach` reply with the
+ * steps becomes a learned draft (teach.ts): learning without an LLM or code.
  */
 import { request } from 'undici';
 import type { AgentRuntime, Emit, Turn, TurnSkill, TurnTools } from './types.js';
+import { askSummary, lessonOf, lessonSkill, TEACH_COMMAND } from './teach.js';
 import { excerpt, sleep } from './util.js';
 
 export interface LocalRuntimeOptions {
@@ -69,6 +72,26 @@ function report(turn: Turn, skill: TurnSkill | undefined, lines: string[]): stri
   ].join('\n');
 }
 
+/** Turns a `/teach` message into a learned draft (or says what is missing). */
+async function learn(turn: Turn, emit: Emit): Promise<void> {
+  const lesson = lessonOf(turn.message, turn.history);
+  if ('missing' in lesson) {
+    const what =
+      lesson.missing === 'request'
+        ? 'Tell me what the steps are for: /teach <what it does>, then the steps on the lines below (or ask me something first).'
+        : 'I did not find any steps: write them after /teach, one per line or separated by ";".';
+    await emit({ type: 'text', content: `${what}\n` });
+    await emit({ type: 'complete', content: { summary: 'Nothing learned: the lesson had no steps to keep.', artifacts: [] } });
+    return;
+  }
+  const skill = lessonSkill(lesson);
+  await emit({ type: 'thought', content: `Learning how to "${excerpt(lesson.request, 120)}" from you: ${lesson.steps.length} step(s).` });
+  for (const [i, step] of lesson.steps.entries()) await emit({ type: 'milestone', content: { title: `Step ${i + 1}: ${excerpt(step, 100)}` } });
+  await emit({ type: 'text', content: `I will follow these steps next time someone asks to ${lesson.request}, once the draft is approved.\n` });
+  await emit({ type: 'skill_learned', content: { slug: skill.slug, name: skill.name, body: skill.body, summary: skill.summary, tags: skill.tags, category: 'general' } });
+  await emit({ type: 'complete', content: { summary: `Learned "${skill.name}" (${lesson.steps.length} step(s)) from you; it is a draft until approved.`, artifacts: [] } });
+}
+
 /** Creates the local playbook runtime. */
 export function createLocalRuntime(options: LocalRuntimeOptions = {}): AgentRuntime {
   const toolTimeoutMs = options.toolTimeoutMs ?? 10_000;
@@ -86,12 +109,24 @@ export function createLocalRuntime(options: LocalRuntimeOptions = {}): AgentRunt
         content: { tool: 'search_skills', result: { matches: turn.skills.map(({ slug, name, score }) => ({ slug, name, score })) } },
       });
       const skill = turn.skills[0];
+      if (!skill && turn.explicit_skill === TEACH_COMMAND) return learn(turn, emit);
       if (!skill) {
-        const why = turn.explicit_skill
-          ? `There is no skill named "${turn.explicit_skill}" in this workspace's library.`
-          : 'No skill in the library covers this request yet.';
-        await emit({ type: 'text', content: `${why} Without a playbook the local runtime cannot act on it; write a skill for it, or connect an LLM or a container agent to this node.` });
-        await emit({ type: 'complete', content: { summary: why, artifacts: [] } });
+        if (turn.explicit_skill) {
+          const why = `There is no skill named "${turn.explicit_skill}" in this workspace's library.`;
+          await emit({ type: 'text', content: `${why} List them with: org skills list` });
+          await emit({ type: 'complete', content: { summary: why, artifacts: [] } });
+          return;
+        }
+        const request = excerpt(turn.message, 200);
+        await emit({
+          type: 'text',
+          content:
+            'No skill in the library covers this request yet, so I have no playbook to follow. Teach me: reply with /teach and the steps, ' +
+            'one per line (or separated by ";"), and I will keep them as a draft skill for review. For example:\n\n' +
+            '/teach Collect the dates that work for everyone; Book a venue within the budget; Send the agenda\n\n' +
+            'Or write the skill yourself (org skills new), or connect an LLM or a container agent to this node.\n',
+        });
+        await emit({ type: 'complete', content: { summary: askSummary(request), artifacts: [] } });
         return;
       }
       await emit({ type: 'thought', content: `Following "${skill.name}" (${skill.slug}), ${skill.steps.length} step(s).` });
