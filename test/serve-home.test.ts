@@ -6,7 +6,7 @@
  * started on another home does not re-point the CLI's default server.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,9 +54,10 @@ describe('org serve and its home', () => {
     const first = await startServe({ home, env: { ORG_CONFIG_DIR: config } });
     running.push(first);
     firstUrl = first.url;
-    await printed(first, 'org: first start: created user');
+    await printed(first, 'org: new home: copied');
     const bundled = (await readdir(join(REPO_ROOT, 'skills'))).filter((name) => name.endsWith('.md')).sort();
     expect((await readdir(join(home, 'skills'))).sort()).toEqual(bundled);
+    expect(first.stdout[0]).toBe(`org: listening on ${first.url}`);
     expect(first.stdout).toContain(`org: new home: copied ${bundled.length} bundled skills into ${join(home, 'skills')} (yours to edit; --no-bundled starts empty)`);
 
     const second = spawnSync(process.execPath, [ORG_BIN, 'serve', '--home', home, '--port', '0'], { env: cleanEnv({ ORG_CONFIG_DIR: config }), encoding: 'utf8' });
@@ -68,9 +69,12 @@ describe('org serve and its home', () => {
     await first.stop('SIGKILL');
     running.pop();
     expect(JSON.parse(await readFile(join(home, '.org', 'serve.lock'), 'utf8'))).toMatchObject({ pid: first.process.pid });
+    // The library is the user's now: a skill they deleted is not copied back (seeding
+    // happens before the server listens, so the listening line is late enough to look).
+    await rm(join(home, 'skills', bundled[0]!));
     const again = await startServe({ home, env: { ORG_CONFIG_DIR: config } });
     running.push(again);
-    expect(again.stdout.some((line) => line.includes('bundled skills'))).toBe(false); // the library is the user's now
+    expect((await readdir(join(home, 'skills'))).sort()).toEqual(bundled.slice(1));
   });
 
   it('a second server on another home keeps the CLI default server; --no-bundled starts empty', async () => {

@@ -62,17 +62,17 @@ export async function runServe(flags: ServeCommandFlags, output: Output, env: No
   await mkdir(paths.state, { recursive: true });
   const lock = await acquireHomeLock(paths.state, config.home);
   let app: App;
+  let seeded = 0;
   try {
-    if (flags.bundled !== false) {
-      const seeded = await seedBundledSkills(paths.skills, join(PACKAGE_ROOT, 'skills'));
-      if (seeded.copied.length > 0) output.out(`org: new home: copied ${seeded.copied.length} bundled skills into ${paths.skills} (yours to edit; --no-bundled starts empty)`);
-    }
+    if (flags.bundled !== false) seeded = (await seedBundledSkills(paths.skills, join(PACKAGE_ROOT, 'skills'))).copied.length;
     app = await createApp(config, { log });
   } catch (error) {
     await lock.release();
     throw error;
   }
-  return listen(app, config, lock, output, logger, log);
+  const running = await listen(app, config, lock, output, logger, log);
+  if (seeded > 0) output.out(`org: new home: copied ${seeded} bundled skills into ${paths.skills} (yours to edit; --no-bundled starts empty)`);
+  return running;
 }
 
 async function listen(app: App, config: ReturnType<typeof resolveConfig>, lock: Awaited<ReturnType<typeof acquireHomeLock>>, output: Output, logger: Logger, log: Log): Promise<RunningServer> {
