@@ -6,7 +6,7 @@
  * interactively, `doctor`, and hints that run as printed.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,11 +16,11 @@ import { runArtifactsGet, runArtifactsList } from '../src/cli/commands/artifacts
 import { runChat } from '../src/cli/commands/chat.js';
 import { runDoctor } from '../src/cli/commands/doctor.js';
 import { runDrafts, runDraftsApprove, runDraftsReject } from '../src/cli/commands/drafts.js';
-import { runHistory, runLog } from '../src/cli/commands/history.js';
+import { runAgentsTimeline, runHistory, runLog } from '../src/cli/commands/history.js';
 import { runLogin } from '../src/cli/commands/login.js';
 import { runInvitesList, runInvitesRevoke, runMemberRemove, runMemberRole, runShare } from '../src/cli/commands/sharing.js';
 import { runSkillsNew } from '../src/cli/commands/skills-author.js';
-import { runSkillsRestore, runSkillsRm } from '../src/cli/commands/skills.js';
+import { runSkillsProblems, runSkillsRestore, runSkillsRm } from '../src/cli/commands/skills.js';
 import { runStructuresCreate, runStructuresShow } from '../src/cli/commands/structures.js';
 import type { EventInput } from '../src/core/chat/types.js';
 import type { AgentRuntime } from '../src/core/runtimes/types.js';
@@ -102,6 +102,60 @@ describe('CLI coverage of the API', () => {
     out.clear();
     await expect(runAgentsEdit({ node: 'exec-coo' }, as(owner.token))).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringContaining('nothing to change') });
     await expect(runAgentsMove({ node: 'exec-ceo', parent: 'exec-coo' }, as(owner.token))).rejects.toMatchObject({ code: 'invalid_request' });
+  });
+
+  it('agents timeline shows what happened to a node and who did it, also once it is archived', async () => {
+    out.clear();
+    const client = new OrgClient({ url: t.url, token: owner.token });
+    const detail = await client.getStructure(structureId);
+    const ceo = detail.agents.find((n) => n.role_id === 'exec-ceo')!;
+    const coo = detail.agents.find((n) => n.role_id === 'exec-coo')!;
+    await client.addNode(structureId, { role_id: 'exec-intern', label: 'Intern', parent_id: ceo.id });
+    await client.patchNode(structureId, 'exec-intern', { label: 'Summer intern', starting_context: 'You help.' });
+    await client.patchNode(structureId, 'exec-intern', { parent: 'exec-coo' });
+    expect((await client.getStructure(structureId)).agents.find((n) => n.role_id === 'exec-intern')?.parent_id).toBe(coo.id);
+
+    // By label, while the node is live.
+    expect(await runAgentsTimeline({ node: 'Summer intern', structure: 'Acme exec' }, as(owner.token))).toBe(0);
+    expect(out.out[0]).toMatch(/^WHEN\s+WHAT\s+BY$/);
+    expect(out.out.slice(1).map((line) => line.split(/\s{2,}/).slice(1))).toEqual([
+      ['created', 'owner@example.com'],
+      ['updated label, starting_context', 'owner@example.com'],
+      ['moved', 'owner@example.com'],
+    ]);
+    out.clear();
+
+    // By role id once archived, as JSON.
+    await client.removeNode(structureId, 'exec-intern');
+    expect(await runAgentsTimeline({ node: 'exec-intern', structure: 'Acme exec', json: true }, as(owner.token))).toBe(0);
+    expect((JSON.parse(out.text()) as { type: string }[]).map((entry) => entry.type)).toEqual(['created', 'updated', 'moved', 'archived']);
+    out.clear();
+    await expect(runAgentsTimeline({ node: 'no-such-node', structure: 'Acme exec' }, as(owner.token))).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('skills problems lists the files the server skips, and why', async () => {
+    out.clear();
+    expect(await runSkillsProblems({}, as(owner.token))).toBe(0);
+    expect(out.text()).toBe('every skill file loads');
+    out.clear();
+    const seen = new Promise<void>((resolve) => {
+      const stop = t.app.skills.subscribe((event) => {
+        if (event.type === 'problem' && event.file === 'broken-one.md') {
+          stop();
+          resolve();
+        }
+      });
+    });
+    await writeFile(join(t.home, 'skills', 'broken-one.md'), '---\nname: Broken\nsummary: a: b\n---\nBody\n');
+    await seen;
+    expect(await runSkillsProblems({}, as(owner.token))).toBe(0);
+    expect(out.out[0]).toMatch(/^FILE\s+PROBLEM$/);
+    expect(out.out[1]).toMatch(/^broken-one\.md\s+line 3: front matter is not valid YAML/);
+    out.clear();
+    expect(await runSkillsProblems({ json: true }, as(owner.token))).toBe(0);
+    expect(JSON.parse(out.text())).toEqual([{ file: 'broken-one.md', message: expect.stringContaining('line 3') }]);
+    out.clear();
+    await rm(join(t.home, 'skills', 'broken-one.md'));
   });
 
   it('history, log and artifacts show what a turn did, and artifacts download to a file or stdout', async () => {

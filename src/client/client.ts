@@ -46,6 +46,7 @@ import type {
   StructureSummary,
   SyncResult,
   WhoAmI,
+  TimelineEntry,
 } from './types.js';
 
 export interface ClientOptions {
@@ -165,6 +166,11 @@ export class OrgClient {
   /** Deletes (archives) a childless node. */
   removeNode(structureId: string, roleId: string, request?: RequestOptions): Promise<void> {
     return this.#call(nodePath(structureId, roleId), { method: 'DELETE' }, request);
+  }
+
+  /** What happened to a node (created, updated, moved, archived, restored), oldest first; also for an archived node. */
+  timeline(structureId: string, roleId: string, request?: RequestOptions): Promise<{ entries: TimelineEntry[] }> {
+    return this.#call(`${nodePath(structureId, roleId)}/timeline`, {}, request);
   }
 
   /** Restores an archived node. */

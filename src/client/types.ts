@@ -43,6 +43,7 @@ export type {
   StructureDetail,
   StructureSummary,
   SyncResult,
+  TimelineEntry,
   WhoAmI as Identity,
 } from '../core/schemas/index.js';
 export type { Role } from '../core/auth/roles.js';

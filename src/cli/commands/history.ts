@@ -1,6 +1,7 @@
 /**
- * Runners of `org history` (a node's chat history) and `org log` (the workspace log of
- * decisions and milestones): what happened, readable in a terminal or as JSON.
+ * Runners of `org history` (a node's chat history), `org log` (the workspace log of
+ * decisions and milestones) and `org agents timeline` (changes to one node): what
+ * happened, readable in a terminal or as JSON.
  */
 import type { HistoryMessage } from '../../client/types.js';
 import { invalid } from '../../core/errors.js';
@@ -88,6 +89,37 @@ export async function runLog(args: LogArgs, partial: Partial<CommandDeps> = {}):
       { header: 'title', value: (e) => (e.body && e.body !== e.title ? `${e.title} — ${e.body}` : e.title), max: 100 },
     ],
     empty: `nothing in the log of ${detail.name} yet (agents log decisions and milestones as they work)`,
+  });
+  return 0;
+}
+
+/** Arguments of `org agents timeline`. */
+export interface TimelineArgs extends ConnectionFlags {
+  structure?: string;
+  node: string;
+  json?: boolean;
+}
+
+/**
+ * Prints what happened to a node, oldest first: created, updated (which fields), moved,
+ * archived, restored, and who did it. An archived node is named by its role id.
+ */
+export async function runAgentsTimeline(args: TimelineArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
+  const deps = withDefaults(partial);
+  const client = await connect(args, deps);
+  const detail = await findStructureDetail(client, args.structure, deps.env);
+  // A live node by role id or label; else the role id as given (the API also answers for archived nodes).
+  const live = detail.agents.some((n) => n.role_id === args.node || n.label === args.node);
+  const roleId = live ? findNode(detail, args.node).role_id : args.node;
+  const { entries } = await client.timeline(detail.id, roleId);
+  printRows(deps.output, entries, {
+    json: args.json,
+    columns: [
+      { header: 'when', value: (e) => when(e.at) },
+      { header: 'what', value: (e) => (e.type === 'updated' && e.fields?.length ? `updated ${e.fields.join(', ')}` : e.type) },
+      { header: 'by', value: (e) => e.actor },
+    ],
+    empty: `nothing recorded for ${roleId} in ${detail.name}`,
   });
   return 0;
 }

@@ -6,6 +6,7 @@
 import type { SkillStatus } from '../../client/types.js';
 import { invalid, isOrgError } from '../../core/errors.js';
 import { SKILL_STATUSES } from '../../core/skills/types.js';
+import type { ConnectionFlags } from '../connection.js';
 import { connect, withDefaults, type CommandDeps } from '../deps.js';
 import { printJson, printRows } from '../format.js';
 import { renderMarkdown } from '../markdown.js';
@@ -179,6 +180,25 @@ export async function runSkillsDeleted(args: SkillFlags, partial: Partial<Comman
       { header: 'name', value: (s) => s.name, max: 60 },
     ],
     empty: 'nothing to restore',
+  });
+  return 0;
+}
+
+/**
+ * Lists the skill files the server could not load (it skips them), with why: what
+ * `org skills lint` finds locally, as the server sees the home.
+ */
+export async function runSkillsProblems(args: ConnectionFlags & { json?: boolean }, partial: Partial<CommandDeps> = {}): Promise<number> {
+  const deps = withDefaults(partial);
+  const client = await connect(args, deps);
+  const { problems } = await client.skillProblems();
+  printRows(deps.output, problems, {
+    json: args.json,
+    columns: [
+      { header: 'file', value: (p) => p.file },
+      { header: 'problem', value: (p) => p.message },
+    ],
+    empty: 'every skill file loads',
   });
   return 0;
 }

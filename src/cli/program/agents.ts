@@ -1,4 +1,4 @@
-/** Wiring of `org agents list|add|edit|move|rm|restore`. */
+/** Wiring of `org agents list|add|edit|move|rm|restore|timeline`. */
 import type { Command } from 'commander';
 import type { AgentsAddArgs, AgentsArgs, AgentsEditArgs } from '../commands/agents.js';
 import { examples, run, withConnection, withStructure, type CommandContext } from './common.js';
@@ -9,7 +9,7 @@ const runners = () => import('../commands/agents.js');
 export function registerAgents(program: Command, ctx: CommandContext): void {
   const agents = program
     .command('agents')
-    .description('the nodes (agents) of a structure: list, add, edit, move, rm, restore')
+    .description('the nodes (agents) of a structure: list, add, edit, move, rm, restore, timeline')
     .addHelpText('after', examples('org agents list -s Demo', 'org agents add sales-sdr --label "SDR" --parent sales-lead', 'org agents edit exec-cto --container-url http://127.0.0.1:8700', 'org agents rm sales-sdr'));
 
   withStructure(withConnection(agents.command('list').description('list the nodes of a structure')))
@@ -57,4 +57,9 @@ export function registerAgents(program: Command, ctx: CommandContext): void {
     .option('--json', 'print the node as JSON')
     .addHelpText('after', examples('org agents list --archived', 'org agents restore sales-sdr'))
     .action((roleId: string, flags: AgentsArgs) => run(ctx, { ...flags, roleId }, async () => (await runners()).runAgentsRestore));
+
+  withStructure(withConnection(agents.command('timeline <node>').description('what happened to a node (created, updated, moved, archived, restored) and who did it')))
+    .option('--json', 'print JSON')
+    .addHelpText('after', examples('org agents timeline exec-cfo', 'org agents timeline sales-sdr -s "Acme sales"   # also for an archived node'))
+    .action((node: string, flags: AgentsArgs) => run(ctx, { ...flags, node }, async () => (await import('../commands/history.js')).runAgentsTimeline));
 }

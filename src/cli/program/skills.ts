@@ -75,6 +75,11 @@ export function registerSkills(program: Command, ctx: CommandContext): Command {
     .addHelpText('after', examples('org skills deleted'))
     .action((flags: SkillFlags) => run(ctx, flags, async () => (await readers()).runSkillsDeleted));
 
+  withConnection(skills.command('problems').description('skill files the server could not load, and why'))
+    .option('--json', 'print JSON')
+    .addHelpText('after', examples('org skills problems', 'org skills lint skills/   # the same checks, locally'))
+    .action((flags: { json?: boolean }) => run(ctx, flags, async () => (await readers()).runSkillsProblems));
+
   withConnection(skills.command('history <slug>').description('git commits of a skill file'))
     .option('--json', 'print JSON')
     .addHelpText('after', examples('org skills history run-month-end-close'))

@@ -171,7 +171,7 @@ export const LogQuerySchema = Type.Object({
 /** One line of a node's activity timeline: what happened to it, who did it and when. */
 export const TimelineEntrySchema = Type.Object({
   type: StringEnum(['created', 'updated', 'moved', 'archived', 'restored']),
-  actor: Type.String({ description: 'the user id (or "system") that made the change' }),
+  actor: Type.String({ description: 'who made the change: the user\'s e-mail, mcp-key:<key id>, admin, or system' }),
   at: Timestamp,
   fields: Type.Optional(Type.Array(Type.String(), { description: 'for updated: the fields that changed' })),
 }, { title: 'TimelineEntry' });
