@@ -47,11 +47,18 @@ describe('teaching the local runtime', () => {
     expect(followed.events.filter((event) => event.type === 'milestone').map((event) => event.content.title)[0]).toBe('Step 1: Collect the dates that work for everyone');
   });
 
-  it('without a pending question, /teach takes the request from its first line; without steps it learns nothing', async () => {
+  it('without a pending question, /teach takes the request from its first line (or before a colon); without a request or steps it learns nothing', async () => {
     const taught = await say('/teach onboard a new vendor\n1. Get the W-9\n2. Add them to the ledger');
     expect(taught.events.find((event) => event.type === 'skill_learned')?.content).toMatchObject({ slug: 'onboard-a-new-vendor', stored: true });
     const empty = await say('/teach');
-    expect(empty.summary).toBe('Nothing learned: the lesson had no steps to keep.');
+    expect(empty.summary).toBe('Nothing learned: the lesson did not say what the steps are for.');
     expect(empty.events.some((event) => event.type === 'skill_learned')).toBe(false);
+    // Steps alone are not taken for the request; "request: steps" on one line teaches.
+    const stepsOnly = await say('/teach 1. Pick dates 2. Book a venue');
+    expect(stepsOnly.summary).toBe('Nothing learned: the lesson did not say what the steps are for.');
+    const oneLine = await say('/teach water the plants: check which are dry; water them');
+    expect(oneLine.events.find((event) => event.type === 'skill_learned')?.content).toMatchObject({ slug: 'water-the-plants', stored: true });
+    const noSteps = await say('/teach water the ferns');
+    expect(noSteps.summary).toBe('Nothing learned: the lesson had no steps to keep.');
   });
 });

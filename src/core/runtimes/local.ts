@@ -78,10 +78,11 @@ async function learn(turn: Turn, emit: Emit): Promise<void> {
   if ('missing' in lesson) {
     const what =
       lesson.missing === 'request'
-        ? 'Tell me what the steps are for: /teach <what it does>, then the steps on the lines below (or ask me something first).'
+        ? 'Tell me what the steps are for: ask me the request first and answer my question with /teach and the steps, or write /teach <what it does>: <step>; <step>; … (or the steps on the lines below the request).'
         : 'I did not find any steps: write them after /teach, one per line or separated by ";".';
     await emit({ type: 'text', content: `${what}\n` });
-    await emit({ type: 'complete', content: { summary: 'Nothing learned: the lesson had no steps to keep.', artifacts: [] } });
+    const why = lesson.missing === 'request' ? 'the lesson did not say what the steps are for' : 'the lesson had no steps to keep';
+    await emit({ type: 'complete', content: { summary: `Nothing learned: ${why}.`, artifacts: [] } });
     return;
   }
   const skill = lessonSkill(lesson);

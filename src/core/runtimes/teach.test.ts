@@ -43,6 +43,14 @@ describe('lessonOf and lessonSkill', () => {
     expect(lessonOf('/teach Collect dates; Book a venue', asked)).toEqual({ request: 'plan a team offsite', steps: ['Collect dates', 'Book a venue'] });
     expect(lessonOf('/teach onboard a vendor\n1. Get the W-9\n2. Add them to the ledger', [])).toEqual({ request: 'onboard a vendor', steps: ['Get the W-9', 'Add them to the ledger'] });
     expect(lessonOf('/teach', [])).toEqual({ missing: 'request' });
+    // On one line: the request before the first colon, the steps after it.
+    expect(lessonOf('/teach water the plants: check which are dry; water them', [])).toEqual({ request: 'water the plants', steps: ['check which are dry', 'water them'] });
+    expect(lessonOf('/teach water the plants:', [])).toEqual({ missing: 'steps' });
+    // Steps alone never become the request.
+    expect(lessonOf('/teach 1. Pick dates 2. Book a venue 3. Send the agenda', [])).toEqual({ missing: 'request' });
+    expect(lessonOf('/teach Pick dates; Book a venue', [])).toEqual({ missing: 'request' });
+    expect(lessonOf('/teach water the plants', [])).toEqual({ missing: 'steps' });
+    expect(lessonOf('/teach Step 1: pick dates', [])).toEqual({ missing: 'request' });
     expect(lessonOf('/teach  ', asked)).toEqual({ missing: 'steps' });
   });
   it('becomes a valid draft: slug from the request, unique step ids, one section a step', () => {

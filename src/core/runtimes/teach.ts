@@ -89,7 +89,9 @@ export interface Lesson {
 /**
  * Reads a `/teach` message: the steps, and the request they are for — the pending
  * question, or else the first line of the message (`/teach plan an offsite` then the
- * steps on the lines below).
+ * steps on the lines below), or on one line what comes before the first `:`
+ * (`/teach plan an offsite: book a venue; send the agenda`). Steps with nothing saying
+ * what they are for are `missing: 'request'`, never taken for the request.
  */
 export function lessonOf(message: string, history: readonly StoredMessage[]): Lesson | { missing: 'request' | 'steps' } {
   const text = message.trimStart().replace(/^\/teach\b[ \t]*/, '');
@@ -100,6 +102,16 @@ export function lessonOf(message: string, history: readonly StoredMessage[]): Le
   }
   const [first = '', ...rest] = text.split(/\r?\n/);
   if (!first.trim()) return { missing: 'request' };
+  if (rest.join('').trim() === '') {
+    // A line that starts as a step, or holds several, says how, not what for.
+    if (BULLET.test(first)) return { missing: 'request' };
+    const colon = first.indexOf(':');
+    if (colon > 0) {
+      const steps = stepsOf(first.slice(colon + 1));
+      return steps.length ? { request: first.slice(0, colon).trim(), steps } : { missing: 'steps' };
+    }
+    return stepsOf(first).length > 1 ? { missing: 'request' } : { missing: 'steps' };
+  }
   const steps = stepsOf(rest.join('\n'));
   return steps.length ? { request: first.trim(), steps } : { missing: 'steps' };
 }
