@@ -6,6 +6,7 @@
 import { Box, Text, useInput } from 'ink';
 import { useMemo } from 'react';
 import { renderMarkdown } from '../../markdown.js';
+import { perKey } from '../keys.js';
 import { visibleWindow } from '../list.js';
 import { useLatestReducer } from '../useLatestReducer.js';
 import { currentDraft, draftCounts, draftsReducer, initialDraftsState, type Preview, type Verdict } from './state.js';
@@ -43,7 +44,7 @@ export function DraftsApp({ actions, title, onExit, listHeight = 8, previewLines
   const preview = draft ? state.previews[draft.slug] : undefined;
   const previewRows = useMemo(() => previewLinesOf(preview, width), [preview, width]);
 
-  useInput((input, key) => {
+  useInput(perKey((input, key) => {
     if (input === 'q' || key.escape || (key.ctrl && input === 'c')) return onExit();
     if (key.upArrow || input === 'k') return dispatch({ type: 'move', move: { type: 'up' } });
     if (key.downArrow || input === 'j') return dispatch({ type: 'move', move: { type: 'down' } });
@@ -63,7 +64,7 @@ export function DraftsApp({ actions, title, onExit, listHeight = 8, previewLines
     else if (input === 'r') void act.reject(target.slug);
     else if (input === 'e') void act.edit(target.slug);
     else if (input === 's') act.skip(target.slug);
-  });
+  }));
 
   if (state.loading) return <Text dimColor>loading drafts…</Text>;
   const counts = draftCounts(state);
