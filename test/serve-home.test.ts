@@ -49,7 +49,7 @@ describe('org serve and its home', () => {
     for (const child of running) await child.stop('SIGTERM');
   });
 
-  it('copies the bundled skills into a new home, refuses a second server on it, and takes over after a crash', async () => {
+  it('copies the bundled skills into a new home, refuses a second server on it, and takes over after a crash', { timeout: 300_000 }, async () => {
     const home = await mkdtemp(join(tmpdir(), 'org-serve-'));
     const first = await startServe({ home, env: { ORG_CONFIG_DIR: config } });
     running.push(first);
@@ -77,7 +77,7 @@ describe('org serve and its home', () => {
     expect((await readdir(join(home, 'skills'))).sort()).toEqual(bundled.slice(1));
   });
 
-  it('a second server on another home keeps the CLI default server; --no-bundled starts empty', async () => {
+  it('a second server on another home keeps the CLI default server; --no-bundled starts empty', { timeout: 300_000 }, async () => {
     const credentials = JSON.parse(await readFile(join(config, 'credentials.json'), 'utf8')) as { default: string; servers: Record<string, unknown> };
     const before = credentials.default;
     expect(before).toBe(firstUrl); // the first server ever set it: there was none
