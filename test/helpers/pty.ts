@@ -5,7 +5,9 @@
  * output is rendered by a headless xterm (`@xterm/headless`), so tests read the screen a
  * person would see (cursor moves, redraws and colours applied), not the raw byte stream.
  * Waiting is driven by the output itself: every chunk the terminal has parsed re-checks
- * the waiters, and nothing polls a clock.
+ * the waiters, and nothing polls a clock. A wait has no deadline of its own: only the
+ * test's timeout ends one that never comes, and the failed test then shows what each
+ * pending wait was for and the screen at that moment.
  *
  * @example
  * const term = startOrgTerminal(['chat', 'Acme', 'exec-ceo'], { env: { ORG_URL: url, ORG_TOKEN: token } });
@@ -18,6 +20,7 @@
  */
 import { spawn, type IPty } from '@lydell/node-pty';
 import xterm from '@xterm/headless';
+import { onTestFailed } from 'vitest';
 import { ORG_BIN } from './child.js';
 
 const { Terminal } = xterm;
@@ -53,12 +56,6 @@ export interface TerminalOptions {
   /** Terminal size; default 120 × 40. */
   cols?: number;
   rows?: number;
-  /**
-   * Longest a wait may take before it fails showing the screen (default 60 s, so that a
-   * loaded machine never reaches it). This only bounds a failure: a passing wait returns
-   * as soon as the text is drawn.
-   */
-  failAfterMs?: number;
 }
 
 /** A running terminal program. */
@@ -94,7 +91,6 @@ function isCiMarker(name: string): boolean {
 export function startTerminal(file: string, args: string[], options: TerminalOptions = {}): TerminalSession {
   const cols = options.cols ?? 120;
   const rows = options.rows ?? 40;
-  const failAfterMs = options.failAfterMs ?? 60_000;
   const env: Record<string, string> = {};
   // A person's terminal is not CI: Ink draws no live frames when CI is set.
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !isCiMarker(name)) env[name] = value;
@@ -151,24 +147,27 @@ export function startTerminal(file: string, args: string[], options: TerminalOpt
 
   const waitFor = (predicate: (text: string) => boolean, what: string): Promise<string> =>
     new Promise((resolve, reject) => {
-      const finish = () => {
-        waiters.delete(waiter);
-        clearTimeout(timer);
-      };
+      let settled = false;
       const waiter = () => {
         const current = text();
         if (predicate(current)) {
-          finish();
+          settled = true;
+          waiters.delete(waiter);
           resolve(current);
         } else if (exit && pending === 0) {
-          finish();
+          settled = true;
+          waiters.delete(waiter);
           reject(new Error(`the program exited (code ${exit.exitCode}) before ${what} appeared; the screen shows:\n${current}`));
         }
       };
-      const timer = setTimeout(() => {
-        finish();
-        reject(new Error(`${what} did not appear; the screen shows:\n${text()}`));
-      }, failAfterMs);
+      // A wait that never ends is ended by the test's timeout: say then what it waited for.
+      try {
+        onTestFailed(() => {
+          if (!settled) console.error(`still waiting for ${what}; the screen shows:\n${text()}`);
+        });
+      } catch {
+        // Not inside a test (a hook): its failure names the hook instead.
+      }
       waiters.add(waiter);
       waiter();
     });
