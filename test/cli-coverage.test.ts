@@ -150,10 +150,10 @@ describe('CLI coverage of the API', () => {
     await seen;
     expect(await runSkillsProblems({}, as(owner.token))).toBe(0);
     expect(out.out[0]).toMatch(/^FILE\s+PROBLEM$/);
-    expect(out.out[1]).toMatch(/^broken-one\.md\s+line 3: front matter is not valid YAML/);
+    expect(out.out[1]).toMatch(/^broken-one\.md:3\s+front matter is not valid YAML.*a value with ": " in it needs quotes/);
     out.clear();
     expect(await runSkillsProblems({ json: true }, as(owner.token))).toBe(0);
-    expect(JSON.parse(out.text())).toEqual([{ file: 'broken-one.md', message: expect.stringContaining('line 3') }]);
+    expect(JSON.parse(out.text())).toEqual([{ file: 'broken-one.md', line: 3, message: expect.stringContaining('front matter is not valid YAML') }]);
     out.clear();
     await rm(join(t.home, 'skills', 'broken-one.md'));
   });
@@ -297,8 +297,8 @@ describe('CLI coverage of the API', () => {
       },
     });
     expect(await runSkillsNew({ slug: 'plan-offsite', home }, deps)).toBe(0);
-    // The YAML error named its own line (the summary, line 8), then the editor opened again.
-    expect(out.errText()).toContain('skills/plan-offsite.md:8: error: front matter is not valid YAML');
+    // The YAML error named its own line (the summary, line 9), then the editor opened again.
+    expect(out.errText()).toContain('skills/plan-offsite.md:9: error: front matter is not valid YAML');
     expect(asked).toEqual(['The skill is not valid yet. Edit it again? [Y/n] ']);
     expect(out.text()).toBe('created skills/plan-offsite.md (a draft until its status is complete)');
     expect(await readFile(join(home, 'skills', 'plan-offsite.md'), 'utf8')).toContain("summary: 'Plan a team offsite: venue, budget, agenda and travel.'");

@@ -195,7 +195,7 @@ export async function runSkillsProblems(args: ConnectionFlags & { json?: boolean
   printRows(deps.output, problems, {
     json: args.json,
     columns: [
-      { header: 'file', value: (p) => p.file },
+      { header: 'file', value: (p) => (p.line ? `${p.file}:${p.line}` : p.file) },
       { header: 'problem', value: (p) => p.message },
     ],
     empty: 'every skill file loads',
