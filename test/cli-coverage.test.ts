@@ -347,7 +347,9 @@ describe('CLI coverage of the API', () => {
     const report = JSON.parse(out.text()) as { ok: boolean; checks: { name: string; status: string; detail: string }[] };
     out.clear();
     expect(report.ok).toBe(true);
-    expect(report.checks.find((c) => c.name === 'server')).toMatchObject({ status: 'ok', detail: expect.stringContaining(`${t.url} (from ORG_URL) answers: org test`) });
+    expect(report.checks.find((c) => c.name === 'server')).toMatchObject({ status: 'ok', detail: expect.stringMatching(/answers: org test, \d+ skill\(s\)$/) });
+    expect(report.checks.find((c) => c.name === 'server')?.detail).toContain(`${t.url} (from ORG_URL) answers: org test`);
+    expect(report.checks.map((c) => c.name)).not.toContain('skill commits');
     expect(report.checks.find((c) => c.name === 'token')).toMatchObject({ status: 'ok', detail: expect.stringContaining('owner@example.com') });
     expect(report.checks.find((c) => c.name === 'home')).toMatchObject({ status: 'warn' }); // no skills/ there
     expect(report.checks.map((c) => c.name)).toEqual(expect.arrayContaining(['org', 'node', 'git', 'editor']));

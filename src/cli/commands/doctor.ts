@@ -65,7 +65,11 @@ async function serverChecks(args: DoctorArgs, deps: CommandDeps): Promise<Check[
   const where = `${connection.url} (from ${describeSource(connection.urlSource, 'url')})`;
   try {
     const health = await client.health();
-    checks.push({ name: 'server', status: 'ok', detail: `${where} answers: org ${health.version}, ${health.skills} skill(s)` });
+    const library = health.skills_index === 'loading' ? 'the skill library still loading' : `${health.skills} skill(s)`;
+    checks.push({ name: 'server', status: 'ok', detail: `${where} answers: org ${health.version}, ${library}` });
+    if (health.uncommitted_skill_files > 0) {
+      checks.push({ name: 'skill commits', status: 'warn', detail: `${health.uncommitted_skill_files} skill file(s) written with --commit are not committed yet (git keeps failing)`, hint: 'see org skills problems' });
+    }
     if (health.version !== VERSION) {
       checks.push({ name: 'versions', status: 'warn', detail: `the server runs org ${health.version}, this CLI is ${VERSION}`, hint: 'update the older one so both speak the same API' });
     }
