@@ -64,7 +64,8 @@ export async function runServe(flags: ServeCommandFlags, output: Output, env: No
   let app: App;
   let seeded = 0;
   try {
-    if (flags.bundled !== false) seeded = (await seedBundledSkills(paths.skills, join(PACKAGE_ROOT, 'skills'))).copied.length;
+    // A library shared through a git remote comes from the remote, never from the bundle.
+    if (flags.bundled !== false && !config.skillsRemote) seeded = (await seedBundledSkills(paths.skills, join(PACKAGE_ROOT, 'skills'))).copied.length;
     app = await createApp(config, { log });
   } catch (error) {
     await lock.release();
