@@ -53,7 +53,8 @@ async function instance(overrides: Partial<OrgConfig> = {}, deps: AppDeps = {}):
   };
   const app = await createApp(config, { log: () => undefined, ...deps });
   const server = await buildServer(app, { version: 'bench' });
-  await server.listen({ host: '127.0.0.1', port: 0 });
+  // A backlog for thousands of simultaneous connects (the kernel caps it at somaxconn).
+  await server.listen({ host: '127.0.0.1', port: 0, backlog: 8192 });
   const address = server.server.address();
   if (!address || typeof address !== 'object') throw new Error('server has no TCP address');
   return {
@@ -228,7 +229,8 @@ async function manyStreams(count: number): Promise<Record<string, number>> {
     { delayMs: 1200 },
   );
   const org = await instance({ keepaliveMs }, { runtime: () => runtime });
-  const dispatcher = new Agent({ connections: null, pipelining: 1, keepAliveTimeout: 10_000 });
+  // Thousands of connections opened at once: a generous connect timeout, so the figure is the server's, not the client's give-up.
+  const dispatcher = new Agent({ connections: null, pipelining: 1, keepAliveTimeout: 10_000, connect: { timeout: 120_000 } });
   try {
     const structure = await org.app.structures.create({ name: 'Streams', template: 'blank', ownerId: null });
     const root = await org.app.nodes.add(structure.id, { role_id: 'team-root', label: 'Root', parent_id: null }, 'bench');
