@@ -10,6 +10,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import type { App } from '../app.js';
 import { OrgError } from '../core/errors.js';
 import { bearerHashOf, registerAccess } from './access.js';
+import { registerLogIds } from './log-ids.js';
 import { registerCompression } from './http/compression.js';
 import { registerConditionalGet } from './http/conditional.js';
 import { registerCors } from './http/cors.js';
@@ -105,6 +106,7 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   });
 
   registerAccess(server, app);
+  registerLogIds(server, { nodes: app.nodes });
   // Each route plugin receives the services it uses, and nothing else of the app.
   await server.register(systemRoutes, { app: { users: app.users, skills: app.skills, skillCount: () => app.skillCount(), readiness: () => app.readiness() }, version: options.version });
   await server.register(structureRoutes, { app: { structures: app.structures, nodes: app.nodes, workspaceLog: app.workspaceLog } });

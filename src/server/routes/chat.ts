@@ -7,6 +7,7 @@ import { decodeAttachments } from '../../core/chat/index.js';
 import { OrgError } from '../../core/errors.js';
 import { ChatMessageSchema, HISTORY_LIMIT, HistoryMessageSchema, HistoryQuerySchema, RunRefSchema, SyncResultSchema, Uuid } from '../../core/schemas/index.js';
 import { NoContent, problems } from '../schemas/common.js';
+import { addLogIds } from '../log-ids.js';
 import { nodeScopeOf, runScopeOf } from '../scope.js';
 import { streamEvents, streamRun, type StreamOptions } from '../sse.js';
 
@@ -56,6 +57,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'co
       const { structureId, roleId } = nodeScopeOf(request);
       const { message, attachments } = request.body;
       const run = await app.chat.send({ structureId, roleId, message, attachments: decodeAttachments(attachments), ...originOf(request) });
+      addLogIds(request, reply, { run_id: run.id });
       await streamRun(reply, run, streamOptions(app, request));
     },
   );
@@ -72,10 +74,11 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'co
         response: { 200: SyncResultSchema, ...problems(400, 401, 403, 404, 413, 415, 429, 503, 504) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { structureId, roleId } = nodeScopeOf(request);
       const { message, attachments } = request.body;
       const run = await app.chat.send({ structureId, roleId, message, attachments: decodeAttachments(attachments), ...originOf(request) });
+      addLogIds(request, reply, { run_id: run.id });
       let timer: NodeJS.Timeout | undefined;
       const timedOut = await Promise.race([
         run.done.then(() => false),
