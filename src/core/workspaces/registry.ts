@@ -24,6 +24,9 @@ interface Entry {
   byRole: Map<string, NodeRecord>;
 }
 
+/** How many times a change refused as stale is decided again before giving up. */
+const MAX_STALE_RETRIES = 1000;
+
 /** Who made a change, for the journal and the node timelines. */
 export type Actor = string;
 
@@ -133,8 +136,10 @@ export class StructureRegistry {
         try {
           await this.store.append(id, journal);
         } catch (error) {
-          // Another instance changed the structure first: decide again on its version.
-          if (!(error instanceof StaleStructureError) || attempt >= 10) throw error;
+          // Another instance changed the structure first: decide again on its version. Each
+          // refusal means another change was committed (progress), so a writer among many
+          // concurrent ones may lose many times in a row; the bound only stops a broken store.
+          if (!(error instanceof StaleStructureError) || attempt >= MAX_STALE_RETRIES) throw error;
           entry = (await this.reload(id)) ?? entry;
           continue;
         }
