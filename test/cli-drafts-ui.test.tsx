@@ -65,9 +65,6 @@ function mount(count: number) {
   cleanups.push(() => app.unmount());
   const frame = () => app.lastFrame() ?? '';
   const press = async (key: string, until: () => boolean, what: string) => {
-    // Ink re-subscribes input handlers in an effect after each render: give it a moment,
-    // as a person's next keystroke would.
-    await new Promise((resolve) => setTimeout(resolve, 40));
     app.stdin.write(key);
     await waitFor(until, what);
   };

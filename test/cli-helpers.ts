@@ -9,6 +9,7 @@ import type { CommandDeps } from '../src/cli/deps.js';
 import type { Output } from '../src/cli/output.js';
 import type { EventInput } from '../src/core/chat/types.js';
 import type { TestInstance } from './helpers/instance.js';
+import { onTestFailed } from 'vitest';
 
 /** An Output that keeps every line. */
 export interface Captured {
@@ -110,11 +111,16 @@ export async function startDropProxy(target: string): Promise<DropProxy> {
   return proxy;
 }
 
-/** Waits until `predicate` holds, polling every 20 ms; fails with `what` after `ms` (a failure bound only, default 20 s). */
-export async function waitFor(predicate: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!predicate()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/**
+ * Resolves once `predicate` holds, checked every 10 ms (the Ink test renderer announces no
+ * frames). A wait has no deadline of its own: the test's timeout ends one that never
+ * comes, and the failed test then names what was still awaited.
+ */
+export async function waitFor(predicate: () => boolean, what: string): Promise<void> {
+  let waiting = true;
+  onTestFailed(() => {
+    if (waiting) console.error(`still waiting for ${what}`);
+  });
+  while (!predicate()) await new Promise((resolve) => setTimeout(resolve, 10));
+  waiting = false;
 }

@@ -1,5 +1,6 @@
 /** A keyboard-driven pick list: ↑/↓ (or k/j) to move, Enter to choose; long lists scroll. */
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from './keyboard.js';
 import { perKey } from './keys.js';
 import { moveCursor, visibleWindow, type ListCursor, type ListMove } from './list.js';
 import { useLatestReducer } from './useLatestReducer.js';
@@ -29,7 +30,7 @@ export function SelectList<T>({ title, items, onSelect, height = 10, isActive = 
   const [cursor, move, latest] = useLatestReducer(cursorReducer, { index: 0, size: items.length });
   const sized = (state: ListCursor) => (state.size === items.length ? state : moveCursor(state, { type: 'resize', size: items.length }));
   const current = sized(cursor);
-  useInput(
+  useKeys(
     perKey((input, key) => {
       if (latest().size !== items.length) move({ type: 'resize', size: items.length });
       if (key.upArrow || input === 'k') move({ type: 'up' });

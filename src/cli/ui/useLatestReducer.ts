@@ -7,9 +7,9 @@
 import { useCallback, useRef, useState } from 'react';
 
 /** `[state, dispatch, latest]`: like `useReducer`, plus the state after every dispatch so far. */
-export function useLatestReducer<S, A>(reducer: (state: S, action: A) => S, initial: S): [S, (action: A) => void, () => S] {
+export function useLatestReducer<S, A>(reducer: (state: S, action: A) => S, initial: S | (() => S)): [S, (action: A) => void, () => S] {
   const [state, setState] = useState(initial);
-  const current = useRef(initial);
+  const current = useRef(state);
   const dispatch = useCallback(
     (action: A) => {
       current.current = reducer(current.current, action);

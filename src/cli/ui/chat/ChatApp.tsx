@@ -4,12 +4,15 @@
  * with nothing running) exits. `/attach PATH` attaches a file to the next message, any
  * other `/<slug> …` goes to the node as typed (it invokes that skill).
  */
-import { Box, Static, Text, useInput } from 'ink';
-import TextInput from 'ink-text-input';
-import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { Box, Static, Text } from 'ink';
+import { useEffect, useRef } from 'react';
 import type { Node } from '../../../client/types.js';
 import { checkAttachment } from '../../attachments.js';
+import { KeyboardRoot, useKeys } from '../keyboard.js';
+import { editLine, EMPTY_LINE } from '../line-edit.js';
+import { LineView } from '../LineView.js';
 import { SelectList } from '../SelectList.js';
+import { useLatestReducer } from '../useLatestReducer.js';
 import { EntryView } from './EntryView.js';
 import { chatReducer, initialChatState, type PendingAttachment } from './state.js';
 import { useTarget, type TargetClient } from './target.js';
@@ -35,8 +38,10 @@ const HELP = 'commands: /attach PATH (attach a file to the next message) · /qui
 
 /** The chat screen once the node is known. */
 function ChatScreen({ client, target, attachments, cwd, onExit, session }: Omit<ChatAppProps, 'structure' | 'role'> & { target: { structureName: string; node: Node; structureId: string } }) {
-  const [state, dispatch] = useReducer(chatReducer, initialChatState, (initial) =>
-    chatReducer(initial, { type: 'notice', text: `${target.structureName} · ${target.node.label} (${target.node.role_id})`, tone: 'title' }),
+  // Keys are applied to the latest state, not the one last drawn: text typed faster than
+  // the screen redraws, or Enter right after a paste, acts on everything typed before it.
+  const [state, dispatch, latest] = useLatestReducer(chatReducer, () =>
+    chatReducer(initialChatState, { type: 'notice', text: `${target.structureName} · ${target.node.label} (${target.node.role_id})`, tone: 'title' }),
   );
   const { send, cancel } = useChatSession(client, { structureId: target.structureId, roleId: target.node.role_id }, dispatch, session);
   const preAttached = useRef(false);
@@ -45,55 +50,46 @@ function ChatScreen({ client, target, attachments, cwd, onExit, session }: Omit<
     if (preAttached.current) return;
     preAttached.current = true;
     for (const attachment of attachments ?? []) dispatch({ type: 'attached', attachment });
-  }, [attachments]);
+  }, [attachments, dispatch]);
 
-  useInput((input, key) => {
-    if (!(key.ctrl && input === 'c')) return;
-    if (state.run && !state.run.cancelling) void cancel();
-    else onExit(state.run ? 130 : 0);
+  /** Acts on a line the user ended with Enter. */
+  const submit = (raw: string) => {
+    const text = raw.trim();
+    if (!text) return dispatch({ type: 'typed', line: EMPTY_LINE });
+    const { run, pending } = latest();
+    if (run) {
+      dispatch({ type: 'typed', line: { value: raw, cursor: raw.length } }); // kept for when the turn ends
+      dispatch({ type: 'notice', text: 'a turn is running: wait for it, or press Ctrl-C to cancel it', tone: 'warn' });
+      return;
+    }
+    dispatch({ type: 'typed', line: EMPTY_LINE });
+    const attach = /^\/attach(?:\s+(.+))?$/.exec(text);
+    if (attach) {
+      if (!attach[1]) dispatch({ type: 'notice', text: 'usage: /attach PATH', tone: 'warn' });
+      else
+        checkAttachment(attach[1].trim(), cwd ?? process.cwd()).then(
+          (attachment) => dispatch({ type: 'attached', attachment }),
+          (error: unknown) => dispatch({ type: 'notice', text: error instanceof Error ? error.message : String(error), tone: 'warn' }),
+        );
+      return;
+    }
+    if (text === '/quit' || text === '/exit') return onExit(0);
+    if (text === '/help') return dispatch({ type: 'notice', text: HELP });
+    void send(text, pending);
+  };
+
+  useKeys((input, key) => {
+    const { run, line } = latest();
+    if (key.ctrl && input === 'c') {
+      if (run && !run.cancelling) void cancel();
+      else onExit(run ? 130 : 0);
+      return;
+    }
+    const edit = editLine(line, input, key);
+    if (edit.submitted === undefined) {
+      if (edit.line !== line) dispatch({ type: 'typed', line: edit.line });
+    } else submit(edit.submitted);
   });
-
-  const submit = useCallback(
-    (raw: string) => {
-      const text = raw.trim();
-      if (!text) return;
-      if (state.run) {
-        dispatch({ type: 'notice', text: 'a turn is running: wait for it, or press Ctrl-C to cancel it', tone: 'warn' });
-        return;
-      }
-      const attach = /^\/attach(?:\s+(.+))?$/.exec(text);
-      if (attach) {
-        dispatch({ type: 'typed', value: '' });
-        if (!attach[1]) dispatch({ type: 'notice', text: 'usage: /attach PATH', tone: 'warn' });
-        else
-          checkAttachment(attach[1].trim(), cwd ?? process.cwd()).then(
-            (attachment) => dispatch({ type: 'attached', attachment }),
-            (error: unknown) => dispatch({ type: 'notice', text: error instanceof Error ? error.message : String(error), tone: 'warn' }),
-          );
-        return;
-      }
-      if (text === '/quit' || text === '/exit') return onExit(0);
-      if (text === '/help') {
-        dispatch({ type: 'typed', value: '' });
-        dispatch({ type: 'notice', text: HELP });
-        return;
-      }
-      void send(text, state.pending);
-    },
-    [state.run, state.pending, send, cwd, onExit],
-  );
-
-  // A paste (or a fast terminal) can deliver text and Enter in one chunk: a line ending
-  // in a newline is submitted, newlines inside it are kept as part of the message.
-  const onChange = useCallback(
-    (value: string) => {
-      if (/[\r\n]$/.test(value)) {
-        dispatch({ type: 'typed', value: '' });
-        submit(value.replace(/\r\n?/g, '\n').replace(/\n+$/, ''));
-      } else dispatch({ type: 'typed', value: value.replace(/\r\n?/g, '\n') });
-    },
-    [submit],
-  );
 
   const settled = state.entries.slice(0, state.liveFrom);
   const live = state.entries.slice(state.liveFrom);
@@ -107,7 +103,7 @@ function ChatScreen({ client, target, attachments, cwd, onExit, session }: Omit<
         <Text color="cyan" bold>
           {target.node.role_id} ›{' '}
         </Text>
-        <TextInput value={state.input} onChange={onChange} onSubmit={submit} placeholder={state.run ? '' : 'message, /attach PATH, /help'} />
+        <LineView line={state.line} placeholder={state.run ? '' : 'message, /attach PATH, /help'} />
       </Box>
       <Text dimColor>
         {state.run
@@ -124,9 +120,18 @@ function ChatScreen({ client, target, attachments, cwd, onExit, session }: Omit<
 
 /** The whole `org chat` app: choice of node, then the chat screen. */
 export function ChatApp(props: ChatAppProps) {
+  return (
+    <KeyboardRoot>
+      <ChatFlow {...props} />
+    </KeyboardRoot>
+  );
+}
+
+/** Picks the target (unless named), then shows the chat screen. */
+function ChatFlow(props: ChatAppProps) {
   const { state, chooseStructure, chooseNode } = useTarget(props.client, props.structure, props.role);
   const { onExit } = props;
-  useInput(
+  useKeys(
     (input, key) => {
       if (key.ctrl && input === 'c') onExit(130);
     },
@@ -144,6 +149,7 @@ export function ChatApp(props: ChatAppProps) {
     case 'pick-structure':
       return (
         <SelectList
+          key="structure"
           title="Which structure?"
           items={state.structures.map((s) => ({ label: s.name, hint: `${s.role} · ${s.node_count} node(s)`, value: s.id }))}
           onSelect={chooseStructure}
@@ -152,6 +158,7 @@ export function ChatApp(props: ChatAppProps) {
     case 'pick-node':
       return (
         <SelectList
+          key="node"
           title={`Whom in ${state.structure.name}?`}
           items={state.structure.agents.map((n) => ({ label: n.label, hint: `${n.role_id} · ${n.state}`, value: n }))}
           onSelect={chooseNode}

@@ -5,6 +5,7 @@
  */
 import type { ChatEvent, HistoryMessage } from '../../../client/types.js';
 import { learnedOutcome, type LearnedOutcome } from '../../learned.js';
+import { EMPTY_LINE, type LineState } from '../line-edit.js';
 
 /** An attachment waiting to go with the next message. */
 export interface PendingAttachment {
@@ -53,13 +54,14 @@ export interface ChatState {
   liveFrom: number;
   nextId: number;
   run: RunState | null;
-  input: string;
+  /** The input line (text typed so far and the cursor). */
+  line: LineState;
   pending: PendingAttachment[];
 }
 
 /** What can happen on a chat screen. */
 export type ChatAction =
-  | { type: 'typed'; value: string }
+  | { type: 'typed'; line: LineState }
   | { type: 'sent'; text: string; attachments: string[] }
   | { type: 'resumed' }
   | { type: 'run-started'; runId: string }
@@ -73,7 +75,7 @@ export type ChatAction =
   | { type: 'history'; messages: HistoryMessage[] };
 
 /** The empty state. */
-export const initialChatState: ChatState = { entries: [], liveFrom: 0, nextId: 1, run: null, input: '', pending: [] };
+export const initialChatState: ChatState = { entries: [], liveFrom: 0, nextId: 1, run: null, line: EMPTY_LINE, pending: [] };
 
 function append(state: ChatState, entry: EntryInput): ChatState {
   return { ...state, entries: [...state.entries, { ...entry, id: state.nextId } as Entry], nextId: state.nextId + 1 };
@@ -135,9 +137,9 @@ function closeTools(entries: Entry[], from: number): Entry[] {
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
   switch (action.type) {
     case 'typed':
-      return { ...state, input: action.value };
+      return { ...state, line: action.line };
     case 'sent': {
-      const next = append({ ...state, input: '', pending: [] }, { kind: 'user', text: action.text, attachments: action.attachments });
+      const next = append({ ...state, line: EMPTY_LINE, pending: [] }, { kind: 'user', text: action.text, attachments: action.attachments });
       return { ...next, liveFrom: next.entries.length, run: { cancelling: false } };
     }
     case 'resumed':

@@ -3,9 +3,10 @@
  * the rendered preview of the draft under the cursor, counts, and one key per action:
  * a approve · e edit · r reject · u undo a reject · s skip · q quit.
  */
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { useMemo } from 'react';
 import { renderMarkdown } from '../../markdown.js';
+import { KeyboardRoot, useKeys } from '../keyboard.js';
 import { perKey } from '../keys.js';
 import { visibleWindow } from '../list.js';
 import { useLatestReducer } from '../useLatestReducer.js';
@@ -37,14 +38,23 @@ function previewLinesOf(preview: Preview | undefined, width: number): string[] {
 }
 
 /** The review queue. */
-export function DraftsApp({ actions, title, onExit, listHeight = 8, previewLines = 18, width = 80 }: DraftsAppProps) {
+export function DraftsApp(props: DraftsAppProps) {
+  return (
+    <KeyboardRoot>
+      <DraftsScreen {...props} />
+    </KeyboardRoot>
+  );
+}
+
+/** The queue itself: list, preview and the keys that act on the draft under the cursor. */
+function DraftsScreen({ actions, title, onExit, listHeight = 8, previewLines = 18, width = 80 }: DraftsAppProps) {
   const [state, dispatch, latest] = useLatestReducer(draftsReducer, initialDraftsState);
   const act = useDrafts(actions, state, dispatch);
   const draft = currentDraft(state);
   const preview = draft ? state.previews[draft.slug] : undefined;
   const previewRows = useMemo(() => previewLinesOf(preview, width), [preview, width]);
 
-  useInput(perKey((input, key) => {
+  useKeys(perKey((input, key) => {
     if (input === 'q' || key.escape || (key.ctrl && input === 'c')) return onExit();
     if (key.upArrow || input === 'k') return dispatch({ type: 'move', move: { type: 'up' } });
     if (key.downArrow || input === 'j') return dispatch({ type: 'move', move: { type: 'down' } });
