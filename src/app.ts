@@ -31,7 +31,7 @@ import {
   createFsStructureStore,
   loadTemplates,
   type Template,
-} from './core/workspaces/index.js';
+} from './core/structures/index.js';
 
 /** The package root (holds `templates/`, `skills/`, `package.json`), from `src/` or `dist/`. */
 export const PACKAGE_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInstance, type TestInstance } from './helpers/instance.js';
 import { expectProblem } from './helpers/problem.js';
 import { ISO, UUID, NODE_KEYS } from './helpers/shapes.js';
-import type { Node as NodeBody } from '../src/core/workspaces/types.js';
+import type { Node as NodeBody } from '../src/core/structures/types.js';
 
 
 describe('nodes', () => {

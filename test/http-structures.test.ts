@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInstance, type TestInstance } from './helpers/instance.js';
 import { expectProblem } from './helpers/problem.js';
 import { ISO, UUID, NODE_KEYS } from './helpers/shapes.js';
-import type { Node as NodeBody } from '../src/core/workspaces/types.js';
+import type { Node as NodeBody } from '../src/core/structures/types.js';
 
 const ROLE_ID = /^[a-z0-9]+(-[a-z0-9]+)+$/;
 const TEMPLATES = ['exec-team', 'sales-team', 'research-lab', 'personal', 'blank'];

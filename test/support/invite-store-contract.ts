@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { InviteRecord, InviteStore } from '../../src/core/workspaces/invite-store.js';
+import type { InviteRecord, InviteStore } from '../../src/core/structures/invite-store.js';
 import type { Fixture } from './auth-store-contract.js';
 
 const invite = (structureId: string, email: string, createdAt: string): InviteRecord => ({

@@ -6,10 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../src/core/workspaces/changes.js';
-import type { WorkspaceLogStore } from '../../src/core/workspaces/log.js';
-import type { StructureStore } from '../../src/core/workspaces/structure-store.js';
-import type { LogEntry, NodeRecord, StructureRecord } from '../../src/core/workspaces/types.js';
+import type { JournalEntry } from '../../src/core/structures/changes.js';
+import type { WorkspaceLogStore } from '../../src/core/structures/log.js';
+import type { StructureStore } from '../../src/core/structures/structure-store.js';
+import type { LogEntry, NodeRecord, StructureRecord } from '../../src/core/structures/types.js';
 import type { Fixture } from './auth-store-contract.js';
 
 const node = (roleId: string, parentId: string | null = null): NodeRecord => ({

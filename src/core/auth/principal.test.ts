@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isOrgError } from '../errors.js';
-import { MemberService, NodeActivity, NodeService, StructureRegistry, StructureService, createFsStructureStore } from '../workspaces/index.js';
+import { MemberService, NodeActivity, NodeService, StructureRegistry, StructureService, createFsStructureStore } from '../structures/index.js';
 import { systemClock } from '../util/index.js';
 import { ConnectionRegistry } from './connections.js';
 import { KeyService } from './keys.js';

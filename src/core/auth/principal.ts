@@ -4,7 +4,7 @@
  * single place where API.md §3 is enforced.
  */
 import { forbidden, notFound, unauthorized } from '../errors.js';
-import type { MemberService, StructureService } from '../workspaces/index.js';
+import type { MemberService, StructureService } from '../structures/index.js';
 import type { KeyService, McpKeyRecord } from './keys.js';
 import { ACTION_RULES, type Action, type Role, roleAtLeast } from './roles.js';
 import { hashToken, sameHash } from './tokens.js';

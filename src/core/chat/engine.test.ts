@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { notFound } from '../errors.js';
 import type { AgentRuntime, Emit, Turn } from '../runtimes/types.js';
-import type { LogEntry, NodeRecord } from '../workspaces/types.js';
+import type { LogEntry, NodeRecord } from '../structures/types.js';
 import { decodeEvent } from './encoded.js';
 import { ChatEngine, type RuntimeRouter } from './engine.js';
 import { createFsChatStore } from './fs-store/index.js';

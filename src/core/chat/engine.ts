@@ -12,7 +12,7 @@ import type { AgentRuntime, Turn, TurnTools } from '../runtimes/types.js';
 import { KeyedMutex } from '../storage/index.js';
 import { BoundedCache, isoNow, uuid, type Clock, type IdGenerator, systemClock } from '../util/index.js';
 import { errorFields, type Log } from '../util/log.js';
-import type { NodeRecord } from '../workspaces/types.js';
+import type { NodeRecord } from '../structures/types.js';
 import { RunAppender } from './appender.js';
 import { FsArtifactShelf, type ArtifactShelf, type DecodedAttachment } from './artifacts.js';
 import { decodeEvent, type EncodedEvent } from './encoded.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { NodeRecord } from '../schemas/workspaces.js';
+import type { NodeRecord } from '../schemas/structures.js';
 import { ENRICH_NEIGHBOURS, describeNode } from './enrich.js';
 
 function node(id: string, parent: string | null): NodeRecord {

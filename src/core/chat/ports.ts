@@ -3,7 +3,7 @@
  * in app.ts: the skill library, the structures its nodes live in and the workspace log.
  */
 import type { TurnSkill } from '../runtimes/types.js';
-import type { LogEntry, NodeRecord } from '../workspaces/types.js';
+import type { LogEntry, NodeRecord } from '../structures/types.js';
 
 /** A skill match as the chat engine reads it (the same members as the API's `SearchMatch`). */
 export interface SkillMatch {

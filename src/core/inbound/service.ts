@@ -11,7 +11,7 @@ import { isTerminal, type ChatEvent } from '../chat/types.js';
 import { invalid, notFound } from '../errors.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
 import { errorFields, silentLog, type Log } from '../util/log.js';
-import type { StructureService } from '../workspaces/structures.js';
+import type { StructureService } from '../structures/structures.js';
 import { nodeAddress, parseNodeAddress, type NodeAddress } from './address.js';
 import type { InboundEmail, ReadEmail } from './email.js';
 import { stripQuotedReply } from './quotes.js';

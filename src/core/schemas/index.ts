@@ -12,4 +12,4 @@ export * from './common.js';
 export * from './inbound.js';
 export * from './problem.js';
 export * from './skills.js';
-export * from './workspaces.js';
+export * from './structures.js';

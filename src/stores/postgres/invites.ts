@@ -1,5 +1,5 @@
 /** The PostgreSQL `InviteStore`: table `invites`. */
-import type { InviteRecord, InviteStore } from '../../core/workspaces/invite-store.js';
+import type { InviteRecord, InviteStore } from '../../core/structures/invite-store.js';
 import type { Db } from './db.js';
 
 const COLUMNS = 'id, structure_id, email, role, token_hash, status, invited_by, created_at, expires_at, accepted_at';

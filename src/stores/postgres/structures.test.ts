@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { usePostgres } from '../../../test/support/pg-fixture.js';
 import { systemClock } from '../../core/util/index.js';
-import { MemberService, NodeActivity, NodeService, StructureRegistry, StructureService, type Template } from '../../core/workspaces/index.js';
+import { MemberService, NodeActivity, NodeService, StructureRegistry, StructureService, type Template } from '../../core/structures/index.js';
 import { createPgStructureStore } from './structures.js';
 
 const pg = usePostgres();

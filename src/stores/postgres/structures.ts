@@ -6,9 +6,9 @@
  * again. Every create and append takes a number from `structure_clock`, so an instance
  * learns which structures changed since it last looked with one indexed query.
  */
-import { StaleStructureError, timelineEntry, type StructureStore } from '../../core/workspaces/structure-store.js';
-import { applyChange, type JournalEntry } from '../../core/workspaces/changes.js';
-import type { StructureRecord } from '../../core/workspaces/types.js';
+import { StaleStructureError, timelineEntry, type StructureStore } from '../../core/structures/structure-store.js';
+import { applyChange, type JournalEntry } from '../../core/structures/changes.js';
+import type { StructureRecord } from '../../core/structures/types.js';
 import type { Db } from './db.js';
 import { wake } from './notify.js';
 

@@ -1,6 +1,6 @@
 /** The PostgreSQL `WorkspaceLogStore`: table `workspace_log`, one row per entry. */
-import type { LogEntry } from '../../core/workspaces/types.js';
-import type { WorkspaceLogStore } from '../../core/workspaces/log.js';
+import type { LogEntry } from '../../core/structures/types.js';
+import type { WorkspaceLogStore } from '../../core/structures/log.js';
 import type { Db } from './db.js';
 
 /** The store over `db`. */

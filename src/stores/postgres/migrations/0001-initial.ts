@@ -56,7 +56,7 @@ CREATE TABLE invites (
 );
 CREATE INDEX invites_structure ON invites (structure_id, pos);
 
--- A structure is a base record plus its journal of changes (see workspaces/changes.ts).
+-- A structure is a base record plus its journal of changes (see core/structures/changes.ts).
 -- Every create and append takes a number from structure_clock (column changed), so an
 -- instance finds what other instances changed since it last looked.
 CREATE SEQUENCE structure_clock;

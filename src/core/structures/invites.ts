@@ -13,7 +13,7 @@ import { KeyedMutex } from '../storage/index.js';
 import { isoNow, uuid, type Clock, type IdGenerator, systemClock } from '../util/index.js';
 import { createFsInviteStore } from './fs-invite-store.js';
 import type { InviteRecord, InviteStore } from './invite-store.js';
-import type { Acceptance, Invite, InviteStatus } from '../schemas/workspaces.js';
+import type { Acceptance, Invite, InviteStatus } from '../schemas/structures.js';
 import type { MemberService } from './members.js';
 import type { StructureService } from './structures.js';
 
@@ -22,7 +22,7 @@ export type { InviteRecord } from './invite-store.js';
 /** Invite lifetime: 14 days. */
 export const INVITE_TTL_MS = 14 * 24 * 60 * 60 * 1000;
 
-export type { Acceptance, Invite, InviteStatus } from '../schemas/workspaces.js';
+export type { Acceptance, Invite, InviteStatus } from '../schemas/structures.js';
 
 /** Options of the invite service: a store, or the file of the filesystem store. */
 export type InviteServiceOptions = ({ store: InviteStore; file?: undefined } | { file: string; store?: undefined }) & {

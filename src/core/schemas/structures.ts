@@ -5,7 +5,7 @@
 import { Type, type Static } from 'typebox';
 import { ROLES } from '../auth/roles.js';
 import { ID_MAX_LENGTH, ROLE_ID_PATTERN } from '../util/patterns.js';
-import { TEMPLATE_NAMES } from '../workspaces/templates.js';
+import { TEMPLATE_NAMES } from '../structures/templates.js';
 import { Email, Nullable, RoleId, StringEnum, Timestamp, Uuid } from './common.js';
 
 /** A member role in a structure, lowest first: viewer, operator, owner. */

@@ -1,10 +1,10 @@
 /**
  * Records of structures, nodes and members. What the API shows is declared once as a
- * schema in `core/schemas/workspaces.ts` and re-exported here; the stored structure
+ * schema in `core/schemas/structures.ts` and re-exported here; the stored structure
  * document, which never leaves the server, is declared here from those records.
  */
 import type { Role } from '../auth/roles.js';
-import type { ArchivedNodeRecord, NodeRecord } from '../schemas/workspaces.js';
+import type { ArchivedNodeRecord, NodeRecord } from '../schemas/structures.js';
 
 export type {
   ArchivedNodeRecord,
@@ -16,7 +16,7 @@ export type {
   NodeState,
   StructureDetail,
   StructureSummary,
-} from '../schemas/workspaces.js';
+} from '../schemas/structures.js';
 
 /** A member of a structure, as stored. */
 export interface MemberRecord {

@@ -3,7 +3,7 @@
  * (the filesystem home, PostgreSQL). A structure is created whole, then changes are
  * appended to its journal; the store decides when to fold the journal into a new base.
  */
-import type { TimelineEntry } from '../schemas/workspaces.js';
+import type { TimelineEntry } from '../schemas/structures.js';
 import type { JournalEntry } from './changes.js';
 
 export type { TimelineEntry };
