@@ -10,8 +10,9 @@
  *    BENCH_CHAT_FLOOD text events (default 100,000; `flood N`), read directly from the
  *    container, and read through org's SSE endpoint (validated, numbered, persisted to
  *    history, re-framed). `chat.relay.ratio` = through org ÷ direct.
- * 3. `chat.nodes.<n>.*`: adding n nodes (BENCH_CHAT_NODES, default 1000,5000) one by one
- *    over HTTP to one structure: adds per second over the first and the last thousand.
+ * 3. `chat.nodes.<n>.*`: adding n nodes (BENCH_CHAT_NODES, default 1000,5000) over HTTP
+ *    to one structure with several requests in flight: adds per second over the first and
+ *    the last thousand, beside adds one at a time and the disk's one-at-a-time fsync rate.
  * 4. `chat.streams.<n>.*`: n concurrent streams (BENCH_CHAT_STREAMS, default 1000,5000),
  *    one per node of one wide structure (every node has n − 1 peers), with a 1 s
  *    keepalive and a scripted turn of about 2.4 s: how long opening them took, time to
@@ -20,7 +21,8 @@
  *
  * Run alone with `npx tsx bench/chat.ts`, or through `npm run bench -- chat`.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -171,11 +173,15 @@ async function relay(): Promise<Record<string, number>> {
 }
 
 /**
- * 3. Adding nodes over HTTP, one after another, to one structure: the rate of the first
- * thousand and of the last thousand (a store that rewrote the whole structure per add
- * would slow down as it grows; a journal stays flat).
+ * 3. Adding nodes over HTTP to one structure the way a client with several requests in
+ * flight does (BENCH_CHAT_NODES_INFLIGHT, default 8): the rate of the first thousand and
+ * of the last thousand (a store that rewrote the whole structure per add would slow down
+ * as it grows; a journal stays flat). Beside them, measured in the same run: adds one at
+ * a time, and the disk's rate of one durable append at a time (write + fdatasync), the
+ * ceiling of any store that syncs each add on its own.
  */
 async function nodeAdds(count: number): Promise<Record<string, number>> {
+  const inFlight = envNumber('BENCH_CHAT_NODES_INFLIGHT', 8);
   const org = await instance();
   try {
     const add = async (structureId: string, i: number, parent: string | null): Promise<string> => {
@@ -188,29 +194,58 @@ async function nodeAdds(count: number): Promise<Record<string, number>> {
       if (response.statusCode !== 201) throw new Error(`adding a node answered ${response.statusCode}: ${JSON.stringify(body)}`);
       return body.id;
     };
+    /** Adds nodes from..to-1 with `inFlight` requests outstanding at any time; adds per second. */
+    const addRange = async (structureId: string, parent: string, from: number, to: number, width: number): Promise<number> => {
+      const started = performance.now();
+      let next = from;
+      await Promise.all(
+        Array.from({ length: width }, async () => {
+          while (next < to) await add(structureId, next++, parent);
+        }),
+      );
+      return (to - from) / ((performance.now() - started) / 1000);
+    };
     // Warm-up on a structure of its own: the first window measures adds, not compilation.
     const warm = await org.app.structures.create({ name: 'Warm-up', template: 'blank', ownerId: null });
     const warmRoot = await add(warm.id, 0, null);
-    for (let i = 1; i <= 200; i++) await add(warm.id, i, warmRoot);
+    await addRange(warm.id, warmRoot, 1, 101, inFlight);
+    const sequentialRate = await addRange(warm.id, warmRoot, 101, 301, 1);
+    const fsyncRate = await durableAppendRate(join(org.app.config.home, 'bench-fsync.jsonl'), 200);
     const structure = await org.app.structures.create({ name: 'Adds', template: 'blank', ownerId: null });
     const root = await add(structure.id, 0, null);
     // Two windows that never overlap: adds 1..window and the last `window` adds.
     const window = Math.min(1000, Math.floor((count - 1) / 2));
-    let firstRate = 0;
-    let started = performance.now();
-    for (let i = 1; i < count; i++) {
-      if (i === count - window) started = performance.now();
-      await add(structure.id, i, root);
-      if (i === window) firstRate = window / ((performance.now() - started) / 1000);
-    }
-    const lastRate = window / ((performance.now() - started) / 1000);
+    const firstRate = await addRange(structure.id, root, 1, window + 1, inFlight);
+    await addRange(structure.id, root, window + 1, count - window, inFlight);
+    const lastRate = await addRange(structure.id, root, count - window, count, inFlight);
+    const key = `chat.nodes.${count}`;
     return {
-      [`chat.nodes.${count}.first_adds_per_s`]: Math.round(firstRate),
-      [`chat.nodes.${count}.last_adds_per_s`]: Math.round(lastRate),
-      [`chat.nodes.${count}.last_over_first`]: round(lastRate / firstRate, 3),
+      [`${key}.in_flight`]: inFlight,
+      [`${key}.first_adds_per_s`]: Math.round(firstRate),
+      [`${key}.last_adds_per_s`]: Math.round(lastRate),
+      [`${key}.last_over_first`]: round(lastRate / firstRate, 3),
+      [`${key}.one_at_a_time_adds_per_s`]: Math.round(sequentialRate),
+      [`${key}.disk_fsyncs_per_s`]: Math.round(fsyncRate),
+      [`${key}.last_over_disk_fsyncs`]: round(lastRate / fsyncRate, 3),
     };
   } finally {
     await org.close();
+  }
+}
+
+/** Durable appends per second, one at a time, of a node-sized line to a file kept open. */
+async function durableAppendRate(path: string, count: number): Promise<number> {
+  const handle = await open(path, 'a');
+  try {
+    const line = `${JSON.stringify({ seq: 1, at: new Date().toISOString(), actor: 'bench', change: { op: 'node.add', node: { id: randomUUID(), role_id: 'team-n1', label: 'Node 1' } } })}\n`;
+    const started = performance.now();
+    for (let i = 0; i < count; i++) {
+      await handle.write(line);
+      await handle.datasync();
+    }
+    return count / ((performance.now() - started) / 1000);
+  } finally {
+    await handle.close();
   }
 }
 

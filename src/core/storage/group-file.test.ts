@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -42,7 +42,7 @@ describe('GroupFile', () => {
 
   it('closing after each write still writes appends that arrive while it closes', async () => {
     const path = join(dir, 'log.jsonl');
-    const file = new GroupFile(path, { closeAfterWrite: true });
+    const file = new GroupFile(path, { closeWhenIdleMs: 0 });
     const first = file.append('a\n');
     await first;
     // The first flush is now closing the file; this append must not wait for a flush that never comes.
@@ -52,6 +52,18 @@ describe('GroupFile', () => {
     await file.close();
   });
 
+  it('a file closed when idle stays open between busy writes and is closed by close()', async () => {
+    const path = join(dir, 'log.jsonl');
+    const file = new GroupFile(path, { closeWhenIdleMs: 60_000 });
+    await file.append('a\n');
+    expect(await openCount(path)).toBe(1);
+    await file.append('b\n');
+    expect(await openCount(path)).toBe(1);
+    await file.close();
+    expect(await openCount(path)).toBe(0);
+    expect(await readFile(path, 'utf8')).toBe('a\nb\n');
+  });
+
   it('refuses appends after close', async () => {
     const file = new GroupFile(join(dir, 'log.jsonl'));
     await file.append('a\n');
@@ -59,3 +71,9 @@ describe('GroupFile', () => {
     await expect(file.append('b\n')).rejects.toThrow('closed');
   });
 });
+
+/** How many of this process's open file descriptors name `path`. */
+async function openCount(path: string): Promise<number> {
+  const links = await Promise.all((await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
+  return links.filter((link) => link === path).length;
+}

@@ -23,10 +23,12 @@ export interface GroupFileOptions {
   /** File mode of a new file (default 0o600). */
   mode?: number;
   /**
-   * Close the file after each write instead of keeping it open (default false): for
-   * many files written now and then, so that open files stay few.
+   * Close the file once no append has come for this many milliseconds instead of keeping
+   * it open (default: kept open): for many files written now and then, so that open
+   * files stay few while a busy one is not reopened for every write. 0 closes it after
+   * each write.
    */
-  closeAfterWrite?: boolean;
+  closeWhenIdleMs?: number;
 }
 
 /** One append-only file with group-committed, durable appends. */
@@ -35,6 +37,7 @@ export class GroupFile {
   private pending: Pending[] = [];
   private flushing: Promise<void> | undefined;
   private closed = false;
+  private idleTimer: NodeJS.Timeout | undefined;
 
   constructor(
     readonly path: string,
@@ -44,6 +47,7 @@ export class GroupFile {
   /** Appends `text` (whole lines); resolves once it is durable. */
   append(text: string): Promise<void> {
     if (this.closed) return Promise.reject(new Error(`file ${this.path} is closed`));
+    clearTimeout(this.idleTimer);
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ text, resolve, reject });
       this.flushing ??= this.flush();
@@ -65,9 +69,17 @@ export class GroupFile {
             for (const entry of batch) entry.reject(error);
           }
         }
-        if (this.options.closeAfterWrite) await this.release();
+        if (this.options.closeWhenIdleMs === 0) await this.release();
         // Appends made while the file was being closed are written by this same flush.
       } while (this.pending.length > 0);
+      const idleMs = this.options.closeWhenIdleMs;
+      if (idleMs) {
+        clearTimeout(this.idleTimer);
+        this.idleTimer = setTimeout(() => {
+          if (!this.flushing) void this.release().catch(() => undefined);
+        }, idleMs);
+        this.idleTimer.unref();
+      }
     } finally {
       this.flushing = undefined;
     }
@@ -95,6 +107,7 @@ export class GroupFile {
   /** Waits for pending appends, then closes the file. */
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.idleTimer);
     while (this.flushing) await this.flushing;
     await this.release();
   }

@@ -40,6 +40,9 @@ interface Journal {
   baseSize: number;
 }
 
+/** A journal is kept open while it is written to, and closed after a second without writes (so that open files stay few). */
+const JOURNAL_FILE = { closeWhenIdleMs: 1000 } as const;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function createFsStructureStore(options: FsStructureStoreOptions): StructureStore {
@@ -69,7 +72,7 @@ export function createFsStructureStore(options: FsStructureStoreOptions): Struct
       applyChange(record, entry.change);
       seq = entry.seq;
     }
-    journals.set(id, { file: new GroupFile(journalFile(id), { closeAfterWrite: true }), bytes, baseBytes, baseSize: Buffer.byteLength(baseText) });
+    journals.set(id, { file: new GroupFile(journalFile(id), JOURNAL_FILE), bytes, baseBytes, baseSize: Buffer.byteLength(baseText) });
     return { record, seq };
   };
 
@@ -104,7 +107,7 @@ export function createFsStructureStore(options: FsStructureStoreOptions): Struct
     load: (id) => (UUID.test(id) ? readOne(id) : Promise.resolve(undefined)),
 
     async create(record) {
-      const journal: Journal = { file: new GroupFile(journalFile(record.id), { closeAfterWrite: true }), bytes: 0, baseBytes: 0, baseSize: 0 };
+      const journal: Journal = { file: new GroupFile(journalFile(record.id), JOURNAL_FILE), bytes: 0, baseBytes: 0, baseSize: 0 };
       await writeBase(record, journal, 0);
       journals.set(record.id, journal);
     },

@@ -14,6 +14,7 @@ import { KeyedMutex } from '../storage/index.js';
 import { isoNow, type Clock } from '../util/index.js';
 import { applyChange, changedNodeId, type JournalEntry, type StructureChange } from './changes.js';
 import { StaleStructureError, type StructureStore } from './structure-store.js';
+import { applyOnTrial, type Undo } from './trial.js';
 import type { NodeRecord, StructureRecord } from './types.js';
 
 interface Entry {
@@ -22,6 +23,22 @@ interface Entry {
   seq: number;
   /** Live nodes by role_id. */
   byRole: Map<string, NodeRecord>;
+}
+
+/** A change waiting to be committed with its group. */
+interface Request {
+  actor: Actor;
+  decide: (record: StructureRecord) => { changes: StructureChange[]; result: unknown };
+  resolve: (result: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** What a request's `decide` returned, or threw. */
+type Outcome = { ok: true; changes: StructureChange[]; result: unknown } | { ok: false; error: unknown };
+
+function settle(request: Request, outcome: Outcome): void {
+  if (outcome.ok) request.resolve(outcome.result);
+  else request.reject(outcome.error);
 }
 
 /** How many times a change refused as stale is decided again before giving up. */
@@ -34,6 +51,8 @@ export type Actor = string;
 export class StructureRegistry {
   private readonly entries = new Map<string, Entry>();
   private readonly locks = new KeyedMutex();
+  /** Changes waiting for the next group commit, by structure. */
+  private readonly waiting = new Map<string, Request[]>();
   /** Position of a shared store's change clock this registry has caught up with. */
   private cursor = 0;
   private syncing: Promise<void> | undefined;
@@ -120,44 +139,129 @@ export class StructureRegistry {
   /**
    * Makes changes to a structure: `decide` sees the current record and returns the
    * changes (throwing to refuse) and a result; they are journaled, then applied.
+   * Changes that arrive while another group of this structure is being journaled are
+   * committed together, in arrival order, with one append (group commit): each is
+   * decided against the record with the earlier ones applied, and each promise settles
+   * once its changes are durable and applied.
    */
   change<R>(id: string, actor: Actor, decide: (record: StructureRecord) => { changes: StructureChange[]; result: R }): Promise<R> {
-    return this.locks.run(id, async () => {
-      let entry = this.entries.get(id);
-      if (!entry) throw notFound(`structure ${id} not found`);
-      for (let attempt = 1; ; attempt++) {
-        const { changes, result } = decide(entry.record);
-        if (changes.length === 0) return result;
-        const at = isoNow(this.clock);
-        const journal: JournalEntry[] = changes.map((change, index) => {
-          const nodeId = changedNodeId(entry!.record, change);
-          return { seq: entry!.seq + index + 1, at, actor, ...(nodeId ? { node_id: nodeId } : {}), change };
-        });
+    return new Promise<R>((resolve, reject) => {
+      const request: Request = { actor, decide, resolve: resolve as (result: unknown) => void, reject };
+      const queue = this.waiting.get(id);
+      if (queue) {
+        queue.push(request);
+        return;
+      }
+      this.waiting.set(id, [request]);
+      this.locks.run(id, () => this.commitWaiting(id)).catch(() => undefined);
+    });
+  }
+
+  /** Commits the waiting changes of a structure, group by group, until none are left (under the structure's lock). */
+  private async commitWaiting(id: string): Promise<void> {
+    for (;;) {
+      const group = this.waiting.get(id) ?? [];
+      if (group.length === 0) {
+        this.waiting.delete(id);
+        return;
+      }
+      this.waiting.set(id, []);
+      try {
+        await this.commitGroup(id, group);
+      } catch (error) {
+        // Not expected (the store's errors are settled per request), but never leave a request pending.
+        for (const request of group) request.reject(error);
+      }
+    }
+  }
+
+  /** Decides, journals (one append) and applies one group of changes; settles each request. */
+  private async commitGroup(id: string, group: Request[]): Promise<void> {
+    let entry = this.entries.get(id);
+    if (!entry) {
+      for (const request of group) request.reject(notFound(`structure ${id} not found`));
+      return;
+    }
+    for (let attempt = 1; ; attempt++) {
+      const { outcomes, journal } = this.decideGroup(entry, group);
+      if (journal.length > 0) {
         try {
           await this.store.append(id, journal);
         } catch (error) {
           // Another instance changed the structure first: decide again on its version. Each
           // refusal means another change was committed (progress), so a writer among many
           // concurrent ones may lose many times in a row; the bound only stops a broken store.
-          if (!(error instanceof StaleStructureError) || attempt >= MAX_STALE_RETRIES) throw error;
-          entry = (await this.reload(id)) ?? entry;
-          continue;
+          if (error instanceof StaleStructureError && attempt < MAX_STALE_RETRIES) {
+            entry = (await this.reload(id)) ?? entry;
+            continue;
+          }
+          for (const [index, outcome] of outcomes.entries()) {
+            if (outcome.ok && outcome.changes.length > 0) group[index]!.reject(error);
+            else settle(group[index]!, outcome);
+          }
+          return;
         }
-        return this.applyJournaled(entry, changes, result);
       }
-    });
+      let failure: { error: unknown } | undefined;
+      if (journal.length > 0) {
+        entry.seq = journal.at(-1)!.seq;
+        for (const { change } of journal) {
+          applyChange(entry.record, change);
+          indexChange(entry, change);
+        }
+        entry.version++;
+        try {
+          await this.store.applied(entry.record, entry.seq);
+        } catch (error) {
+          failure = { error };
+        }
+      }
+      for (const [index, outcome] of outcomes.entries()) {
+        if (failure && outcome.ok && outcome.changes.length > 0) group[index]!.reject(failure.error);
+        else settle(group[index]!, outcome);
+      }
+      return;
+    }
   }
 
-  /** Applies journaled changes in memory, where readers see them, and tells the store. */
-  private async applyJournaled<R>(entry: Entry, changes: StructureChange[], result: R): Promise<R> {
-    entry.seq += changes.length;
-    for (const change of changes) {
-      applyChange(entry.record, change);
-      indexChange(entry, change);
+  /**
+   * Decides each request of a group against the record with the group's earlier changes
+   * applied on trial, then undoes them all (in the same synchronous step, so no reader
+   * sees a change before it is durable). Returns each request's outcome and the journal.
+   */
+  private decideGroup(entry: Entry, group: Request[]): { outcomes: Outcome[]; journal: JournalEntry[] } {
+    const outcomes: Outcome[] = [];
+    const journal: JournalEntry[] = [];
+    const undos: Undo[] = [];
+    let seq = entry.seq;
+    try {
+      for (const [index, request] of group.entries()) {
+        let decided: { changes: StructureChange[]; result: unknown };
+        try {
+          decided = request.decide(entry.record);
+        } catch (error) {
+          outcomes.push({ ok: false, error });
+          continue;
+        }
+        outcomes.push({ ok: true, changes: decided.changes, result: decided.result });
+        if (decided.changes.length === 0) continue;
+        const at = isoNow(this.clock);
+        // The last request's changes need no trial: nothing after it is decided on them.
+        const onTrial = index < group.length - 1;
+        for (const change of decided.changes) {
+          const nodeId = changedNodeId(entry.record, change);
+          journal.push({ seq: ++seq, at, actor: request.actor, ...(nodeId ? { node_id: nodeId } : {}), change });
+          if (onTrial) {
+            // The record first, then its index (a restore finds the node in the record); undone in reverse.
+            undos.push(applyOnTrial(entry.record, change));
+            undos.push(indexOnTrial(entry, change));
+          }
+        }
+      }
+    } finally {
+      for (const undo of undos.reverse()) undo();
     }
-    entry.version++;
-    await this.store.applied(entry.record, entry.seq);
-    return result;
+    return { outcomes, journal };
   }
 
   /** Waits for changes in flight. */
@@ -172,6 +276,27 @@ function entryOf(record: StructureRecord, seq: number): Entry {
 
 function byRole(record: StructureRecord): Map<string, NodeRecord> {
   return new Map(record.agents.map((node) => [node.role_id, node]));
+}
+
+/**
+ * Updates the role index for a change just applied on trial, and returns what puts the
+ * role's previous entry back.
+ */
+function indexOnTrial(entry: Entry, change: StructureChange): Undo {
+  let roleId: string | undefined;
+  if (change.op === 'node.add') roleId = change.node.role_id;
+  else if (change.op === 'node.restore') roleId = change.role_id;
+  else if (change.op === 'node.archive') {
+    for (const [role, node] of entry.byRole) if (node.id === change.id) roleId = role;
+  }
+  if (roleId === undefined) return () => undefined;
+  const role = roleId;
+  const before = entry.byRole.get(role);
+  indexChange(entry, change);
+  return () => {
+    if (before) entry.byRole.set(role, before);
+    else entry.byRole.delete(role);
+  };
 }
 
 /** Keeps the role index of an entry in step with an applied change (no rebuild). */

@@ -1,0 +1,207 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../util/index.js';
+import { NodeActivity } from './activity.js';
+import type { JournalEntry } from './changes.js';
+import { createFsStructureStore } from './fs-structure-store.js';
+import { MemberService } from './members.js';
+import { NodeService } from './nodes.js';
+import { StructureRegistry } from './registry.js';
+import type { StructureStore } from './structure-store.js';
+import { StructureService } from './structures.js';
+import type { Template } from './templates.js';
+
+const TEMPLATES = new Map<string, Template>([
+  [
+    'pair',
+    {
+      name: 'pair',
+      description: '',
+      nodes: [
+        { role_id: 'team-lead', label: 'Lead', parent: null, x: 0, y: 0, starting_context: 'lead' },
+        { role_id: 'team-dev', label: 'Dev', parent: 'team-lead', x: 0, y: 100, starting_context: 'dev' },
+      ],
+    },
+  ],
+]);
+
+/** The filesystem store with its appends recorded, and held until released when `hold` is set. */
+function watched(inner: StructureStore) {
+  const appends: JournalEntry[][] = [];
+  let gate: { promise: Promise<void>; release: () => void } | undefined;
+  let failNext: Error | undefined;
+  const store: StructureStore = {
+    ...inner,
+    loadAll: () => inner.loadAll(),
+    load: (id) => inner.load(id),
+    create: (record) => inner.create(record),
+    applied: (record, seq) => inner.applied(record, seq),
+    timeline: (structureId, nodeId) => inner.timeline(structureId, nodeId),
+    close: () => inner.close(),
+    async append(structureId, entries) {
+      appends.push(entries);
+      if (gate) await gate.promise;
+      if (failNext) {
+        const error = failNext;
+        failNext = undefined;
+        throw error;
+      }
+      await inner.append(structureId, entries);
+    },
+  };
+  return {
+    store,
+    appends,
+    hold() {
+      let release = () => undefined as void;
+      const promise = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      gate = { promise, release };
+    },
+    release() {
+      gate?.release();
+      gate = undefined;
+    },
+    failNextAppend(error: Error) {
+      failNext = error;
+    },
+  };
+}
+
+describe('StructureRegistry: concurrent changes to one structure are group-committed', () => {
+  let dir: string;
+  const closers: (() => Promise<void>)[] = [];
+  const make = async () => {
+    const fs = createFsStructureStore({ dir });
+    const spy = watched(fs);
+    closers.push(() => fs.close());
+    const registry = new StructureRegistry(spy.store, systemClock);
+    await registry.load();
+    const activity = new NodeActivity();
+    return {
+      spy,
+      registry,
+      structures: new StructureService({ registry, templates: TEMPLATES, activity }),
+      nodes: new NodeService({ registry, store: spy.store, activity, dir }),
+      members: new MemberService(registry),
+    };
+  };
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'org-registry-'));
+  });
+  afterEach(async () => {
+    for (const close of closers.splice(0)) await close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('adds that arrive while a commit is in flight are decided in order against each other, journaled by one append, and seen only once durable', async () => {
+    const { spy, registry, structures, nodes } = await make();
+    const s = await structures.create({ name: 'S', template: 'pair', ownerId: 'u1' });
+    const lead = s.agents[0]!.id;
+    spy.hold();
+    const first = nodes.add(s.id, { role_id: 'team-a', label: 'A', parent_id: lead }, 'u1');
+    await new Promise((resolve) => setImmediate(resolve));
+    // These arrive while the first is being journaled: they form the next group.
+    const rest = Array.from({ length: 10 }, (_, i) => nodes.add(s.id, { role_id: `team-b${i}`, label: `B${i}`, parent_id: lead }, `u${i}`));
+    // The same role twice in one group: the later one is refused, seeing the earlier one.
+    const duplicate = nodes.add(s.id, { role_id: 'team-b3', label: 'Again', parent_id: lead }, 'u1');
+    // A second root in the group: refused as always.
+    const root = nodes.add(s.id, { role_id: 'team-root', label: 'Root', parent_id: null }, 'u1');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(spy.appends).toHaveLength(1);
+    // Nothing is visible before it is on disk.
+    expect(registry.get(s.id).agents.map((node) => node.role_id)).toEqual(['team-lead', 'team-dev']);
+    expect(registry.nodeByRole(s.id, 'team-a')).toBeUndefined();
+    spy.release();
+    await first;
+    const added = await Promise.all(rest);
+    await expect(duplicate).rejects.toMatchObject({ status: 409 });
+    await expect(root).rejects.toMatchObject({ status: 400 });
+    // The first add alone, then the ten waiting ones together.
+    expect(spy.appends.map((entries) => entries.length)).toEqual([1, 10]);
+    expect(spy.appends[1]!.map((entry) => [entry.seq, entry.actor])).toEqual(added.map((_, i) => [i + 2, `u${i}`]));
+    expect(registry.get(s.id).agents.map((node) => node.role_id)).toEqual(['team-lead', 'team-dev', 'team-a', ...added.map((node) => node.role_id)]);
+    expect(added.map((node) => node.role_id)).toEqual(Array.from({ length: 10 }, (_, i) => `team-b${i}`));
+    // The journal holds each change once, in order, and a restart sees the same structure.
+    const journal = (await readFile(join(dir, s.id, 'changes.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as JournalEntry);
+    expect(journal.map((entry) => entry.seq)).toEqual(Array.from({ length: 11 }, (_, i) => i + 1));
+    const again = await make();
+    expect(again.registry.get(s.id)).toEqual(registry.get(s.id));
+  });
+
+  it('a group of mixed changes (add, update, move, archive, restore, members) decides each on the ones before it, and leaves the record untouched until durable', async () => {
+    const { spy, registry, structures, nodes, members } = await make();
+    const s = await structures.create({ name: 'S', template: 'pair', ownerId: 'u1' });
+    const [lead, dev] = s.agents;
+    await nodes.add(s.id, { role_id: 'team-qa', label: 'QA', parent_id: dev!.id }, 'u1');
+    const before = structuredClone(registry.get(s.id));
+    spy.hold();
+    const blocker = members.set(s.id, 'u9', 'viewer');
+    await new Promise((resolve) => setImmediate(resolve));
+    const group = [
+      nodes.update(s.id, 'team-qa', { label: 'Quality', x: 7 }, 'u1'),
+      nodes.update(s.id, 'team-qa', { parent_id: lead!.id }, 'u1'),
+      // The move above left team-dev without children, so it may be archived now.
+      nodes.remove(s.id, 'team-dev', 'u1'),
+      nodes.restore(s.id, 'team-dev', 'u1'),
+      nodes.add(s.id, { role_id: 'team-new', label: 'New', parent_id: dev!.id }, 'u1'),
+      members.set(s.id, 'u2', 'operator'),
+      members.set(s.id, 'u2', 'viewer'),
+      members.remove(s.id, 'u9'),
+    ];
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(registry.get(s.id)).toEqual(before);
+    spy.release();
+    await blocker;
+    const [updated, moved, archived, restored, added] = (await Promise.all(group)) as unknown as [
+      { label: string; x: number },
+      { parent_id: string },
+      { archived_at: string },
+      { id: string; parent_id: string },
+      { parent_id: string },
+    ];
+    expect(spy.appends.map((entries) => entries.length)).toEqual([1, 1, 8]);
+    expect(updated).toMatchObject({ label: 'Quality', x: 7 });
+    expect(moved.parent_id).toBe(lead!.id);
+    expect(archived.archived_at).toEqual(expect.any(String));
+    expect(restored.id).toBe(dev!.id);
+    expect(added.parent_id).toBe(dev!.id);
+    const record = registry.get(s.id);
+    expect(record.agents.map((node) => [node.role_id, node.label, node.parent_id])).toEqual([
+      ['team-lead', 'Lead', null],
+      ['team-qa', 'Quality', lead!.id],
+      ['team-dev', 'Dev', lead!.id],
+      ['team-new', 'New', dev!.id],
+    ]);
+    expect(record.archive).toEqual([]);
+    expect(record.members.map((member) => [member.user_id, member.role])).toEqual([
+      ['u1', 'owner'],
+      ['u2', 'viewer'],
+    ]);
+    const again = await make();
+    expect(again.registry.get(s.id)).toEqual(record);
+  });
+
+  it('a failed append refuses every change of its group and leaves the structure as it was; later changes go on', async () => {
+    const { spy, registry, structures, nodes } = await make();
+    const s = await structures.create({ name: 'S', template: 'pair', ownerId: 'u1' });
+    const lead = s.agents[0]!.id;
+    spy.hold();
+    const first = nodes.add(s.id, { role_id: 'team-a', label: 'A', parent_id: lead }, 'u1');
+    await new Promise((resolve) => setImmediate(resolve));
+    const group = [nodes.add(s.id, { role_id: 'team-b', label: 'B', parent_id: lead }, 'u1'), nodes.add(s.id, { role_id: 'team-c', label: 'C', parent_id: lead }, 'u1')];
+    spy.failNextAppend(new Error('disk full'));
+    spy.release();
+    await expect(first).rejects.toThrow('disk full');
+    for (const add of group) await add;
+    expect(registry.get(s.id).agents.map((node) => node.role_id)).toEqual(['team-lead', 'team-dev', 'team-b', 'team-c']);
+    const journal = (await readFile(join(dir, s.id, 'changes.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as JournalEntry);
+    expect(journal.map((entry) => [entry.seq, entry.node_id === undefined])).toEqual([
+      [1, false],
+      [2, false],
+    ]);
+  });
+});
