@@ -10,7 +10,8 @@ import { AccessControl, ConnectionRegistry, KeyService, UserService } from './co
 import { homePaths, type HomePaths, type OrgConfig } from './core/config.js';
 import { ChatEngine, createChatSkills, createFsChatStore, type ChatDirectory } from './core/chat/index.js';
 import { createContainerRuntime, createLocalRuntime, createLlmRuntime, type AgentRuntime } from './core/runtimes/index.js';
-import { createSkillRemote, openSkillStore, syncSkills, type SkillStore, type SkillStoreOptions } from './core/skills/index.js';
+import { createSkillRemote, observeSkillSearches, openSkillStore, syncSkills, type SearchListener, type SkillStore, type SkillStoreOptions } from './core/skills/index.js';
+import { WebhookService, webhookRunObserver } from './core/webhooks/index.js';
 import { prepareHome } from './core/home.js';
 import type { Mailer } from './core/mail/index.js';
 import { createOutboxMailer, createSmtpMailer, readEmail } from './email/index.js';
@@ -51,6 +52,8 @@ export interface AppDeps {
   log?: Log;
   /** Opens the skill library without waiting for its load (default {@link openSkillStore}; tests hold the load to see the loading state). */
   openSkills?: (options: SkillStoreOptions) => SkillStore;
+  /** Delays before each webhook retry in ms (default: about 24 h of backoff); tests shorten it. */
+  webhookRetrySchedule?: readonly number[];
 }
 
 /** What the first start of an instance created. */
@@ -85,6 +88,10 @@ export interface App {
   chat: ChatEngine;
   /** Inbound e-mail and messaging-channel messages (API.md §7). */
   inbound: InboundService;
+  /** Completion webhooks of structures and their outbox. */
+  webhooks: WebhookService;
+  /** Hears every skill search (API and chat lookups) once done; returns the remover. */
+  observeSearches(listener: SearchListener): () => void;
   /** The one log every service of this instance reports to (never throws). */
   log: Log;
   /** Number of skills in the library (for health). */
@@ -206,15 +213,19 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
         },
       })
     : undefined;
-  const skills = (deps.openSkills ?? openSkillStore)({
-    root: paths.skills,
-    stateDir: paths.state,
-    clock: () => clock.now(),
-    watch: config.watchSkills,
-    commit: config.commit,
-    ...(skillsRemote ? { remote: skillsRemote } : {}),
-    log,
-  });
+  const searches = observeSkillSearches(
+    (deps.openSkills ?? openSkillStore)({
+      root: paths.skills,
+      stateDir: paths.state,
+      clock: () => clock.now(),
+      watch: config.watchSkills,
+      commit: config.commit,
+      ...(skillsRemote ? { remote: skillsRemote } : {}),
+      log,
+    }),
+    (error) => log('error', 'search: an observer failed', errorFields(error)),
+  );
+  const skills = searches.store;
   const stopSkillsSync = skillsRemote ? syncSkills(skills, { fetchMs: config.skillsFetchMs, listener: shared?.listener, log }) : () => undefined;
   const local = createLocalRuntime();
   const llm = config.llm ? createLlmRuntime(config.llm) : undefined;
@@ -236,6 +247,13 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     log,
     router: (node) => deps.runtime?.(node) ?? (node.container_url ? createContainerRuntime(node.container_url) : (llm ?? local)),
   });
+  const webhooks = new WebhookService({ stateDir: paths.state, clock, log, ...(deps.webhookRetrySchedule ? { retrySchedule: deps.webhookRetrySchedule } : {}) });
+  await webhooks.load();
+  chat.observe(
+    webhookRunObserver((event) => {
+      webhooks.emit(event).catch((error: unknown) => log('error', 'webhook: event not queued', errorFields(error)));
+    }),
+  );
   await chat.recover();
   const inbound = new InboundService({
     chat,
@@ -274,6 +292,8 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     skills,
     chat,
     inbound,
+    webhooks,
+    observeSearches: (listener) => searches.observe(listener),
     log,
     skillCount: () => skills.count(),
     async readiness() {
@@ -317,6 +337,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     async close() {
       stopSkillsSync();
       await chat.close(config.shutdownGraceMs);
+      await webhooks.close();
       await registry.idle();
       await structureStore.close();
       await inbound.idle();

@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ import { runLogin, runWhoami } from '../src/cli/commands/login.js';
 import { runInvitesAccept, runMembers, runShare, runUsersAdd } from '../src/cli/commands/sharing.js';
 import { runSkillsEdit, runSkillsNew } from '../src/cli/commands/skills-author.js';
 import { runSkillsDeleted, runSkillsHistory, runSkillsList, runSkillsRestore, runSkillsRm, runSkillsSearch, runSkillsShow } from '../src/cli/commands/skills.js';
+import { runWebhooksAdd, runWebhooksDeliveries, runWebhooksList, runWebhooksRemove } from '../src/cli/commands/webhooks.js';
 import { runStructuresCreate, runStructuresList, runStructuresShow } from '../src/cli/commands/structures.js';
 import { resolveConnection } from '../src/cli/connection.js';
 import { main } from '../src/cli/main.js';
@@ -182,6 +184,59 @@ describe('command runners against a real server', () => {
       expect(await runKeysList({ node: 'exec-cfo' }, as(alice))).toBe(0);
       expect(out.text()).toContain('has no MCP keys');
       out.clear();
+    });
+
+    it('webhooks add (secret once), list, deliveries after a delivered turn, remove by id prefix', async () => {
+      // A receiver that accepts every delivery.
+      const receiver = createHttpServer((request, response) => {
+        request.resume();
+        request.on('end', () => response.writeHead(204).end());
+      });
+      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      const address = receiver.address();
+      const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hooks`;
+      try {
+        expect(await runWebhooksAdd({ structure: 'Acme', endpoint: url, events: 'run.failed' }, as(alice))).toBe(0);
+        const id = /added webhook ([0-9a-f-]{36})/.exec(out.text())?.[1] ?? '';
+        expect(out.text()).toMatch(/signing secret: whsec_/);
+        expect(out.errText()).toContain('shown only once');
+        out.clear();
+        await expect(runWebhooksAdd({ structure: 'Acme', endpoint: url, events: 'run.exploded' }, as(alice))).rejects.toThrow(/--events/);
+        expect(await runWebhooksList({ structure: 'Acme', json: true }, as(alice))).toBe(0);
+        const listed = JSON.parse(out.text()) as { id: string; url: string; events: string[] }[];
+        expect(listed).toEqual([expect.objectContaining({ id, url, events: ['run.failed'] })]);
+        expect(out.text()).not.toContain('whsec_');
+        out.clear();
+
+        const delivered = new Promise<void>((resolve) => {
+          const stop = t.app.webhooks.onDelivery((delivery) => {
+            if (delivery.webhook_id !== id || delivery.status !== 'delivered') return;
+            stop();
+            resolve();
+          });
+        });
+        const turn = await t.server.inject({
+          method: 'POST',
+          url: '/api/org/chat/message/sync',
+          headers: t.auth(alice),
+          // A failing turn: it learns no draft that the chat tests below would meet.
+          payload: { structure_id: structureId, role_id: 'exec-cfo', message: 'fail to close April' },
+        });
+        expect(turn.statusCode, turn.body).toBe(200);
+        await delivered;
+        expect(await runWebhooksDeliveries({ structure: 'Acme', webhook: id.slice(0, 8) }, as(alice))).toBe(0);
+        expect(out.text()).toMatch(/run\.failed\s+delivered\s+204\s+1/);
+        out.clear();
+
+        expect(await runWebhooksRemove({ structure: 'Acme', webhook: id.slice(0, 8) }, as(alice))).toBe(0);
+        expect(out.text()).toContain(`removed webhook ${id}`);
+        out.clear();
+        expect(await runWebhooksList({ structure: 'Acme' }, as(alice))).toBe(0);
+        expect(out.text()).toContain('has no webhooks');
+        out.clear();
+      } finally {
+        await new Promise<void>((resolve) => receiver.close(() => resolve()));
+      }
     });
 
     it('share → invite e-mail → invites accept (no bearer) prints the new token once', async () => {

@@ -183,6 +183,13 @@ describe('live answers match the OpenAPI document', () => {
     expect((await call('mcpDelete', '/mcp', { token: key.token, headers: inSession })).status).toBe(200);
     expect((await call('revokeMcpKey', `${s}/agents/${role}/mcp-key/${key.id}`, { token: owner })).status).toBe(204);
 
+    // Webhooks (registered and removed before any turn runs, so nothing is delivered).
+    const hook = await call<{ id: string; secret: string }>('createWebhook', `${s}/webhooks`, { token: owner, body: { url: 'https://hooks.example.com/org', events: ['run.completed'] } });
+    expect(hook.status).toBe(201);
+    expect((await call('listWebhooks', `${s}/webhooks`, { token: owner })).status).toBe(200);
+    expect((await call('listWebhookDeliveries', `${s}/webhooks/${hook.body.id}/deliveries`, { token: owner })).status).toBe(200);
+    expect((await call('deleteWebhook', `${s}/webhooks/${hook.body.id}`, { token: owner })).status).toBe(204);
+
     // Members and invites.
     expect((await call('shareStructure', `${s}/share`, { token: owner, body: { email: 'guest@example.com', role: 'viewer' } })).status).toBe(200);
     expect((await call('listMembers', `${s}/members`, { token: owner })).status).toBe(200);

@@ -14,6 +14,11 @@ import { cancelRun, followRun, openChatStream, type ChatStream, type ChatStreamO
 import type {
   Acceptance,
   ImportReport,
+  CreatedWebhook,
+  DeliveryStatus,
+  Webhook,
+  WebhookCreate,
+  WebhookDelivery,
   ArchivedNodeRecord,
   ArtifactInfo,
   ChatMessage,
@@ -213,6 +218,28 @@ export class OrgClient {
   /** Removes a member from a structure (the last owner cannot be removed). */
   removeMember(structureId: string, userId: string, request?: RequestOptions): Promise<void> {
     return this.#call(`${structurePath(structureId)}/members/${enc(userId)}`, { method: 'DELETE' }, request);
+  }
+
+  // ── Webhooks ────────────────────────────────────────────────────────────────
+
+  /** Registers a webhook: the answer carries its signing secret, once. */
+  createWebhook(structureId: string, input: WebhookCreate, request?: RequestOptions): Promise<CreatedWebhook> {
+    return this.#call(`${structurePath(structureId)}/webhooks`, { method: 'POST', body: input }, request);
+  }
+
+  /** The webhooks of a structure (never their secrets). */
+  listWebhooks(structureId: string, request?: RequestOptions): Promise<{ webhooks: Webhook[] }> {
+    return this.#call(`${structurePath(structureId)}/webhooks`, {}, request);
+  }
+
+  /** Removes a webhook; its pending deliveries are dropped. */
+  removeWebhook(structureId: string, webhookId: string, request?: RequestOptions): Promise<void> {
+    return this.#call(`${structurePath(structureId)}/webhooks/${enc(webhookId)}`, { method: 'DELETE' }, request);
+  }
+
+  /** A webhook's deliveries, newest first. */
+  webhookDeliveries(structureId: string, webhookId: string, query: { limit?: number; status?: DeliveryStatus } = {}, request?: RequestOptions): Promise<{ deliveries: WebhookDelivery[] }> {
+    return this.#call(`${structurePath(structureId)}/webhooks/${enc(webhookId)}/deliveries`, { query: { limit: query.limit, status: query.status } }, request);
   }
 
   /** Revokes a pending invite: its token stops working. */

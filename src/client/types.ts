@@ -46,6 +46,7 @@ export type {
   TimelineEntry,
   WhoAmI as Identity,
 } from '../core/schemas/index.js';
+export type { CreatedWebhook, Delivery as WebhookDelivery, DeliveryStatus, Webhook, WebhookCreate } from '../core/schemas/index.js';
 export type { Role } from '../core/auth/roles.js';
 
 /** Filters of the skill list; `status` as a list (sent as the comma list of the query). */

@@ -56,6 +56,12 @@ export interface OrgConfig {
    * `*` allows every origin (bearer tokens, never cookies, so no credentials are involved).
    */
   corsOrigins: string[];
+  /**
+   * Where OTLP/HTTP traces go, from the standard variables (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`,
+   * else `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`); absent (or `OTEL_SDK_DISABLED=true`,
+   * `OTEL_TRACES_EXPORTER=none`): no tracing, and nothing of OpenTelemetry is loaded.
+   */
+  otlpTracesUrl?: string;
   /** Serve Prometheus metrics at `GET /metrics` on the API port (`--metrics`, `ORG_METRICS=1`). */
   metrics: boolean;
   /** Serve `GET /metrics` on a separate port instead (`--metrics-port`, `ORG_METRICS_PORT`; implies metrics). */
@@ -169,6 +175,7 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
   const syncTimeout = flags.syncTimeout ?? env.ORG_SYNC_TIMEOUT;
   const smtpPort = flags.smtpPort ?? env.ORG_SMTP_PORT;
   const metricsPort = flags.metricsPort ?? env.ORG_METRICS_PORT;
+  const tracesUrl = otlpTracesUrl(env);
   const corsOrigins =
     flags.corsOrigin && flags.corsOrigin.length > 0
       ? parseCorsOrigins(flags.corsOrigin, '--cors-origin')
@@ -221,6 +228,7 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     inboundDomain: (env.ORG_INBOUND_DOMAIN?.trim() || 'localhost').toLowerCase(),
     ...(smtpPort === undefined ? {} : { smtpPort: parsePort(smtpPort, flags.smtpPort === undefined ? 'ORG_SMTP_PORT' : '--smtp-port') }),
     corsOrigins,
+    ...(tracesUrl ? { otlpTracesUrl: tracesUrl } : {}),
     metrics: flags.metrics === true || metricsPort !== undefined || env.ORG_METRICS === '1' || env.ORG_METRICS === 'true',
     ...(metricsPort === undefined ? {} : { metricsPort: parsePort(metricsPort, flags.metricsPort === undefined ? 'ORG_METRICS_PORT' : '--metrics-port') }),
     ...(storeUrl ? { storeUrl } : {}),
@@ -243,6 +251,19 @@ function remoteLocation(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || /^[^/\s]+@[^/\s]+:/.test(value)) return value;
   return resolve(value);
+}
+
+/** The OTLP/HTTP traces URL the standard `OTEL_*` variables ask for, if any. */
+export function otlpTracesUrl(env: NodeJS.ProcessEnv): string | undefined {
+  if ((env.OTEL_SDK_DISABLED ?? '').trim().toLowerCase() === 'true') return undefined;
+  if ((env.OTEL_TRACES_EXPORTER ?? 'otlp').trim().toLowerCase() === 'none') return undefined;
+  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  const url = traces || (base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined);
+  if (url !== undefined && !/^https?:\/\//.test(url)) {
+    throw invalid(`${traces ? 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' : 'OTEL_EXPORTER_OTLP_ENDPOINT'} must be an http(s) URL, got "${url}"`);
+  }
+  return url;
 }
 
 /** Paths of the home layout (API.md §1). */

@@ -14,6 +14,8 @@ import { registerLogIds } from './log-ids.js';
 import { registerCompression } from './http/compression.js';
 import { registerConditionalGet } from './http/conditional.js';
 import { registerCors } from './http/cors.js';
+import { createMetrics, type MetricsApp } from './metrics/index.js';
+import { startTracing } from './telemetry/index.js';
 import { clientErrorHandler, frameworkErrors, handleExpectations, registerClosing, registerErrorHandling } from './errors.js';
 import { openapiOptions } from './openapi.js';
 import { registerRequestIds, requestIdOf } from './request-id.js';
@@ -29,6 +31,7 @@ import { skillTransferRoutes } from './routes/skill-transfer.js';
 import { structureRoutes } from './routes/structures.js';
 import { systemRoutes } from './routes/system.js';
 import { webRoutes } from './routes/web.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { whoamiRoutes } from './routes/whoami.js';
 import { createSerializerCompiler } from './serialization.js';
 import './types.js';
@@ -68,6 +71,9 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
   }).withTypeProvider<TypeBoxTypeProvider>();
   handleExpectations(server.server, app.config.bodyLimit);
+  // First, so that every route and hook is instrumented; nothing is loaded when off.
+  const tracing = app.config.otlpTracesUrl ? await startTracing(server, { chat: app.chat, observeSearches: app.observeSearches }, { version: options.version, url: app.config.otlpTracesUrl }) : undefined;
+  if (tracing) server.addHook('onClose', async () => tracing.shutdown());
 
   server.setValidatorCompiler(createValidatorCompiler());
   server.setSerializerCompiler(createSerializerCompiler());
@@ -90,6 +96,8 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   await registerCors(server, app.config.corsOrigins);
   registerConditionalGet(server);
   await registerCompression(server);
+  server.decorate('sseStreams', { open: 0 });
+  if (app.config.metrics) mountMetrics(server, { chat: app.chat, skillCount: app.skillCount, observeSearches: app.observeSearches }, app.config.metricsPort !== undefined, options.mcp);
 
   await server.register(rateLimit, {
     global: true,
@@ -119,8 +127,27 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   await server.register(artifactRoutes, { app: { nodes: app.nodes, chat: app.chat } });
   await server.register(whoamiRoutes);
   await server.register(inboundRoutes, { app: { inbound: app.inbound, config: app.config } });
+  await server.register(webhookRoutes, { app: { webhooks: app.webhooks } });
   if (options.mcp) await server.register(mcpRoutes, { endpoint: options.mcp, ...(options.mcpAllowedOrigins ? { allowedOrigins: options.mcpAllowedOrigins } : {}) });
   await server.register(webRoutes);
   await server.ready();
   return server;
+}
+
+/**
+ * Turns metrics on: observed from here on, served at `GET /metrics` on this port unless
+ * they have a port of their own (`--metrics-port`, started by `org serve`). Outside
+ * `/api/org`, hidden from the OpenAPI document, no bearer: scrapers rarely carry one.
+ */
+function mountMetrics(server: FastifyInstance, app: MetricsApp, ownPort: boolean, mcp: McpEndpoint | undefined): void {
+  const metrics = createMetrics(server, app, {
+    openStreams: () => server.sseStreams.open,
+    ...(mcp?.sessionCount ? { mcpSessions: () => mcp.sessionCount!() } : {}),
+  });
+  server.decorate('orgMetrics', metrics);
+  server.addHook('onClose', async () => metrics.close());
+  if (ownPort) return;
+  server.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type(metrics.contentType).header('cache-control', 'no-store').send(await metrics.render()),
+  );
 }

@@ -45,6 +45,8 @@ export function streamRun(reply: FastifyReply, run: Run, options: StreamOptions)
   const raw = reply.raw;
   raw.writeHead(200, sseHeaders(reply, run.id));
   raw.flushHeaders();
+  const streams = reply.server.sseStreams;
+  streams.open += 1;
   return new Promise<void>((resolve) => {
     let ended = false;
     let unsubscribe: () => void = () => undefined;
@@ -53,6 +55,7 @@ export function streamRun(reply: FastifyReply, run: Run, options: StreamOptions)
     const finish = () => {
       if (ended) return;
       ended = true;
+      streams.open -= 1;
       clearInterval(keepalive);
       unsubscribe();
       unwatch();

@@ -1,5 +1,6 @@
 /** Fastify type augmentation: the principal and resolved scope on each request, the access rule on each route. */
 import type { Action, Principal } from '../core/auth/index.js';
+import type { OrgMetrics } from './metrics/index.js';
 import type { ScopePlace, StructureScope } from './scope.js';
 
 /** How a route is guarded; declared in the route's `config.access`. */
@@ -34,6 +35,12 @@ export type AccessRule =
   | { kind: 'signed'; from?: ScopePlace; node?: ScopePlace };
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Chat event streams open right now (for metrics). */
+    sseStreams: { open: number };
+    /** The Prometheus metrics, when turned on (`--metrics`, `--metrics-port`). */
+    orgMetrics?: OrgMetrics;
+  }
   interface FastifyRequest {
     /** The authenticated caller (absent on public routes without a bearer). */
     principal?: Principal;

@@ -13,9 +13,10 @@ import { homePaths, resolveConfig, type ServeFlags } from '../../core/config.js'
 import { readCredentials, saveLogin } from '../../core/credentials.js';
 import { seedBundledSkills } from '../../core/skills/index.js';
 import { acquireHomeLock } from '../../core/storage/index.js';
-import type { Log } from '../../core/util/log.js';
+import { errorFields, type Log } from '../../core/util/log.js';
 import { createMcpHttpHandler } from '../../mcp/http.js';
 import { buildServer } from '../../server/index.js';
+import { startMetricsListener, type MetricsListener } from '../../server/metrics/index.js';
 import type { SmtpListener } from '../../email/smtp-listener.js';
 import type { Output } from '../output.js';
 import { VERSION } from '../version.js';
@@ -86,6 +87,7 @@ async function listen(app: App, config: ReturnType<typeof resolveConfig>, lock: 
   // The SMTP listener binds first: a port it cannot have stops the start before the
   // listening line is printed.
   let smtp: SmtpListener | undefined;
+  let metricsListener: MetricsListener | undefined;
   try {
     if (config.smtpPort !== undefined) {
       // Loaded only when asked for: the SMTP server and the mail parser are heavy.
@@ -100,8 +102,13 @@ async function listen(app: App, config: ReturnType<typeof resolveConfig>, lock: 
         log,
       });
     }
+    // A separate metrics port is bound before the API's, for the same reason as SMTP's.
+    if (config.metricsPort !== undefined && server.orgMetrics) {
+      metricsListener = await startMetricsListener(server.orgMetrics, { host: config.host, port: config.metricsPort, onError: (error) => log('error', 'metrics: collection failed', errorFields(error)) });
+    }
     await server.listen({ host: config.host, port: config.port });
   } catch (error) {
+    await metricsListener?.close();
     await smtp?.close();
     await server.close();
     await app.close();
@@ -120,6 +127,9 @@ async function listen(app: App, config: ReturnType<typeof resolveConfig>, lock: 
   if (config.skillsRemote) output.out(`org: skills shared through ${redactUrl(config.skillsRemote)}`);
   if (smtp) output.out(`org: inbound SMTP on ${config.host}:${smtp.port}`);
 
+  if (metricsListener) output.out(`org: metrics at ${baseUrl(config.host, metricsListener.port)}/metrics`);
+  else if (config.metrics) output.out(`org: metrics at ${url}/metrics`);
+
   const first = await app.firstStart();
   if (first) {
     // The token is saved for this URL; the CLI's default server changes only with
@@ -137,6 +147,7 @@ async function listen(app: App, config: ReturnType<typeof resolveConfig>, lock: 
   const stop = () => {
     stopping ??= (async () => {
       const smtpClosed = smtp?.close();
+      const metricsClosed = metricsListener?.close();
       const closed = server.close();
       // A connection busy when closing began turns idle once its response is sent, and a
       // keep-alive client would hold it open (up to keepAliveTimeout, 72 s), so close()
@@ -150,6 +161,7 @@ async function listen(app: App, config: ReturnType<typeof resolveConfig>, lock: 
         clearInterval(sweep);
       }
       await smtpClosed;
+      await metricsClosed;
       await app.close();
       await lock.release();
     })();

@@ -15,6 +15,7 @@ import { registerSetup } from './setup.js';
 import { registerSharing } from './sharing.js';
 import { registerSkills } from './skills.js';
 import { registerStructures } from './structures.js';
+import { registerWebhooks } from './webhooks.js';
 
 export type { CommandContext } from './common.js';
 
@@ -30,4 +31,5 @@ export function registerCommands(program: Command, ctx: CommandContext): void {
   registerArtifacts(program, ctx);
   registerKeys(program, ctx);
   registerSharing(program, ctx);
+  registerWebhooks(program, ctx);
 }

@@ -91,7 +91,7 @@ describe('ChatEngine', () => {
   const makeEngine = (router: RuntimeRouter) => {
     const engine = new ChatEngine({
       directory,
-      activity: { begin: () => undefined, end: () => undefined },
+      activity: { begin: () => undefined, end: () => undefined, stateOf: () => 'idle' },
       skills,
       store: createFsChatStore({ stateDir: dir, nodeDir: directory.nodeDir }),
       router,

@@ -17,6 +17,7 @@ import { RunAppender } from './appender.js';
 import { FsArtifactShelf, type ArtifactShelf, type DecodedAttachment } from './artifacts.js';
 import { decodeEvent, type EncodedEvent } from './encoded.js';
 import { enrich } from './enrich.js';
+import { outcomeOf, RunObservers, type RunObserver } from './observer.js';
 import type { ChatActivity, ChatDirectory, ChatSkills } from './ports.js';
 import { RecentRuns } from './recent-runs.js';
 import { followRemoteRun } from './remote-run.js';
@@ -64,6 +65,8 @@ interface LiveRun {
   appender: RunAppender;
   /** Set once the turn runs (its event handling, with learning). */
   turn?: TurnEvents;
+  /** Name of the runtime running the turn, once it started. */
+  runtime?: string;
 }
 
 /** How many recent messages a runtime receives. */
@@ -82,6 +85,7 @@ export class ChatEngine {
   private readonly clock: Clock;
   private readonly ids: IdGenerator;
   private readonly onError: (error: unknown) => void;
+  private readonly observers: RunObservers;
   private closing = false;
 
   constructor(private readonly options: ChatEngineOptions) {
@@ -95,6 +99,12 @@ export class ChatEngine {
         if (this.live.has(runId)) this.cancel(runId, reason, by).catch(() => undefined);
       }) ?? (() => undefined);
     this.shelves = new BoundedCache({ maxEntries: options.shelves ?? 256, maxBytes: options.shelfBytes ?? 4 * 1024 * 1024 });
+    this.observers = new RunObservers(this.onError);
+  }
+
+  /** Adds an observer of every later run (metrics, traces, webhooks); returns its remover. */
+  observe(observer: RunObserver): () => void {
+    return this.observers.add(observer);
   }
 
   /**
@@ -183,8 +193,12 @@ export class ChatEngine {
     );
     const entry: LiveRun = { run, appender };
     this.live.set(where.runId, entry);
-    void run.done.then(() => this.retire(entry));
-    this.queue.run(node.id, () => this.execute(entry, input.message, staged, recent)).catch(this.onError);
+    this.observers.notify('queued', run);
+    void run.done.then(() => {
+      this.retire(entry);
+      this.observers.notify('finished', run, outcomeOf(run), entry.runtime);
+    });
+    this.queue.run(node.id, () => this.observers.within(run, () => this.execute(entry, input.message, staged, recent))).catch(this.onError);
     return run;
   }
 
@@ -229,7 +243,9 @@ export class ChatEngine {
     // Turns of the node taken by other instances, earlier, go first.
     await this.options.store.cluster?.awaitTurn(run.where, run.controller.signal);
     if (appender.sealed) return;
+    const wasIdle = this.options.activity.stateOf(run.nodeId) === 'idle';
     this.options.activity.begin(run.nodeId, run.structureId);
+    if (wasIdle) this.observers.notify('nodeState', run.where, 'working');
     try {
       const structure = this.options.directory.structure(run.structureId);
       const node = structure.agents.find((candidate) => candidate.id === run.nodeId);
@@ -242,6 +258,10 @@ export class ChatEngine {
       });
       entry.turn = events;
       const runtime = this.options.router(node);
+      entry.runtime = runtime.name;
+      this.observers.notify('started', run, runtime.name);
+      const trace = this.observers.traceContext(run);
+      if (trace) turn.trace_context = trace;
       await runtime.run(turn, (event, raw, parsed) => events.handle(event, raw, parsed), this.tools(run), run.controller.signal);
       if (!appender.sealed) await events.handle({ type: 'error', content: { message: `the ${runtime.name} runtime ended without a complete or error event` } });
     } catch (error) {
@@ -252,6 +272,7 @@ export class ChatEngine {
       await appender.idle();
       await run.done;
       this.options.activity.end(run.nodeId, run.structureId);
+      if (this.options.activity.stateOf(run.nodeId) === 'idle') this.observers.notify('nodeState', run.where, 'idle');
     }
   }
 

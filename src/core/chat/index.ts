@@ -7,6 +7,7 @@ export * from './engine.js';
 export * from './enrich.js';
 export * from './events.js';
 export * from './learn.js';
+export * from './observer.js';
 export * from './ports.js';
 export * from './recent-runs.js';
 export * from './run.js';

@@ -60,4 +60,6 @@ export interface ChatDirectory {
 export interface ChatActivity {
   begin(nodeId: string, structureId: string): void;
   end(nodeId: string, structureId: string): void;
+  /** `working` while a turn of the node runs. */
+  stateOf(nodeId: string): 'idle' | 'working';
 }

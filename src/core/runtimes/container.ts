@@ -112,8 +112,8 @@ export function createContainerRuntime(containerUrl: string, options: ContainerR
       const outcome = await streamSse(
         {
           url: endpoint,
-          headers: { ...headers, 'x-org-run-id': turn.run_id },
-          body: JSON.stringify(turn),
+          headers: { ...headers, ...turn.trace_context, 'x-org-run-id': turn.run_id },
+          body: JSON.stringify(turnBody(turn)),
           signal,
           connectTimeoutMs: settings.connectTimeoutMs,
           idleTimeoutMs: settings.idleTimeoutMs,
@@ -149,4 +149,10 @@ export function createContainerRuntime(containerUrl: string, options: ContainerR
       await emit({ type: 'error', content: { message } });
     },
   };
+}
+
+/** The turn as sent in the body: its trace context travels as headers. */
+function turnBody(turn: Turn): Omit<Turn, 'trace_context'> {
+  const { trace_context: _trace, ...body } = turn;
+  return body;
 }

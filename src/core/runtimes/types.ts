@@ -49,6 +49,11 @@ export interface Turn {
    * the events of agent messages (those stay in the history; a turn does not carry them).
    */
   history: StoredMessage[];
+  /**
+   * W3C trace context of the run (`traceparent`, `tracestate`) when traces are on.
+   * Container runtimes send it as request headers, not in the body.
+   */
+  trace_context?: Record<string, string>;
 }
 
 /** Services a runtime may use while running a turn. */

@@ -13,3 +13,4 @@ export * from './inbound.js';
 export * from './problem.js';
 export * from './skills.js';
 export * from './structures.js';
+export * from './webhooks.js';

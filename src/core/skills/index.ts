@@ -19,6 +19,7 @@ export { whileLoading } from './opening.js';
 export * from './git.js';
 export * from './trash.js';
 export * from './version.js';
+export * from './observed.js';
 export { MAX_BODY_BYTES, type UpsertInput, type UpsertResult, type ScopeOptions, type WritePrecondition } from './writes.js';
 export { INDEX_FORMAT, snapshotPath } from './persist.js';
 export { isSkillFileName, type LoadReport } from './loader.js';

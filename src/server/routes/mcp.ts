@@ -32,6 +32,8 @@ export interface McpEndpoint {
   handle(input: { key: McpKeyRecord; request: IncomingMessage; response: ServerResponse; body: unknown }): Promise<void>;
   /** Closes every session (called before the server closes). */
   close(): Promise<void>;
+  /** Number of open sessions (for metrics). */
+  sessionCount?(): number;
 }
 
 /** Options of {@link mcpRoutes}. */

@@ -1,0 +1,42 @@
+/**
+ * The webhook events of chat runs: `run.completed` and `run.failed` when a run ends,
+ * `draft.created` when a turn's learned skill is stored as a draft, and
+ * `node.state_changed` when a node turns working or idle. A run observer of the engine.
+ */
+import { decodeEvent, type Run, type RunObserver } from '../chat/index.js';
+import type { WebhookEvent } from './service.js';
+
+/** Observes runs and hands their webhook events to `emit`. */
+export function webhookRunObserver(emit: (event: WebhookEvent) => void): RunObserver {
+  return {
+    queued(run) {
+      const stop = run.subscribe(0, (encoded) => {
+        if (encoded.type !== 'skill_learned') return;
+        const event = decodeEvent(encoded);
+        if (event.type !== 'skill_learned') return;
+        const content = event.content as { slug: string; name: string; stored?: boolean };
+        if (content.stored !== true) return;
+        stop();
+        emit({ type: 'draft.created', structureId: run.structureId, data: { ...runIds(run), slug: content.slug, name: content.name } });
+      });
+      run.done.then(stop, stop);
+    },
+    finished(run, outcome) {
+      const last = run.eventsAfter(Math.max(0, run.lastSeq - 1)).at(-1);
+      const terminal = last ? decodeEvent(last) : undefined;
+      if (terminal?.type === 'complete') {
+        emit({ type: 'run.completed', structureId: run.structureId, data: { ...runIds(run), summary: terminal.content.summary, artifacts: terminal.content.artifacts } });
+        return;
+      }
+      const message = terminal?.type === 'error' ? terminal.content.message : 'the run ended without a terminal event';
+      emit({ type: 'run.failed', structureId: run.structureId, data: { ...runIds(run), message, cancelled: outcome === 'cancelled' } });
+    },
+    nodeState(where, state) {
+      emit({ type: 'node.state_changed', structureId: where.structureId, data: { role_id: where.roleId, node_id: where.nodeId, state } });
+    },
+  };
+}
+
+function runIds(run: Run) {
+  return { run_id: run.id, role_id: run.roleId, node_id: run.nodeId };
+}
