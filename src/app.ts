@@ -6,6 +6,7 @@ import { constants as fsConstants } from 'node:fs';
 import { access as fsAccess } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AuditLog, createFsAuditStore } from './core/audit/index.js';
 import { AccessControl, ConnectionRegistry, KeyService, UserService } from './core/auth/index.js';
 import { homePaths, type HomePaths, type OrgConfig } from './core/config.js';
 import { ChatEngine, createChatSkills, createFsChatStore, type ChatDirectory } from './core/chat/index.js';
@@ -80,6 +81,8 @@ export interface App {
   members: MemberService;
   /** The workspace log of each structure (decisions and milestones). */
   workspaceLog: WorkspaceLog;
+  /** Who changed what, when and from where (append-only). */
+  audit: AuditLog;
   activity: NodeActivity;
   connections: ConnectionRegistry;
   access: AccessControl;
@@ -179,6 +182,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
   });
   const members = new MemberService(registry, clock);
   const workspaceLog = new WorkspaceLog({ registry, ...(shared ? { store: shared.workspaceLog } : { dir: paths.structures }), clock });
+  const audit = new AuditLog({ store: shared?.audit ?? createFsAuditStore(paths.state), clock });
   const mailer =
     deps.mailer ??
     (config.smtpUrl
@@ -285,6 +289,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     nodes,
     members,
     workspaceLog,
+    audit,
     activity,
     connections,
     access,

@@ -20,6 +20,7 @@ import { runLogin, runWhoami } from '../src/cli/commands/login.js';
 import { runInvitesAccept, runMembers, runShare, runUsersAdd } from '../src/cli/commands/sharing.js';
 import { runSkillsEdit, runSkillsNew } from '../src/cli/commands/skills-author.js';
 import { runSkillsDeleted, runSkillsHistory, runSkillsList, runSkillsRestore, runSkillsRm, runSkillsSearch, runSkillsShow } from '../src/cli/commands/skills.js';
+import { runAudit } from '../src/cli/commands/audit.js';
 import { runWebhooksAdd, runWebhooksDeliveries, runWebhooksList, runWebhooksRemove } from '../src/cli/commands/webhooks.js';
 import { runStructuresCreate, runStructuresList, runStructuresShow } from '../src/cli/commands/structures.js';
 import { resolveConnection } from '../src/cli/connection.js';
@@ -237,6 +238,28 @@ describe('command runners against a real server', () => {
       } finally {
         await new Promise<void>((resolve) => receiver.close(() => resolve()));
       }
+    });
+
+    it('audit prints the structure’s entries newest first, filters, pages, and --all for the administrator', async () => {
+      expect(await runAudit({ structure: 'Acme', action: 'structure.' }, as(alice))).toBe(0);
+      expect(out.text()).toMatch(/structure\.create\s+alice@example\.com\s+structure [0-9a-f-]{36}/);
+      out.clear();
+      expect(await runAudit({ structure: 'Acme', limit: 1, json: true }, as(alice))).toBe(0);
+      const page = JSON.parse(out.text()) as { entries: { id: string; action: string }[]; next_before: string | null };
+      expect(page.entries).toHaveLength(1);
+      expect(page.next_before).toBe(page.entries[0]!.id);
+      out.clear();
+      expect(await runAudit({ structure: 'Acme', limit: 1, before: page.next_before! }, as(alice))).toBe(0);
+      expect(out.text()).not.toContain(page.entries[0]!.id);
+      expect(out.errText()).toMatch(/more: add --before [0-9a-f-]{36}/);
+      out.clear();
+      expect(await runAudit({ structure: 'Acme', action: 'webhook.', actor: 'nobody@example.com' }, as(alice))).toBe(0);
+      expect(out.text()).toBe('no audit entries for Acme match these filters');
+      out.clear();
+      await expect(runAudit({ all: true }, as(alice))).rejects.toThrow(/administrator/);
+      expect(await runAudit({ all: true, action: 'user.create' }, as(ADMIN_TOKEN))).toBe(0);
+      expect(out.text()).toMatch(/user\.create\s+administrator\s+user /);
+      out.clear();
     });
 
     it('share → invite e-mail → invites accept (no bearer) prints the new token once', async () => {

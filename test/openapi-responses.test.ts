@@ -190,6 +190,12 @@ describe('live answers match the OpenAPI document', () => {
     expect((await call('listWebhookDeliveries', `${s}/webhooks/${hook.body.id}/deliveries`, { token: owner })).status).toBe(200);
     expect((await call('deleteWebhook', `${s}/webhooks/${hook.body.id}`, { token: owner })).status).toBe(204);
 
+    // The audit log (what was done so far: the structure, its nodes, keys and webhook).
+    const audited = await call<{ entries: unknown[]; next_before: string | null }>('getStructureAudit', `${s}/audit?limit=2`, { token: owner });
+    expect(audited.body.entries).toHaveLength(2);
+    expect((await call('getStructureAudit', `${s}/audit?before=${audited.body.next_before!}&action=node.`, { token: owner })).status).toBe(200);
+    expect((await call('getAudit', '/api/org/audit?action=user.create')).status).toBe(200);
+
     // Members and invites.
     expect((await call('shareStructure', `${s}/share`, { token: owner, body: { email: 'guest@example.com', role: 'viewer' } })).status).toBe(200);
     expect((await call('listMembers', `${s}/members`, { token: owner })).status).toBe(200);

@@ -13,6 +13,8 @@ import { call, exchangeJson, send, type CallOptions, type FetchLike, type Reques
 import { cancelRun, followRun, openChatStream, type ChatStream, type ChatStreamOptions } from './stream.js';
 import type {
   Acceptance,
+  AuditPage,
+  AuditQuery,
   ImportReport,
   CreatedWebhook,
   DeliveryStatus,
@@ -218,6 +220,18 @@ export class OrgClient {
   /** Removes a member from a structure (the last owner cannot be removed). */
   removeMember(structureId: string, userId: string, request?: RequestOptions): Promise<void> {
     return this.#call(`${structurePath(structureId)}/members/${enc(userId)}`, { method: 'DELETE' }, request);
+  }
+
+  // ── Audit ───────────────────────────────────────────────────────────────────
+
+  /** A structure's audit log, newest first (owner); page on with `before: next_before`. */
+  structureAudit(structureId: string, query: AuditQuery = {}, request?: RequestOptions): Promise<AuditPage> {
+    return this.#call(`${structurePath(structureId)}/audit`, { query: { ...query } }, request);
+  }
+
+  /** The instance's whole audit log, newest first (administrator). */
+  instanceAudit(query: AuditQuery = {}, request?: RequestOptions): Promise<AuditPage> {
+    return this.#call('/api/org/audit', { query: { ...query } }, request);
   }
 
   // ── Webhooks ────────────────────────────────────────────────────────────────

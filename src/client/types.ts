@@ -46,6 +46,7 @@ export type {
   TimelineEntry,
   WhoAmI as Identity,
 } from '../core/schemas/index.js';
+export type { AuditEntry, AuditPage, AuditQuery } from '../core/schemas/index.js';
 export type { CreatedWebhook, Delivery as WebhookDelivery, DeliveryStatus, Webhook, WebhookCreate } from '../core/schemas/index.js';
 export type { Role } from '../core/auth/roles.js';
 

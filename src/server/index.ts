@@ -10,6 +10,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import type { App } from '../app.js';
 import { OrgError } from '../core/errors.js';
 import { bearerHashOf, registerAccess } from './access.js';
+import { registerAudit } from './audit.js';
 import { registerLogIds } from './log-ids.js';
 import { registerCompression } from './http/compression.js';
 import { registerConditionalGet } from './http/conditional.js';
@@ -19,6 +20,7 @@ import { startTracing } from './telemetry/index.js';
 import { clientErrorHandler, frameworkErrors, handleExpectations, registerClosing, registerErrorHandling } from './errors.js';
 import { openapiOptions } from './openapi.js';
 import { registerRequestIds, requestIdOf } from './request-id.js';
+import { auditRoutes } from './routes/audit.js';
 import { nodeRoutes } from './routes/nodes.js';
 import { artifactRoutes } from './routes/artifacts.js';
 import { chatRoutes } from './routes/chat.js';
@@ -115,6 +117,7 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
 
   registerAccess(server, app);
   registerLogIds(server, { nodes: app.nodes });
+  registerAudit(server, { audit: app.audit });
   // Each route plugin receives the services it uses, and nothing else of the app.
   await server.register(systemRoutes, { app: { users: app.users, skills: app.skills, skillCount: () => app.skillCount(), readiness: () => app.readiness() }, version: options.version });
   await server.register(structureRoutes, { app: { structures: app.structures, nodes: app.nodes, workspaceLog: app.workspaceLog } });
@@ -128,6 +131,7 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   await server.register(whoamiRoutes);
   await server.register(inboundRoutes, { app: { inbound: app.inbound, config: app.config } });
   await server.register(webhookRoutes, { app: { webhooks: app.webhooks } });
+  await server.register(auditRoutes, { app: { audit: app.audit } });
   if (options.mcp) await server.register(mcpRoutes, { endpoint: options.mcp, ...(options.mcpAllowedOrigins ? { allowedOrigins: options.mcpAllowedOrigins } : {}) });
   await server.register(webRoutes);
   await server.ready();

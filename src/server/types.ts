@@ -1,5 +1,6 @@
 /** Fastify type augmentation: the principal and resolved scope on each request, the access rule on each route. */
 import type { Action, Principal } from '../core/auth/index.js';
+import type { AuditRule } from './audit.js';
 import type { OrgMetrics } from './metrics/index.js';
 import type { ScopePlace, StructureScope } from './scope.js';
 
@@ -48,8 +49,12 @@ declare module 'fastify' {
     scope?: StructureScope;
     /** SHA-256 of the bearer token, computed once per request (null: no bearer token). */
     bearerHash?: string | null;
+    /** The answer of an audited route before serialization (its target may be named there). */
+    auditAnswer?: unknown;
   }
   interface FastifyContextConfig {
     access?: AccessRule;
+    /** How the route is audited; `false` for routes that change nothing the audit covers. */
+    audit?: AuditRule | false;
   }
 }

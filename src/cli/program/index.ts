@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import { registerAgents } from './agents.js';
+import { registerAudit } from './audit.js';
 import { registerArtifacts } from './artifacts.js';
 import { registerChat } from './chat.js';
 import type { CommandContext } from './common.js';
@@ -32,4 +33,5 @@ export function registerCommands(program: Command, ctx: CommandContext): void {
   registerKeys(program, ctx);
   registerSharing(program, ctx);
   registerWebhooks(program, ctx);
+  registerAudit(program, ctx);
 }

@@ -6,6 +6,7 @@
  * against them. Change a record here and every layer follows. A record is documented
  * once, on its schema; the static type beside it carries no second comment.
  */
+export * from './audit.js';
 export * from './auth.js';
 export * from './chat.js';
 export * from './common.js';

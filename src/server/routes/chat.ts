@@ -44,7 +44,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'co
   server.post(
     '/api/org/chat/message',
     {
-      config: { access: chat },
+      config: { access: chat, audit: false },
       schema: {
         operationId: 'sendMessage',
         summary: 'Send a message to a node and stream the turn as server-sent events',
@@ -65,7 +65,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'co
   server.post(
     '/api/org/chat/message/sync',
     {
-      config: { access: chat },
+      config: { access: chat, audit: false },
       schema: {
         operationId: 'sendMessageSync',
         summary: 'Send a message and wait for the whole turn (short tasks)',
@@ -148,7 +148,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'co
   server.post(
     '/api/org/chat/runs/:run_id/cancel',
     {
-      config: { access: { kind: 'run', action: 'chat' } },
+      config: { access: { kind: 'run', action: 'chat' }, audit: false },
       schema: {
         operationId: 'cancelRun',
         summary: 'Cancel a running turn; it ends with error "cancelled"',

@@ -62,7 +62,7 @@ export const inboundRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'inbound'
   server.post(
     '/api/org/inbound/email',
     {
-      config: { access: { kind: 'signed' } },
+      config: { access: { kind: 'signed' }, audit: false },
       schema: {
         operationId: 'receiveEmail',
         summary: 'Inbound e-mail: a raw RFC 5322 message (message/rfc822) to <role_id>.<structure_id>@<ORG_INBOUND_DOMAIN>; the reply is mailed to the sender',
@@ -86,7 +86,7 @@ export const inboundRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'inbound'
   server.post(
     '/api/org/inbound/message',
     {
-      config: { access: { kind: 'signed', from: 'body', node: 'body' } },
+      config: { access: { kind: 'signed', from: 'body', node: 'body' }, audit: false },
       schema: {
         operationId: 'receiveChannelMessage',
         summary: 'Inbound messaging-channel message to a node; the turn shows in its history with origin message:<sender>',

@@ -5,6 +5,7 @@ import type { App } from '../../app.js';
 import { McpKeyCreatedSchema, McpKeyListingSchema, McpKeyRequestSchema, Uuid } from '../../core/schemas/index.js';
 import { NoContent, NodeParams, problems } from '../schemas/common.js';
 import { nodeScopeOf } from '../scope.js';
+import { fromAnswer, fromParams } from '../audit.js';
 
 /** MCP node keys. */
 export const keyRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'nodes' | 'keys'> }> = async (server, { app }) => {
@@ -14,7 +15,7 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'nodes' | 'ke
   server.post(
     '/api/org/structures/:structure_id/agents/:role_id/mcp-key',
     {
-      config: { access },
+      config: { access, audit: { action: 'key.mint', target: fromAnswer('key', 'id') } },
       schema: {
         operationId: 'mintMcpKey',
         summary: 'Mint an MCP key for a node; the token is shown only in this response',
@@ -55,7 +56,7 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'nodes' | 'ke
   server.delete(
     '/api/org/structures/:structure_id/agents/:role_id/mcp-key/:key_id',
     {
-      config: { access },
+      config: { access, audit: { action: 'key.revoke', target: fromParams('key', 'key_id') } },
       schema: {
         operationId: 'revokeMcpKey',
         summary: 'Revoke an MCP key at once; its open streams and sessions end',

@@ -9,6 +9,15 @@ import { NoContent, StructureParams, problems } from '../schemas/common.js';
 import { AcceptInviteSchema, AcceptanceSchema, InviteSchema, MemberRoleSchema, MemberSchema, MembersSchema, ShareSchema, Uuid } from '../../core/schemas/index.js';
 import { actorOf } from '../access.js';
 import { scopeOf } from '../scope.js';
+import type { FastifyRequest } from 'fastify';
+import type { AuditActor } from '../../core/schemas/index.js';
+import { field, fromAnswer, fromParams } from '../audit.js';
+
+/** Who accepted an invite (no bearer): the person the answer says it signed in. */
+function joinedBy(_request: FastifyRequest, answer: unknown): AuditActor | null {
+  const id = field(answer, 'user', 'id');
+  return id ? { kind: 'user', id, email: field(answer, 'user', 'email') } : null;
+}
 
 /** Routes for sharing a structure: share by e-mail, list members and open invites, accept an invite. */
 export const memberRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'invites' | 'members' | 'users'> }> = async (server, { app }) => {
@@ -17,7 +26,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'invites' 
   server.post(
     '/api/org/structures/:structure_id/share',
     {
-      config: { access: { kind: 'structure', action: 'admin_structure', from: 'params' } },
+      config: { access: { kind: 'structure', action: 'admin_structure', from: 'params' }, audit: { action: 'member.invite', target: fromAnswer('invite', 'invite', 'id') } },
       schema: {
         operationId: 'shareStructure',
         summary: 'Invite an e-mail address with a role; the invite e-mail is sent',
@@ -69,7 +78,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'invites' 
   server.patch(
     '/api/org/structures/:structure_id/members/:user_id',
     {
-      config: { access: { kind: 'structure', action: 'admin_structure', from: 'params' } },
+      config: { access: { kind: 'structure', action: 'admin_structure', from: 'params' }, audit: { action: 'member.role_change', target: fromParams('member', 'user_id') } },
       schema: {
         operationId: 'changeMemberRole',
         summary: "Change a member's role; the last owner cannot be demoted (409)",
@@ -87,7 +96,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'invites' 
   server.delete(
     '/api/org/structures/:structure_id/members/:user_id',
     {
-      config: { access: { kind: 'structure', action: 'admin_structure', from: 'params' } },
+      config: { access: { kind: 'structure', action: 'admin_structure', from: 'params' }, audit: { action: 'member.remove', target: fromParams('member', 'user_id') } },
       schema: {
         operationId: 'removeMember',
         summary: 'Remove a member; the last owner cannot be removed (409)',
@@ -105,7 +114,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'invites' 
   server.delete(
     '/api/org/structures/:structure_id/invites/:invite_id',
     {
-      config: { access: { kind: 'structure', action: 'admin_structure', from: 'params' } },
+      config: { access: { kind: 'structure', action: 'admin_structure', from: 'params' }, audit: { action: 'invite.revoke', target: fromParams('invite', 'invite_id') } },
       schema: {
         operationId: 'revokeInvite',
         summary: 'Revoke an open invite: its token stops working at once',
@@ -123,7 +132,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'invites' 
   server.post(
     '/api/org/invites/accept',
     {
-      config: { access: { kind: 'public' } },
+      config: { access: { kind: 'public' }, audit: { action: 'member.join', target: fromAnswer('member', 'user', 'id'), structure: (_request, answer) => field(answer, 'structure_id'), actor: joinedBy } },
       schema: {
         operationId: 'acceptInvite',
         summary: 'Accept an invite with its one-time token (no bearer needed)',

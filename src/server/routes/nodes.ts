@@ -6,6 +6,7 @@ import { Type } from 'typebox';
 import { NewNodeSchema, NodePatchSchema, NodeSchema, TimelineEntrySchema } from '../../core/schemas/index.js';
 import { actorOf } from '../access.js';
 import { nodeScopeOf, scopeOf } from '../scope.js';
+import { fromBody, fromParams } from '../audit.js';
 
 /** Nodes of a structure. */
 export const nodeRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'nodes'> }> = async (server, { app }) => {
@@ -16,7 +17,7 @@ export const nodeRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'nodes'> }> 
   server.post(
     '/api/org/structures/:structure_id/agents',
     {
-      config: { access },
+      config: { access, audit: { action: 'node.add', target: fromBody('node', 'role_id') } },
       schema: {
         operationId: 'addNode',
         summary: 'Add a node',
@@ -35,7 +36,7 @@ export const nodeRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'nodes'> }> 
   server.patch(
     '/api/org/structures/:structure_id/agents/:role_id',
     {
-      config: { access: nodeAccess },
+      config: { access: nodeAccess, audit: { action: 'node.update', target: fromParams('node', 'role_id') } },
       schema: {
         operationId: 'updateNode',
         summary: 'Change a node’s label, position, starting context or container URL',
@@ -72,7 +73,7 @@ export const nodeRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'nodes'> }> 
   server.delete(
     '/api/org/structures/:structure_id/agents/:role_id',
     {
-      config: { access: nodeAccess },
+      config: { access: nodeAccess, audit: { action: 'node.delete', target: fromParams('node', 'role_id') } },
       schema: {
         operationId: 'deleteNode',
         summary: 'Delete a childless node; its record, history, artifacts and timeline are archived',
@@ -91,7 +92,7 @@ export const nodeRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'nodes'> }> 
   server.post(
     '/api/org/structures/:structure_id/agents/:role_id/restore',
     {
-      config: { access: nodeAccess },
+      config: { access: nodeAccess, audit: { action: 'node.restore', target: fromParams('node', 'role_id') } },
       schema: {
         operationId: 'restoreNode',
         summary: 'Restore an archived node',

@@ -57,7 +57,7 @@ export const skillTransferRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'sk
   server.post(
     '/api/org/knowledge/import',
     {
-      config: { access: { kind: 'structure', action: 'write_skills', from: 'query' } },
+      config: { access: { kind: 'structure', action: 'write_skills', from: 'query' }, audit: { action: 'skill.import', skip: (request) => (request.query as { dry_run?: boolean }).dry_run !== false } },
       bodyLimit: MAX_IMPORT_BYTES,
       schema: {
         operationId: 'importSkills',

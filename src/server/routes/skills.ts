@@ -26,6 +26,7 @@ import type { SkillWriteHeaders } from '../../core/schemas/index.js';
 import type { WritePrecondition } from '../../core/skills/index.js';
 import { NoContent, StructureQuery, problems } from '../schemas/common.js';
 import { scopeOf } from '../scope.js';
+import { fromBody, fromParams } from '../audit.js';
 
 /** The store's write condition for a skill write's headers (undefined: create or replace). */
 function writePrecondition(headers: SkillWriteHeaders): WritePrecondition | undefined {
@@ -130,7 +131,7 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'skills' | 
   server.post(
     '/api/org/knowledge/skills',
     {
-      config: { access: { kind: 'structure', action: 'write_skills', from: 'body' } },
+      config: { access: { kind: 'structure', action: 'write_skills', from: 'body' }, audit: { action: 'skill.write', target: fromBody('skill', 'slug') } },
       schema: {
         operationId: 'upsertSkill',
         summary: 'Create (201) or update (200) a skill; with If-None-Match: * create only (409 already_exists), with If-Match only the version read (412 otherwise)',
@@ -162,7 +163,7 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'skills' | 
   server.delete(
     '/api/org/knowledge/skills/:slug',
     {
-      config: { access: { kind: 'structure', action: 'write_skills', from: 'query' } },
+      config: { access: { kind: 'structure', action: 'write_skills', from: 'query' }, audit: { action: 'skill.delete', target: fromParams('skill', 'slug') } },
       schema: {
         operationId: 'deleteSkill',
         summary: 'Delete a skill; its file moves to skills/.deleted/ and can be restored; with If-Match only the version read (412 otherwise)',
@@ -182,7 +183,7 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'skills' | 
   server.post(
     '/api/org/knowledge/skills/:slug/restore',
     {
-      config: { access: { kind: 'structure', action: 'write_skills', from: 'query' } },
+      config: { access: { kind: 'structure', action: 'write_skills', from: 'query' }, audit: { action: 'skill.restore', target: fromParams('skill', 'slug') } },
       schema: {
         operationId: 'restoreSkill',
         summary: 'Restore the newest deleted version of a skill',
@@ -216,7 +217,7 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'skills' | 
   server.post(
     '/api/org/knowledge/search',
     {
-      config: { access: { kind: 'structure', action: 'read', from: 'body', optional: true } },
+      config: { access: { kind: 'structure', action: 'read', from: 'body', optional: true }, audit: false },
       schema: {
         operationId: 'searchSkills',
         summary: 'What an agent of the structure would match: complete skills, ranked, with reasons (and, with explain, why each candidate was kept or cut)',

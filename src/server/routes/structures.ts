@@ -5,6 +5,7 @@ import type { App } from '../../app.js';
 import { StructureParams, problems } from '../schemas/common.js';
 import { sendJsonText } from '../serialization.js';
 import { scopeOf } from '../scope.js';
+import { field, fromAnswer } from '../audit.js';
 import {
   ArchivedNodeSchema,
   CreatedStructureSchema,
@@ -40,7 +41,7 @@ export const structureRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'struct
   server.post(
     '/api/org/structures',
     {
-      config: { access: { kind: 'person' } },
+      config: { access: { kind: 'person' }, audit: { action: 'structure.create', target: fromAnswer('structure', 'id'), structure: (_request, answer) => field(answer, 'id') } },
       schema: {
         operationId: 'createStructure',
         summary: 'Create a structure from a template (default blank); the caller becomes its owner',

@@ -5,6 +5,7 @@ import type { App } from '../../app.js';
 import { OrgError } from '../../core/errors.js';
 import { CreatedUserSchema, Email, HealthSchema, ReadinessSchema } from '../../core/schemas/index.js';
 import { problems } from '../schemas/common.js';
+import { fromAnswer } from '../audit.js';
 
 export interface SystemRoutesOptions {
   app: Pick<App, 'users' | 'skills' | 'skillCount' | 'readiness'>;
@@ -71,7 +72,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemRoutesOptions> = asyn
   server.post(
     '/api/org/users',
     {
-      config: { access: { kind: 'admin' } },
+      config: { access: { kind: 'admin' }, audit: { action: 'user.create', target: fromAnswer('user', 'user', 'id') } },
       schema: {
         operationId: 'createUser',
         summary: 'Create a user (administrator only)',

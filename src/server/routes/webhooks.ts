@@ -9,6 +9,7 @@ import type { App } from '../../app.js';
 import { CreatedWebhookSchema, DeliveriesQuerySchema, DeliverySchema, Uuid, WebhookCreateSchema, WebhookSchema } from '../../core/schemas/index.js';
 import { NoContent, StructureParams, problems } from '../schemas/common.js';
 import { scopeOf } from '../scope.js';
+import { fromAnswer, fromParams } from '../audit.js';
 
 /** Webhook routes. */
 export const webhookRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'webhooks'> }> = async (server, { app }) => {
@@ -19,7 +20,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'webhooks
   server.post(
     '/api/org/structures/:structure_id/webhooks',
     {
-      config: { access },
+      config: { access, audit: { action: 'webhook.create', target: fromAnswer('webhook', 'id') } },
       schema: {
         operationId: 'createWebhook',
         summary: 'Register a webhook: signed POSTs to the URL for the chosen event types (the secret is shown once)',
@@ -53,7 +54,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'webhooks
   server.delete(
     '/api/org/structures/:structure_id/webhooks/:webhook_id',
     {
-      config: { access },
+      config: { access, audit: { action: 'webhook.delete', target: fromParams('webhook', 'webhook_id') } },
       schema: {
         operationId: 'deleteWebhook',
         summary: 'Remove a webhook; its pending deliveries are dropped',

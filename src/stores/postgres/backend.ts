@@ -10,6 +10,7 @@ import type { KeyStore, UserStore } from '../../core/auth/index.js';
 import type { ArtifactShelf, ChatStore } from '../../core/chat/index.js';
 import type { ReplyJournal } from '../../core/inbound/index.js';
 import type { Clock } from '../../core/util/index.js';
+import type { AuditStore } from '../../core/audit/index.js';
 import type { StructureStore, WorkspaceLogStore } from '../../core/structures/index.js';
 import type { InviteStore } from '../../core/structures/invite-store.js';
 import { createPgShelves } from './artifacts.js';
@@ -24,6 +25,7 @@ import { createPgReplyJournal } from './replies.js';
 import { createPgStructureStore } from './structures.js';
 import { createPgUserStore } from './users.js';
 import { createPgWorkspaceLogStore } from './workspace-log.js';
+import { createPgAuditStore } from './audit.js';
 
 /** Options of {@link openPgBackend}. */
 export interface PgBackendOptions {
@@ -53,6 +55,7 @@ export interface PgBackend {
   invites: InviteStore;
   structures: StructureStore;
   workspaceLog: WorkspaceLogStore;
+  audit: AuditStore;
   chat: ChatStore;
   shelves: (structureId: string, nodeId: string) => ArtifactShelf;
   replies: ReplyJournal;
@@ -88,6 +91,7 @@ export async function openPgBackend(options: PgBackendOptions): Promise<PgBacken
       invites: createPgInviteStore(db),
       structures: createPgStructureStore(db),
       workspaceLog: createPgWorkspaceLogStore(db),
+      audit: createPgAuditStore(db),
       chat: createPgChatStore(db, { ...owned, listener: openListener }),
       shelves: createPgShelves(db, { cacheDir: options.cacheDir, ...(options.clock ? { clock: options.clock } : {}) }),
       replies: createPgReplyJournal(db, owned),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describeAuditStore } from '../../../test/support/audit-store-contract.js';
 import { describeKeyStore, describeUserStore } from '../../../test/support/auth-store-contract.js';
 import { describeChatStore } from '../../../test/support/chat-store-contract.js';
 import { describeReplyJournal } from '../../../test/support/reply-journal-contract.js';
@@ -10,6 +11,7 @@ import { describeInviteStore } from '../../../test/support/invite-store-contract
 import { describeStructureStore, describeWorkspaceLogStore } from '../../../test/support/structure-store-contract.js';
 import { createPgStructureStore } from './structures.js';
 import { createPgWorkspaceLogStore } from './workspace-log.js';
+import { createPgAuditStore } from './audit.js';
 import { usePostgres } from '../../../test/support/pg-fixture.js';
 import { createPgChatStore } from './chat.js';
 import { createPgShelves } from './artifacts.js';
@@ -26,6 +28,7 @@ describeInviteStore('PostgreSQL', pg.fixture(createPgInviteStore));
 
 describeStructureStore('PostgreSQL', pg.fixture((db) => createPgStructureStore(db, { compactEvery: 8 })));
 describeWorkspaceLogStore('PostgreSQL', pg.fixture(createPgWorkspaceLogStore));
+describeAuditStore('PostgreSQL', pg.fixture(createPgAuditStore));
 
 describeChatStore('PostgreSQL', async () => {
   const fixture = await pg.fixture((db) => createPgChatStore(db, { instanceId: randomUUID(), leaseMs: 15_000 }))();

@@ -3,6 +3,7 @@
  * of the schema is a new file with the next number, added to this list.
  */
 import { initial } from './0001-initial.js';
+import { audit } from './0002-audit.js';
 
 /** One numbered step of the schema. */
 export interface Migration {
@@ -14,4 +15,4 @@ export interface Migration {
 }
 
 /** Every migration, oldest first. */
-export const MIGRATIONS: readonly Migration[] = [initial];
+export const MIGRATIONS: readonly Migration[] = [initial, audit];

@@ -1,0 +1,135 @@
+/**
+ * The audit hooks. Each state-changing route declares `config.audit`: the action it
+ * performs and how to name its target (from the path, the body or its answer), or
+ * `false` when it changes nothing an audit covers (a search, a chat message). A route
+ * under `/api/org` other than GET that declares neither fails at start-up, so a new
+ * route cannot be forgotten.
+ *
+ * A successful action (status below 400) is appended to the audit log before its answer
+ * is sent: an acknowledged action always has its entry. The first use of a token from a
+ * new client (address and user agent) is an entry too.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../app.js';
+import type { AuditOrigin } from '../core/audit/index.js';
+import type { Principal } from '../core/auth/index.js';
+import type { AuditAction, AuditActor, AuditTarget } from '../core/schemas/index.js';
+import { errorFields } from '../core/util/index.js';
+
+/** How a route is audited. */
+export interface AuditRule {
+  action: AuditAction;
+  /** True when this request changes nothing after all (an import's dry run): no entry. */
+  skip?: (request: FastifyRequest) => boolean;
+  /** The target, from the request and the handler's answer (the object before serialization). */
+  target?: (request: FastifyRequest, answer: unknown) => AuditTarget | null;
+  /** The structure when the access layer resolved none (a structure being created, an invite accepted). */
+  structure?: (request: FastifyRequest, answer: unknown) => string | null;
+  /** The actor of a route without a bearer (invite acceptance: the person who accepted). */
+  actor?: (request: FastifyRequest, answer: unknown) => AuditActor | null;
+}
+
+/** Reads a member of the route's params, body or answer, as text. */
+export function field(source: unknown, ...path: string[]): string | null {
+  let value: unknown = source;
+  for (const name of path) {
+    if (typeof value !== 'object' || value === null) return null;
+    value = (value as Record<string, unknown>)[name];
+  }
+  return typeof value === 'string' && value.length > 0 ? value : null;
+}
+
+/** A target named by a member of the path parameters. */
+export const fromParams =
+  (type: AuditTarget['type'], name: string) =>
+  (request: FastifyRequest): AuditTarget | null => {
+    const id = field(request.params, name);
+    return id ? { type, id } : null;
+  };
+
+/** A target named by a member of the request body. */
+export const fromBody =
+  (type: AuditTarget['type'], ...path: string[]) =>
+  (request: FastifyRequest): AuditTarget | null => {
+    const id = field(request.body, ...path);
+    return id ? { type, id } : null;
+  };
+
+/** A target named by a member of the answer. */
+export const fromAnswer =
+  (type: AuditTarget['type'], ...path: string[]) =>
+  (_request: FastifyRequest, answer: unknown): AuditTarget | null => {
+    const id = field(answer, ...path);
+    return id ? { type, id } : null;
+  };
+
+/** Who a principal is, for an entry. */
+export function actorOf(principal: Principal): AuditActor {
+  switch (principal.kind) {
+    case 'admin':
+      return { kind: 'admin', id: 'admin', email: null };
+    case 'user':
+      return { kind: 'user', id: principal.user.id, email: principal.user.email };
+    case 'mcp':
+      return { kind: 'mcp', id: principal.key.id, email: null };
+  }
+}
+
+/** Where a request came from. */
+export function originOf(request: FastifyRequest): AuditOrigin {
+  const agent = request.headers['user-agent'];
+  return { ip: request.ip, userAgent: typeof agent === 'string' && agent.length > 0 ? agent.slice(0, 512) : null, requestId: String(request.id) };
+}
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Registers the audit hooks. */
+export function registerAudit(server: FastifyInstance, app: Pick<App, 'audit'>): void {
+  server.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!route.url.startsWith('/api/org') || methods.every((method) => READS.has(String(method)))) return;
+    if ((route.config as { audit?: AuditRule | false } | undefined)?.audit === undefined) {
+      throw new Error(`route ${methods.join(',')} ${route.url} declares no audit rule (an action, or false)`);
+    }
+  });
+
+  // After authentication and scope: a token's first use from a new client.
+  server.addHook('preHandler', async (request) => {
+    const principal = request.principal;
+    if (!principal || principal.kind === 'admin') return;
+    try {
+      await app.audit.noteClient(actorOf(principal), originOf(request), principal.kind === 'mcp' ? principal.key.structure_id : null);
+    } catch (error) {
+      request.log.error({ ...errorFields(error) }, 'audit: a new client could not be recorded');
+    }
+  });
+
+  server.addHook('preSerialization', async (request, _reply, payload) => {
+    if (request.routeOptions.config.audit) request.auditAnswer = payload;
+    return payload;
+  });
+
+  server.addHook('onSend', async (request, reply, payload) => {
+    const rule = request.routeOptions.config.audit;
+    if (rule && reply.statusCode < 400 && !rule.skip?.(request)) await record(app, request, reply, rule);
+    return payload;
+  });
+}
+
+async function record(app: Pick<App, 'audit'>, request: FastifyRequest, reply: FastifyReply, rule: AuditRule): Promise<void> {
+  const answer = request.auditAnswer;
+  const actor = request.principal ? actorOf(request.principal) : (rule.actor?.(request, answer) ?? { kind: 'anonymous', id: '', email: null });
+  try {
+    await app.audit.record({
+      ...originOf(request),
+      action: rule.action,
+      actor,
+      structureId: request.scope?.structureId ?? rule.structure?.(request, answer) ?? null,
+      target: rule.target?.(request, answer) ?? null,
+      status: reply.statusCode,
+    });
+  } catch (error) {
+    // The action is done: its answer stands, and the missing entry is reported loudly.
+    request.log.error({ ...errorFields(error), action: rule.action }, 'audit: an entry could not be written');
+  }
+}
