@@ -5,51 +5,22 @@
  * the run, each skill search a span; a node's container receives the run's
  * `traceparent`. Spans are exported when the server closes (the exporter flushes).
  */
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScriptedRuntime } from './helpers/scripted-runtime.js';
 import { startInstance, type TestInstance } from './helpers/instance.js';
-import { notifier } from './helpers/notifier.js';
-
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  attributes: { key: string; value: { stringValue?: string; intValue?: string | number } }[];
-}
-
-/** A local HTTP server that records what it is sent. */
-async function listen(handler: (body: string, headers: Record<string, string | string[] | undefined>, respond: (status: number, type: string, text: string) => void) => void) {
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => handler(Buffer.concat(chunks).toString('utf8'), request.headers, (status, type, text) => response.writeHead(status, { 'content-type': type }).end(text)));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  return { url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
+import { attributeOf as attribute, listen, startOtlpReceiver, type OtlpSpan } from './helpers/otlp-receiver.js';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT_SPAN = '00f067aa0ba902b7';
 
 describe('OpenTelemetry traces', () => {
-  const spans: OtlpSpan[] = [];
   const containerHeaders: Record<string, string | string[] | undefined>[] = [];
-  const exported = notifier();
-  let receiver: Awaited<ReturnType<typeof listen>>;
+  let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
   let container: Awaited<ReturnType<typeof listen>>;
   let t: TestInstance;
 
   beforeAll(async () => {
-    receiver = await listen((body, headers, respond) => {
-      expect(headers['content-type']).toMatch(/application\/json/);
-      const payload = JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] };
-      for (const resource of payload.resourceSpans) for (const scope of resource.scopeSpans) spans.push(...scope.spans);
-      respond(200, 'application/json', '{}');
-      exported.notify();
-    });
+    receiver = await startOtlpReceiver();
     container = await listen((_body, headers, respond) => {
       containerHeaders.push(headers);
       respond(200, 'text/event-stream', `data: ${JSON.stringify({ type: 'complete', content: { summary: 'container did it', artifacts: [] } })}\n\n`);
@@ -69,11 +40,6 @@ describe('OpenTelemetry traces', () => {
     await receiver.close();
     await container.close();
   });
-
-  const attribute = (span: OtlpSpan, key: string) => {
-    const value = span.attributes.find((entry) => entry.key === key)?.value;
-    return value?.stringValue ?? (value?.intValue === undefined ? undefined : Number(value.intValue));
-  };
 
   it('exports request, run, tool and search spans in the inbound trace, and hands the trace to containers', async () => {
     const owner = await t.createUser('owner@example.com');
@@ -105,6 +71,7 @@ describe('OpenTelemetry traces', () => {
     expect(search.status).toBe(200);
 
     await t.close(); // flushes the exporter
+    const { spans, exported } = receiver;
     await exported.until(() => spans.some((span) => span.name.startsWith('invoke_agent')), 'spans to be exported');
 
     const inTrace = spans.filter((span) => span.traceId === TRACE_ID);

@@ -372,9 +372,12 @@ export class OrgClient {
 
   // ── chat ─────────────────────────────────────────────────────────────────────
 
-  /** Sends a message and returns the live stream of the turn. */
-  chat(message: ChatMessage, options: ChatStreamOptions = {}): Promise<ChatStream> {
-    return openChatStream(this.#transport, message, { ...this.#stream, ...options });
+  /**
+   * Sends a message and returns the live stream of the turn. `headers` go with the
+   * message request only, e.g. the caller's W3C `traceparent` and `tracestate`.
+   */
+  chat(message: ChatMessage, options: ChatStreamOptions = {}, headers: Readonly<Record<string, string>> = {}): Promise<ChatStream> {
+    return openChatStream(this.#transport, message, { ...this.#stream, ...options }, headers);
   }
 
   /** Follows a run (replaying after `after`), e.g. one still running from an earlier session. */

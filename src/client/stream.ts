@@ -197,12 +197,15 @@ class RunStream implements ChatStream {
   }
 }
 
-/** Sends a chat message and returns its live stream once the server has accepted it. */
-export async function openChatStream(transport: Transport, body: unknown, options: ChatStreamOptions = {}): Promise<ChatStream> {
+/**
+ * Sends a chat message and returns its live stream once the server has accepted it.
+ * `headers` go with the message request only (e.g. the caller's W3C `traceparent`).
+ */
+export async function openChatStream(transport: Transport, body: unknown, options: ChatStreamOptions = {}, headers: Readonly<Record<string, string>> = {}): Promise<ChatStream> {
   const response = await send(transport, '/api/org/chat/message', {
     method: 'POST',
     body,
-    headers: { accept: 'text/event-stream' },
+    headers: { ...headers, accept: 'text/event-stream' },
     ...(options.signal ? { signal: options.signal } : {}),
   });
   const runId = response.headers.get('x-org-run-id');

@@ -4,7 +4,7 @@
  * through the org client (`org mcp` over stdio). Both are bound to one node key, so
  * every call acts for that key's node with that key's rights.
  */
-import type { ChatEvent } from '../core/chat/index.js';
+import type { ChatEvent, TraceCarrier } from '../core/chat/index.js';
 import type { ChatAttachment, KeyIdentity, Skill } from '../core/schemas/index.js';
 import type { SearchMatch, SkillListEntry, agentSkills } from '../core/skills/index.js';
 
@@ -73,8 +73,12 @@ export type { KeyIdentity };
 /** The org operations behind the MCP surface, for one node key. */
 export interface OrgToolBackend {
   readonly identity: KeyIdentity;
-  /** Starts a turn for the key's node (it runs whether or not anyone follows it). */
-  startTurn(input: { message: string; attachments?: ToolAttachment[] }): Promise<StartedTurn>;
+  /**
+   * Starts a turn for the key's node (it runs whether or not anyone follows it).
+   * `traceContext`: the caller's W3C trace context from the request's `_meta`, which the
+   * run's trace continues.
+   */
+  startTurn(input: { message: string; attachments?: ToolAttachment[]; traceContext?: TraceCarrier }): Promise<StartedTurn>;
   /** A turn of the key's node; undefined when unknown or another node's. */
   inspectTurn(runId: string): Promise<TurnSnapshot | undefined>;
   /** Settles with the outcome once the turn of the key's node has ended; undefined when unknown. */

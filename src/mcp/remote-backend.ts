@@ -89,7 +89,12 @@ export async function connectRemoteBackend(options: RemoteBackendOptions): Promi
     identity,
 
     async startTurn(input) {
-      const stream = await client.chat({ structure_id: identity.structure_id, role_id: identity.role_id, message: input.message, ...(input.attachments ? { attachments: input.attachments } : {}) });
+      // The caller's trace context travels as the W3C headers, which the server's request span continues.
+      const stream = await client.chat(
+        { structure_id: identity.structure_id, role_id: identity.role_id, message: input.message, ...(input.attachments ? { attachments: input.attachments } : {}) },
+        {},
+        input.traceContext ?? {},
+      );
       const followed = follow(stream);
       return {
         run_id: stream.runId,

@@ -16,6 +16,7 @@ import { outcomeOf } from './outcome.js';
 import { describeEvent } from './progress.js';
 import { DoInput } from './schemas.js';
 import { doResult } from './tools.js';
+import { traceContextOf } from './trace.js';
 
 /** The tasks extension of the 2026-07-28 revision. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -92,9 +93,9 @@ export function installTasks(server: OrgMcpServer, backend: OrgToolBackend, era:
       pollInterval: POLL_INTERVAL_MS,
     });
     low.taskHook = async (request) => {
-      const params = request.params as { name?: unknown; arguments?: unknown; task?: unknown } | undefined;
+      const params = request.params as { name?: unknown; arguments?: unknown; task?: unknown; _meta?: unknown } | undefined;
       if (params?.name !== 'do' || params.task === undefined || params.task === null) return undefined;
-      const found = await start(backend, params.arguments);
+      const found = await start(backend, params.arguments, params._meta);
       return { task: task(found) };
     };
     low.setRequestHandler('tasks/get', { params: TaskParams }, async ({ taskId }) => task(await snapshot(taskId)));
@@ -132,9 +133,9 @@ export function installTasks(server: OrgMcpServer, backend: OrgToolBackend, era:
     };
   };
   low.taskHook = async (request) => {
-    const params = request.params as { name?: unknown; arguments?: unknown } | undefined;
+    const params = request.params as { name?: unknown; arguments?: unknown; _meta?: unknown } | undefined;
     if (params?.name !== 'do' || !declared()) return undefined;
-    const found = await start(backend, params.arguments);
+    const found = await start(backend, params.arguments, params._meta);
     return { resultType: 'task', ...detailed(found) };
   };
   low.setRequestHandler('tasks/get', { params: TaskParams }, async ({ taskId }) => {
@@ -160,10 +161,11 @@ export function installTasks(server: OrgMcpServer, backend: OrgToolBackend, era:
   });
 }
 
-/** Starts the turn of a `do` task; answers only once `tasks/get` can see it. */
-async function start(backend: OrgToolBackend, args: unknown): Promise<TurnSnapshot> {
+/** Starts the turn of a `do` task (in the trace its request's `_meta` names); answers only once `tasks/get` can see it. */
+async function start(backend: OrgToolBackend, args: unknown, meta: unknown): Promise<TurnSnapshot> {
   const parsed = DoInput.safeParse(args ?? {});
   if (!parsed.success) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments for tool do: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
-  const turn = await backend.startTurn({ message: parsed.data.message, ...(parsed.data.attachments ? { attachments: parsed.data.attachments } : {}) });
+  const traceContext = traceContextOf(meta);
+  const turn = await backend.startTurn({ message: parsed.data.message, ...(parsed.data.attachments ? { attachments: parsed.data.attachments } : {}), ...(traceContext ? { traceContext } : {}) });
   return (await backend.inspectTurn(turn.run_id)) ?? { run_id: turn.run_id, status: 'running', events: [], created_at: turn.created_at, updated_at: turn.created_at };
 }

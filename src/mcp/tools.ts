@@ -12,6 +12,7 @@ import { isOrgError } from '../core/errors.js';
 import { errorFields, type Log } from '../core/util/log.js';
 import { ToolError, type OrgToolBackend, type TurnOutcome } from './backend.js';
 import { describeEvent } from './progress.js';
+import { traceContextOf } from './trace.js';
 import { artifactUri } from './resources.js';
 import { DoInput, DoOutput, ListPeersOutput, ListSkillsOutput, NoInput, ReadSkillInput, ReadSkillOutput, SearchInput, SearchOutput } from './schemas.js';
 
@@ -152,7 +153,8 @@ async function runBlocking(
   interval: number,
   options: OrgToolsOptions,
 ): Promise<CallToolResult> {
-  const turn = await backend.startTurn({ message: args.message, ...(args.attachments ? { attachments: args.attachments } : {}) });
+  const traceContext = traceContextOf(ctx.mcpReq._meta);
+  const turn = await backend.startTurn({ message: args.message, ...(args.attachments ? { attachments: args.attachments } : {}), ...(traceContext ? { traceContext } : {}) });
   const token = ctx.mcpReq._meta?.progressToken;
   let count = 0;
   let lastSent = Date.now();

@@ -17,7 +17,7 @@ import { RunAppender } from './appender.js';
 import { FsArtifactShelf, type ArtifactShelf, type DecodedAttachment } from './artifacts.js';
 import { decodeEvent, type EncodedEvent } from './encoded.js';
 import { enrich } from './enrich.js';
-import { outcomeOf, RunObservers, type RunObserver } from './observer.js';
+import { outcomeOf, RunObservers, type RunObserver, type TraceCarrier } from './observer.js';
 import type { ChatActivity, ChatDirectory, ChatSkills } from './ports.js';
 import { RecentRuns } from './recent-runs.js';
 import { followRemoteRun } from './remote-run.js';
@@ -57,6 +57,12 @@ export interface SendInput {
   attachments?: DecodedAttachment[];
   /** Where the message came from (e.g. `email:alice@example.com`), for the history. */
   origin?: string;
+  /**
+   * The sender's W3C trace context when it arrived inside the message rather than as the
+   * current context (an MCP request's `_meta.traceparent` and `tracestate`): observers
+   * that trace runs parent the run there.
+   */
+  traceContext?: TraceCarrier;
 }
 
 /** A run of this process while it is queued or running. */
@@ -193,7 +199,7 @@ export class ChatEngine {
     );
     const entry: LiveRun = { run, appender };
     this.live.set(where.runId, entry);
-    this.observers.notify('queued', run);
+    this.observers.notify('queued', run, input.traceContext);
     void run.done.then(() => {
       this.retire(entry);
       this.observers.notify('finished', run, outcomeOf(run), entry.runtime);

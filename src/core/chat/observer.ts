@@ -7,6 +7,12 @@
 import type { Run } from './run.js';
 import type { RunLocation } from './store.js';
 
+/**
+ * W3C trace context fields as a sender handed them over (`traceparent`, optionally
+ * `tracestate`), opaque to the core.
+ */
+export type TraceCarrier = Readonly<Record<string, string>>;
+
 /** How a run ended. */
 export type RunOutcome = 'complete' | 'error' | 'cancelled';
 
@@ -15,9 +21,11 @@ export interface RunObserver {
   /**
    * A run was accepted and waits for its node's turn. Called in the async context of
    * whoever sent the message (a request, an inbound e-mail), so a tracer can take its
-   * parent there. Subscribe to `run` to see its events.
+   * parent there, unless the sender gave its trace context with the message
+   * (`traceContext`, e.g. an MCP request's `_meta`), which then comes first.
+   * Subscribe to `run` to see its events.
    */
-  queued?(run: Run): void;
+  queued?(run: Run, traceContext?: TraceCarrier): void;
   /** The run's turn starts on the runtime named `runtime` (local, llm, container, …). */
   started?(run: Run, runtime: string): void;
   /** The run ended (its terminal event is published and durable). */

@@ -1,7 +1,8 @@
 /**
  * Spans of chat runs after the OpenTelemetry GenAI semantic conventions: `invoke_agent
  * <role_id>` from a message's acceptance to its terminal event (a child of the request
- * that sent it, so an inbound `traceparent` reaches it), and `execute_tool <tool>` from
+ * that sent it, so an inbound `traceparent` reaches it, or of the trace context the
+ * message carried, as an MCP request's `_meta.traceparent`), and `execute_tool <tool>` from
  * each `tool_call` to its `tool_result`. The run's span is current while its turn runs,
  * and its context goes to container runtimes as `traceparent`.
  */
@@ -12,7 +13,10 @@ import { decodeEvent, type RunObserver } from '../../core/chat/index.js';
 export function runTracer(tracer: Tracer): RunObserver {
   const runs = new Map<string, { span: Span; context: Context; tools: Map<string, Span[]> }>();
   return {
-    queued(run) {
+    queued(run, carried) {
+      // Trace context carried with the message (MCP `_meta`) names the caller's span more
+      // precisely than the transport's request does; one that does not parse is ignored.
+      const parent = carried ? propagation.extract(context.active(), carried) : context.active();
       const span = tracer.startSpan(`invoke_agent ${run.roleId}`, {
         kind: SpanKind.INTERNAL,
         attributes: {
@@ -23,9 +27,9 @@ export function runTracer(tracer: Tracer): RunObserver {
           'org.structure_id': run.structureId,
           'org.run_id': run.id,
         },
-      });
+      }, parent);
       const tools = new Map<string, Span[]>();
-      const runContext = trace.setSpan(context.active(), span);
+      const runContext = trace.setSpan(parent, span);
       runs.set(run.id, { span, context: runContext, tools });
       const stop = run.subscribe(0, (encoded) => {
         if (encoded.type !== 'tool_call' && encoded.type !== 'tool_result') return;
