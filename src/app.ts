@@ -7,9 +7,9 @@ import { access as fsAccess } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AuditLog, createFsAuditStore } from './core/audit/index.js';
-import { AccessControl, ConnectionRegistry, KeyService, UserService } from './core/auth/index.js';
+import { AccessControl, ConnectionRegistry, KeyService, UserService, type RateCounter } from './core/auth/index.js';
 import { homePaths, type HomePaths, type OrgConfig } from './core/config.js';
-import { ChatEngine, createChatSkills, createFsChatStore, type ChatDirectory } from './core/chat/index.js';
+import { ChatEngine, StreamDrain, createChatSkills, createFsChatStore, type ChatDirectory } from './core/chat/index.js';
 import { createContainerRuntime, createLocalRuntime, createLlmRuntime, type AgentRuntime } from './core/runtimes/index.js';
 import { createSkillRemote, observeSkillSearches, openSkillStore, syncSkills, type SearchListener, type SkillStore, type SkillStoreOptions } from './core/skills/index.js';
 import { WebhookService, webhookRunObserver } from './core/webhooks/index.js';
@@ -89,6 +89,14 @@ export interface App {
   mailer: Mailer;
   skills: SkillStore;
   chat: ChatEngine;
+  /** The open event streams and the drain of a shutdown (see {@link App.drain}). */
+  streams: StreamDrain;
+  /**
+   * Begins the drain of a shutdown: readiness fails, new turns are refused (503 with
+   * Retry-After), streams of runs executing on other instances end with a final `retry:`
+   * (their clients resume elsewhere), and this instance's running turns go on.
+   */
+  drain(): void;
   /** Inbound e-mail and messaging-channel messages (API.md §7). */
   inbound: InboundService;
   /** Completion webhooks of structures and their outbox. */
@@ -118,6 +126,8 @@ export interface App {
   sync(): Promise<void>;
   /** This instance's id among those sharing a PostgreSQL store (undefined on a filesystem home). */
   instanceId?: string;
+  /** Requests counted across the instances sharing a store (undefined on a filesystem home: the server counts in memory). */
+  rateCounter?: RateCounter;
   /** Flushes state and releases resources. */
   close(): Promise<void>;
 }
@@ -275,6 +285,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
       .then(() => inbound.recover())
       .catch((error: unknown) => log('error', "taking over a stopped instance's runs failed", errorFields(error)));
   };
+  const streams = new StreamDrain();
   const access = new AccessControl({ users, keys, structures, members, ...(config.adminToken ? { adminToken: config.adminToken } : {}) });
 
   return {
@@ -296,6 +307,13 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     mailer,
     skills,
     chat,
+    streams,
+    drain() {
+      if (streams.draining) return;
+      streams.begin();
+      chat.refuse();
+      shared?.lease.drain().catch((error: unknown) => log('warn', 'marking this instance draining in the store failed', errorFields(error)));
+    },
     inbound,
     webhooks,
     observeSearches: (listener) => searches.observe(listener),
@@ -312,7 +330,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
           return false;
         },
       );
-      const checks = { skills_index: skills.isReady(), store, draining: chat.draining };
+      const checks = { skills_index: skills.isReady(), store, draining: chat.draining || streams.draining };
       return { ready: checks.skills_index && checks.store && !checks.draining, checks };
     },
     setListeningUrl(url) {
@@ -320,7 +338,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     },
     publicUrl,
     sync: () => registry.sync(),
-    ...(shared ? { instanceId: shared.instanceId } : {}),
+    ...(shared ? { instanceId: shared.instanceId, rateCounter: shared.rateCounter } : {}),
     async firstStart() {
       if (config.adminToken || (await users.count()) > 0) return undefined;
       let created;

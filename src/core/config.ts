@@ -30,7 +30,10 @@ export interface OrgConfig {
   configDir: string;
   /** Largest accepted request body in bytes (25 MiB, API.md §6). */
   bodyLimit: number;
-  /** How long shutdown waits for running turns, in milliseconds (10 s, API.md §1). */
+  /**
+   * How long a shutdown (SIGTERM) lets running turns end before closing them as interrupted, in
+   * milliseconds (`--shutdown-grace` seconds, `ORG_SHUTDOWN_GRACE`; default 10, API.md §1).
+   */
   shutdownGraceMs: number;
   /** How long the sync chat endpoint waits, in milliseconds (`--sync-timeout` seconds; default 120). */
   syncTimeoutMs: number;
@@ -98,6 +101,7 @@ export interface ServeFlags {
   metrics?: boolean;
   metricsPort?: string | number;
   sseKeepalive?: string | number;
+  shutdownGrace?: string | number;
 }
 
 /**
@@ -194,6 +198,7 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
   const logLevel = (env.ORG_LOG_LEVEL?.trim() || 'warn').toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw invalid(`ORG_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.ORG_LOG_LEVEL}"`);
   const sseKeepalive = flags.sseKeepalive ?? env.ORG_SSE_KEEPALIVE;
+  const shutdownGrace = flags.shutdownGrace ?? env.ORG_SHUTDOWN_GRACE;
   const host = flags.host ?? env.ORG_HOST ?? '127.0.0.1';
   if (host.trim() === '' || /\s/.test(host)) throw invalid(`${flags.host === undefined ? 'ORG_HOST' : '--host'} must be a host name or address, got "${host}"`);
   if (smtpPort !== undefined && !inboundSecret) {
@@ -217,7 +222,7 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     demo: flags.demo ?? true,
     configDir: resolve(env.ORG_CONFIG_DIR ?? join(homedir(), '.config', 'org')),
     bodyLimit: 25 * 1024 * 1024,
-    shutdownGraceMs: 10_000,
+    shutdownGraceMs: shutdownGrace === undefined ? 10_000 : parseSeconds(shutdownGrace, flags.shutdownGrace === undefined ? 'ORG_SHUTDOWN_GRACE' : '--shutdown-grace', 0.05, 3600),
     syncTimeoutMs: syncTimeout === undefined ? 120_000 : parsePositive(syncTimeout, '--sync-timeout') * 1000,
     keepaliveMs: sseKeepalive === undefined ? 15_000 : parseSeconds(sseKeepalive, flags.sseKeepalive === undefined ? 'ORG_SSE_KEEPALIVE' : '--sse-keepalive', 0.05, 3600),
     logLevel: logLevel as OrgConfig['logLevel'],

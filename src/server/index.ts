@@ -3,18 +3,17 @@
  * handler, bearer auth with the role matrix, a per-token rate limit and an OpenAPI 3.1
  * document generated from the route schemas.
  */
-import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { App } from '../app.js';
-import { OrgError } from '../core/errors.js';
-import { bearerHashOf, registerAccess } from './access.js';
+import { registerAccess } from './access.js';
 import { registerAudit } from './audit.js';
 import { registerLogIds } from './log-ids.js';
 import { registerCompression } from './http/compression.js';
 import { registerConditionalGet } from './http/conditional.js';
 import { registerCors } from './http/cors.js';
+import { registerRateLimit } from './http/rate-limit.js';
 import { createMetrics, type MetricsApp } from './metrics/index.js';
 import { startTracing } from './telemetry/index.js';
 import { clientErrorHandler, frameworkErrors, handleExpectations, registerClosing, registerErrorHandling } from './errors.js';
@@ -101,19 +100,7 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   server.decorate('sseStreams', { open: 0 });
   if (app.config.metrics) mountMetrics(server, { chat: app.chat, skillCount: app.skillCount, observeSearches: app.observeSearches }, app.config.metricsPort !== undefined, options.mcp);
 
-  await server.register(rateLimit, {
-    global: true,
-    max: app.config.rateLimit,
-    timeWindow: 60_000,
-    keyGenerator: (request) => {
-      const hash = bearerHashOf(request);
-      return hash ? `t:${hash}` : `ip:${request.ip}`;
-    },
-    errorResponseBuilder: (_request, context) =>
-      new OrgError('rate_limited', `rate limit of ${context.max} requests a minute exceeded; retry in ${context.after}`, {
-        retryAfter: Math.ceil(context.ttl / 1000),
-      }),
-  });
+  await registerRateLimit(server, { max: app.config.rateLimit, ...(app.rateCounter ? { counter: app.rateCounter } : {}) });
 
   registerAccess(server, app);
   registerLogIds(server, { nodes: app.nodes });
@@ -126,7 +113,7 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   await server.register(memberRoutes, { app: { invites: app.invites, members: app.members, users: app.users } });
   await server.register(skillRoutes, { app: { skills: app.skills, access: app.access, paths: app.paths } });
   await server.register(skillTransferRoutes, { app: { skills: app.skills } });
-  await server.register(chatRoutes, { app: { chat: app.chat, config: app.config, connections: app.connections } });
+  await server.register(chatRoutes, { app: { chat: app.chat, config: app.config, connections: app.connections, streams: app.streams } });
   await server.register(artifactRoutes, { app: { nodes: app.nodes, chat: app.chat } });
   await server.register(whoamiRoutes);
   await server.register(inboundRoutes, { app: { inbound: app.inbound, config: app.config } });

@@ -2,7 +2,8 @@
  * The one SSE helper: streams a run's events as `id: <n>` / `data: <json>` frames (the
  * JSON text each event was serialised to once), sends a `: keepalive` comment at an
  * interval, ends after the terminal event, and ends early with an `error` event when the
- * caller's credentials are revoked.
+ * caller's credentials are revoked, or with a final `retry:` field when the instance
+ * drains (the client reconnects, to another instance, and resumes with `Last-Event-ID`).
  */
 import type { FastifyReply } from 'fastify';
 import { isTerminal, sseFrame, type EncodedEvent, type Run } from '../core/chat/index.js';
@@ -17,6 +18,11 @@ export interface StreamOptions {
    * (a revoked MCP key); returns the function that unregisters it.
    */
   watchRevocation?: (end: (reason: string) => void) => () => void;
+  /**
+   * Registers the stream with the drain of a shutdown, which may end it with a final
+   * `retry:` field of `retryMs`; returns the function that unregisters it.
+   */
+  watchDrain?: (end: (retryMs: number) => void) => () => void;
 }
 
 /**
@@ -51,6 +57,7 @@ export function streamRun(reply: FastifyReply, run: Run, options: StreamOptions)
     let ended = false;
     let unsubscribe: () => void = () => undefined;
     let unwatch: () => void = () => undefined;
+    let undrain: () => void = () => undefined;
     const keepalive = setInterval(() => raw.write(': keepalive\n\n'), options.keepaliveMs);
     const finish = () => {
       if (ended) return;
@@ -59,6 +66,7 @@ export function streamRun(reply: FastifyReply, run: Run, options: StreamOptions)
       clearInterval(keepalive);
       unsubscribe();
       unwatch();
+      undrain();
       if (!raw.writableEnded) raw.end();
       resolve();
     };
@@ -67,6 +75,14 @@ export function streamRun(reply: FastifyReply, run: Run, options: StreamOptions)
       unwatch = options.watchRevocation((reason) => {
         if (ended) return;
         raw.write(`data: ${JSON.stringify({ type: 'error', content: { message: reason }, timestamp: new Date().toISOString() })}\n\n`);
+        finish();
+      });
+    }
+    if (options.watchDrain) {
+      undrain = options.watchDrain((retryMs) => {
+        if (ended) return;
+        // No event follows: the client waits retryMs, reconnects and resumes after the last id it received.
+        raw.write(`retry: ${Math.max(0, Math.round(retryMs))}\n\n`);
         finish();
       });
     }

@@ -146,6 +146,14 @@ async function listen(app: App, config: ReturnType<typeof resolveConfig>, lock: 
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
+      // The drain: readiness fails and new turns are refused (503, Retry-After) while the
+      // listener stays open for everything else; streams of runs executing on other
+      // instances end with a final retry: field (their clients resume elsewhere).
+      app.drain();
+      // Running turns get the grace period to end (their streams end with them), then are
+      // closed as interrupted; any stream left ends with retry: too.
+      await app.chat.close(config.shutdownGraceMs);
+      app.streams.endAll();
       const smtpClosed = smtp?.close();
       const metricsClosed = metricsListener?.close();
       const closed = server.close();
@@ -154,8 +162,6 @@ async function listen(app: App, config: ReturnType<typeof resolveConfig>, lock: 
       // would not resolve: close such connections as soon as they go idle.
       const sweep = setInterval(() => server.server.closeIdleConnections(), 50);
       try {
-        // Running turns get the grace period to end (their streams close with them), then are cancelled.
-        await app.chat.close(config.shutdownGraceMs);
         await closed;
       } finally {
         clearInterval(sweep);

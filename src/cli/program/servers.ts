@@ -25,6 +25,7 @@ export function registerServers(program: Command, ctx: CommandContext): void {
     .option('--metrics-port <port>', 'serve GET /metrics on this separate port instead of the API port (env ORG_METRICS_PORT)')
     .option('--store <url>', 'keep all service state in PostgreSQL, shared by every instance naming it: postgres://user:pass@host:port/db (env ORG_STORE_URL)')
     .option('--sse-keepalive <seconds>', 'interval of the keepalive comment on event streams; lower it below a proxy\'s idle timeout (env ORG_SSE_KEEPALIVE; default 15)')
+    .option('--shutdown-grace <seconds>', 'on SIGTERM, how long running turns may go on before they are closed as interrupted (env ORG_SHUTDOWN_GRACE; default 10)')
     .option('--skills-remote <url>', 'share the skill library through this git remote: each write is pushed, pushes are pulled (env ORG_SKILLS_REMOTE)')
     .addHelpText(
       'after',

@@ -5,6 +5,7 @@ export * from './fs-user-store.js';
 export * from './key-store.js';
 export * from './keys.js';
 export * from './principal.js';
+export * from './rate-counter.js';
 export * from './roles.js';
 export * from './tokens.js';
 export * from './user-store.js';

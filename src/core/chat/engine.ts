@@ -153,6 +153,16 @@ export class ChatEngine {
     return this.closing;
   }
 
+  /** Refuses new messages from now on (a shutdown began); running turns go on. */
+  refuse(): void {
+    this.closing = true;
+  }
+
+  /** True while the run executes (or waits for its turn) on this instance. */
+  runsHere(runId: string): boolean {
+    return this.live.has(runId);
+  }
+
   /** The artifact shelf of a node (by ids). */
   shelfOf(structureId: string, nodeId: string): ArtifactShelf {
     const key = `${structureId}/${nodeId}`;
@@ -168,7 +178,8 @@ export class ChatEngine {
    * the node does not exist.
    */
   async send(input: SendInput): Promise<Run> {
-    if (this.closing) throw new OrgError('unavailable', 'the server is shutting down');
+    // Retry-After: another instance (behind the same load balancer) takes the message now.
+    if (this.closing) throw new OrgError('unavailable', 'the server is shutting down; send the message again in a moment', { retryAfter: 1 });
     const node = this.options.directory.node(input.structureId, input.roleId);
     const where: RunLocation = { runId: this.ids(), structureId: input.structureId, nodeId: node.id, roleId: node.role_id };
     const shelf = this.shelfOf(input.structureId, node.id);

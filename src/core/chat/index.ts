@@ -1,5 +1,6 @@
 /** Chat: the turn engine, runs, events, history, artifacts, enrichment and auto-learning. */
 export * from './appender.js';
+export * from './drain.js';
 export * from './artifacts.js';
 export * from './encoded.js';
 export * from './fs-store/index.js';

@@ -17,12 +17,16 @@ function originOf(request: FastifyRequest): { origin?: string } {
   return principal?.kind === 'mcp' ? { origin: `mcp:${principal.key.label || principal.key.id}` } : {};
 }
 
-/** Stream options of a request: the keepalive interval, and revocation of an MCP key ends the stream. */
-function streamOptions(app: Pick<App, 'config' | 'connections'>, request: FastifyRequest, after = 0): StreamOptions {
+/**
+ * Stream options of a request: the keepalive interval, revocation of an MCP key ends the
+ * stream, and a drain ends it with `retry:` (at once when the run executes elsewhere).
+ */
+function streamOptions(app: Pick<App, 'config' | 'connections' | 'chat' | 'streams'>, request: FastifyRequest, runId: string, after = 0): StreamOptions {
   const principal = request.principal;
   return {
     after,
     keepaliveMs: app.config.keepaliveMs,
+    watchDrain: (end) => app.streams.register({ local: () => app.chat.runsHere(runId), end }),
     ...(principal?.kind === 'mcp' ? { watchRevocation: (end: (reason: string) => void) => app.connections.register(principal.key.id, end) } : {}),
   };
 }
@@ -36,7 +40,7 @@ function actorOf(request: FastifyRequest): string {
 }
 
 /** Routes of chat: send a message (streamed or sync), follow or cancel a run, read the history. */
-export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'config' | 'connections'> }> = async (server, { app }) => {
+export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'config' | 'connections' | 'streams'> }> = async (server, { app }) => {
   const tags = ['chat'];
   const chat = { kind: 'structure', action: 'chat', from: 'body', node: 'body' } as const;
   const sseDoc = { description: 'text/event-stream of chat events: `id: <n>` and `data: <a ChatEvent as JSON>` per event', content: { 'text/event-stream': { schema: Type.String() } } };
@@ -58,7 +62,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'co
       const { message, attachments } = request.body;
       const run = await app.chat.send({ structureId, roleId, message, attachments: decodeAttachments(attachments), ...originOf(request) });
       addLogIds(request, reply, { run_id: run.id });
-      await streamRun(reply, run, streamOptions(app, request));
+      await streamRun(reply, run, streamOptions(app, request, run.id));
     },
   );
 
@@ -131,7 +135,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'co
         tags,
         params: Type.Object({ run_id: Uuid }),
         headers: Type.Object({ 'last-event-id': Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$' })) }),
-        response: { 200: sseDoc, 204: NoContent, ...problems(400, 401, 403, 404) },
+        response: { 200: sseDoc, 204: NoContent, ...problems(400, 401, 403, 404, 503) },
       },
     },
     async (request, reply) => {
@@ -140,7 +144,11 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'co
       const { run, events } = await app.chat.replay(runId, after);
       // 204 tells an EventSource to stop reconnecting: the run is over and nothing follows.
       if ((!run || run.finished) && events.length === 0) return reply.code(204).send(null);
-      if (run && !run.finished) await streamRun(reply, run, streamOptions(app, request, after));
+      if (run && !run.finished) {
+        // A draining instance hands the followers of runs executing elsewhere to the other instances.
+        if (app.streams.draining && !app.chat.runsHere(run.id)) throw new OrgError('unavailable', 'this instance is shutting down; follow the run again in a moment', { retryAfter: 1 });
+        await streamRun(reply, run, streamOptions(app, request, run.id, after));
+      }
       else streamEvents(reply, runId, events);
     },
   );

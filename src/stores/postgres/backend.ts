@@ -6,7 +6,7 @@
  * backend.
  */
 import { randomUUID } from 'node:crypto';
-import type { KeyStore, UserStore } from '../../core/auth/index.js';
+import type { KeyStore, RateCounter, UserStore } from '../../core/auth/index.js';
 import type { ArtifactShelf, ChatStore } from '../../core/chat/index.js';
 import type { ReplyJournal } from '../../core/inbound/index.js';
 import type { Clock } from '../../core/util/index.js';
@@ -21,6 +21,7 @@ import { createPgInviteStore } from './invites.js';
 import { createPgKeyStore } from './keys.js';
 import { migrate } from './migrate.js';
 import { listen, type Listener } from './notify.js';
+import { createPgRateCounter } from './rate-counts.js';
 import { createPgReplyJournal } from './replies.js';
 import { createPgStructureStore } from './structures.js';
 import { createPgUserStore } from './users.js';
@@ -59,6 +60,8 @@ export interface PgBackend {
   chat: ChatStore;
   shelves: (structureId: string, nodeId: string) => ArtifactShelf;
   replies: ReplyJournal;
+  /** Requests counted across instances, for the rate limit. */
+  rateCounter: RateCounter;
   /** Ends the registration (what is left open is taken over at once) and closes every connection. */
   close(): Promise<void>;
 }
@@ -95,6 +98,7 @@ export async function openPgBackend(options: PgBackendOptions): Promise<PgBacken
       chat: createPgChatStore(db, { ...owned, listener: openListener }),
       shelves: createPgShelves(db, { cacheDir: options.cacheDir, ...(options.clock ? { clock: options.clock } : {}) }),
       replies: createPgReplyJournal(db, owned),
+      rateCounter: createPgRateCounter(db, options.onError ? { onError: options.onError } : {}),
       async close() {
         await lease.close().catch(options.onError ?? (() => undefined));
         await openListener.close();

@@ -4,6 +4,7 @@
  */
 import { initial } from './0001-initial.js';
 import { audit } from './0002-audit.js';
+import { rateCounts } from './0003-rate-counts.js';
 
 /** One numbered step of the schema. */
 export interface Migration {
@@ -15,4 +16,4 @@ export interface Migration {
 }
 
 /** Every migration, oldest first. */
-export const MIGRATIONS: readonly Migration[] = [initial, audit];
+export const MIGRATIONS: readonly Migration[] = [initial, audit, rateCounts];
