@@ -76,7 +76,32 @@ export function describeStructureStore(name: string, make: () => Promise<Fixture
       expect(timeline[0]).toEqual({ type: 'created', actor: 'a', at: '2030-01-01T00:00:01.000Z' });
       expect(timeline[1]).toEqual({ type: 'updated', actor: 'a', at: '2030-01-01T00:00:02.000Z', fields: ['label'] });
       expect(await again.timeline(record.id, randomUUID())).toEqual([]);
+      expect(await again.journal(record.id)).toEqual(entries);
       await again.close();
+    });
+
+    it('restores a structure copied from elsewhere: its record as it stands, its journal as history only', async () => {
+      const { store, reopen } = await fresh();
+      const lead = node('team-lead');
+      const entries: JournalEntry[] = [
+        { seq: 1, at: '2030-01-01T00:00:01.000Z', actor: 'a', node_id: lead.id, change: { op: 'node.add', node: lead } },
+        { seq: 2, at: '2030-01-01T00:00:02.000Z', actor: 'b', node_id: lead.id, change: { op: 'node.update', id: lead.id, set: { label: 'Chief' } } },
+      ];
+      // The record already includes both changes: applying them again would add the node twice.
+      const record = { ...structure(), agents: [{ ...lead, label: 'Chief' }] };
+      await store.restore(record, 2, entries);
+      const again = await reopen();
+      expect(await again.load(record.id)).toEqual({ record, seq: 2 });
+      expect(await again.journal(record.id)).toEqual(entries);
+      expect((await again.timeline(record.id, lead.id)).map((entry) => entry.type)).toEqual(['created', 'updated']);
+      // Changes go on after the restored journal.
+      const third: JournalEntry = { seq: 3, at: '2030-01-01T00:00:03.000Z', actor: 'c', node_id: lead.id, change: { op: 'node.update', id: lead.id, set: { label: 'Boss' } } };
+      await again.append(record.id, [third]);
+      const afterThird = await reopen();
+      expect((await afterThird.load(record.id))?.record.agents.map((agent) => agent.label)).toEqual(['Boss']);
+      expect(await afterThird.journal(record.id)).toEqual([...entries, third]);
+      await again.close();
+      await afterThird.close();
     });
   });
 }

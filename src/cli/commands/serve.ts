@@ -20,6 +20,9 @@ import { startMetricsListener, type MetricsListener } from '../../server/metrics
 import type { SmtpListener } from '../../email/smtp-listener.js';
 import type { Output } from '../output.js';
 import { VERSION } from '../version.js';
+import { redactUrl } from '../redact.js';
+
+export { redactUrl };
 
 export interface RunningServer {
   app: App;
@@ -27,17 +30,6 @@ export interface RunningServer {
   url: string;
   /** Stops accepting, waits for running work (bounded), flushes state. */
   stop(): Promise<void>;
-}
-
-/** A store URL or skills remote without its password, for the start-up lines (a path is shown as it is). */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url.replace(/\/\/([^:@/\s]+):[^@/\s]*@/, '//$1:***@');
-  }
 }
 
 /** Formats a base URL for a host and port (IPv6 hosts in brackets). */

@@ -1,9 +1,9 @@
-/** Wiring of `org serve` and `org mcp`: the two commands that run org in-process. */
+/** Wiring of `org serve`, `org migrate` and `org mcp`: the commands that run org in-process. */
 import type { Command } from 'commander';
 import type { ServeCommandFlags } from '../commands/serve.js';
 import { examples, type CommandContext } from './common.js';
 
-/** Registers `serve` and `mcp`. */
+/** Registers `serve`, `migrate` and `mcp`. */
 export function registerServers(program: Command, ctx: CommandContext): void {
   program
     .command('serve')
@@ -36,6 +36,18 @@ export function registerServers(program: Command, ctx: CommandContext): void {
       // Loaded on demand: the server and the app are heavy, and other commands never need them.
       const { serveUntilSignal } = await import('../commands/serve.js');
       ctx.setExit(await serveUntilSignal(flags, ctx.output));
+    });
+
+  program
+    .command('migrate')
+    .description('copy the service state of a home into a PostgreSQL database (--to), or of a database into a home (--to-dir); running it again changes nothing')
+    .option('--from <home|url>', 'the home folder to copy, or a postgres:// URL')
+    .option('--to <url>', 'the PostgreSQL database to copy a home into: postgres://user:pass@host:port/db')
+    .option('--to-dir <home>', 'the home folder to copy a database into')
+    .addHelpText('after', examples('org migrate --from ~/acme --to postgres://org:secret@db:5432/org', 'org migrate --from postgres://org:secret@db:5432/org --to-dir ~/acme-copy'))
+    .action(async (flags: { from?: string; to?: string; toDir?: string }) => {
+      const { runMigrate } = await import('../commands/migrate.js');
+      ctx.setExit(await runMigrate(flags, { output: ctx.output, ...ctx.deps }));
     });
 
   program

@@ -125,6 +125,21 @@ export function createFsStructureStore(options: FsStructureStoreOptions): Struct
       if (journal && journal.bytes - journal.baseBytes > Math.max(compactBytes, journal.baseSize)) await writeBase(record, journal, seq);
     },
 
+    async journal(structureId) {
+      if (!UUID.test(structureId)) return [];
+      return readJsonl<JournalEntry>(journalFile(structureId));
+    },
+
+    async restore(record, seq, entries) {
+      const text = entries.map((entry) => `${JSON.stringify(entry)}\n`).join('');
+      // The journal first, then the base naming all of it: until the base lands, the
+      // folder holds no structure (loadAll skips a folder without structure.json).
+      await writeAtomic(journalFile(record.id), text, 0o600);
+      const journal: Journal = { file: new GroupFile(journalFile(record.id), JOURNAL_FILE), bytes: Buffer.byteLength(text), baseBytes: 0, baseSize: 0 };
+      await writeBase(record, journal, seq);
+      journals.set(record.id, journal);
+    },
+
     async timeline(structureId, nodeId) {
       if (!UUID.test(structureId) || !UUID.test(nodeId)) return [];
       // Timelines of an earlier version were kept per node.

@@ -44,6 +44,14 @@ export interface StructureStore {
    * structure's lock): a store may write it as its next base.
    */
   applied(record: StructureRecord, seq: number): Promise<void>;
+  /** A structure's whole journal, oldest first (for copying a home to another backend). */
+  journal(structureId: string): Promise<JournalEntry[]>;
+  /**
+   * Stores a structure copied from another backend as one durable write: its current
+   * record (which already includes its journal up to `seq`) and that journal, kept as
+   * history (the nodes' timelines) and never applied again.
+   */
+  restore(record: StructureRecord, seq: number, journal: readonly JournalEntry[]): Promise<void>;
   /** What happened to one node, oldest first (its activity timeline). */
   timeline(structureId: string, nodeId: string): Promise<TimelineEntry[]>;
   /** Flushes and releases everything. */

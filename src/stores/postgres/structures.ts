@@ -107,6 +107,31 @@ export function createPgStructureStore(db: Db, options: PgStructureStoreOptions 
       baseSeq.set(record.id, seq);
     },
 
+    async journal(structureId) {
+      if (!UUID.test(structureId)) return [];
+      const { rows } = await db.query<{ entry: JournalEntry }>('SELECT entry FROM structure_changes WHERE structure_id = $1 ORDER BY seq', [structureId]);
+      return rows.map((row) => row.entry);
+    },
+
+    restore: (record, seq, entries) =>
+      db.tx(async (client) => {
+        await client.query(`INSERT INTO structures (id, base, base_seq, seq, created_at, changed) VALUES ($1, $2, $3, $3, $4, nextval('structure_clock'))`, [
+          record.id,
+          JSON.stringify(record),
+          seq,
+          record.created_at,
+        ]);
+        if (entries.length > 0) {
+          await client.query(
+            `INSERT INTO structure_changes (structure_id, seq, node_id, entry)
+             SELECT $1, e.seq, e.node_id, e.entry FROM unnest($2::bigint[], $3::uuid[], $4::jsonb[]) AS e(seq, node_id, entry)`,
+            [record.id, entries.map((entry) => entry.seq), entries.map((entry) => entry.node_id ?? null), entries.map((entry) => JSON.stringify(entry))],
+          );
+        }
+        baseSeq.set(record.id, seq);
+        await wake(client, 'structure', record.id);
+      }),
+
     async timeline(structureId, nodeId) {
       if (!UUID.test(structureId) || !UUID.test(nodeId)) return [];
       const { rows } = await db.query<{ entry: JournalEntry }>('SELECT entry FROM structure_changes WHERE structure_id = $1 AND node_id = $2 ORDER BY seq', [
