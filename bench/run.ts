@@ -6,11 +6,13 @@
  *   npm run bench -- http          # only the HTTP benchmark
  *   npm run bench -- search-core   # only the search-core benchmark (1,000 and 10,000 skills)
  *   npm run bench -- cli-startup   # start-up time of the org command
+ *   npm run bench -- cluster       # several org serve processes on one PostgreSQL
  *
  * See bench/README.md for what each figure means.
  */
 import { benchChat } from './chat.js';
 import { benchCliStartup } from './cli-startup.js';
+import { benchCluster } from './cluster.js';
 import { benchHttp } from './http.js';
 import { benchSearchCore } from './search-core.js';
 import { benchSearchHttp, searchSizes } from './search-http.js';
@@ -54,6 +56,11 @@ const BENCHES: Bench[] = [
     name: 'chat',
     description: 'chat: time to first event, container relay throughput, 1,000 open streams',
     run: benchChat,
+  },
+  {
+    name: 'cluster',
+    description: 'org serve processes on one PostgreSQL: turns/s and reads/s with 1, 2, 3 instances; cross-instance time to an event',
+    run: benchCluster,
   },
   {
     name: 'cli-startup',
