@@ -9,7 +9,9 @@
  * 2. `chat.relay.*`: events per second from the example container agent emitting
  *    BENCH_CHAT_FLOOD text events (default 100,000; `flood N`), read directly from the
  *    container, and read through org's SSE endpoint (validated, numbered, persisted to
- *    history, re-framed). `chat.relay.ratio` = through org ÷ direct.
+ *    history, re-framed). `chat.relay.ratio` = through org ÷ direct; beside it the CPU
+ *    per event of each path (this process, and the agent's from /proc), and
+ *    `chat.relay.cpu_ratio` = CPU of the direct path ÷ CPU through org.
  * 3. `chat.nodes.<n>.*`: adding n nodes (BENCH_CHAT_NODES, default 1000,5000) over HTTP
  *    to one structure with several requests in flight: adds per second over the first and
  *    the last thousand, beside adds one at a time and the disk's one-at-a-time fsync rate.
@@ -27,7 +29,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
-import { envNumber, readSse, spawnAgent } from './support.js';
+import { envNumber, processCpuMicros, readSse, spawnAgent } from './support.js';
 import type { FastifyInstance } from 'fastify';
 import { createApp, type App, type AppDeps } from '../src/app.js';
 import { resolveConfig, type OrgConfig } from '../src/core/config.js';
@@ -127,7 +129,13 @@ async function relay(): Promise<Record<string, number>> {
   try {
     const structure = await org.app.structures.create({ name: 'Relay', template: 'blank', ownerId: null });
     const node = await org.app.nodes.add(structure.id, { role_id: 'relay-agent', label: 'Relay', parent_id: null, container_url: agent.url }, 'bench');
+    /** CPU µs used by this process (org and the reader) and by the container agent. */
+    const cpuNow = () => {
+      const own = process.cpuUsage();
+      return { own: own.user + own.system, agent: processCpuMicros(agent.pid) };
+    };
     const direct = async (n: number) => {
+      const cpu = cpuNow();
       const started = performance.now();
       const response = await request(`${agent.url}/turn`, {
         method: 'POST',
@@ -135,9 +143,14 @@ async function relay(): Promise<Record<string, number>> {
         body: JSON.stringify({ run_id: 'bench', message: `flood ${n}`, structure: { id: structure.id, name: 'Relay' }, node: { label: 'Relay' }, skills: [], history: [], attachments: [] }),
       });
       const result = await readSse(response.body);
-      return { ...result, seconds: (performance.now() - started) / 1000 };
+      return { ...result, seconds: (performance.now() - started) / 1000, cpu: cpuSince(cpu) };
+    };
+    const cpuSince = (before: { own: number; agent: number }) => {
+      const after = cpuNow();
+      return { own: after.own - before.own, agent: after.agent - before.agent };
     };
     const through = async (n: number) => {
+      const cpu = cpuNow();
       const started = performance.now();
       const response = await request(`${org.url}/api/org/chat/message`, {
         method: 'POST',
@@ -146,7 +159,7 @@ async function relay(): Promise<Record<string, number>> {
       });
       if (response.statusCode !== 200) throw new Error(`chat answered ${response.statusCode}: ${await response.body.text()}`);
       const result = await readSse(response.body);
-      return { ...result, seconds: (performance.now() - started) / 1000 };
+      return { ...result, seconds: (performance.now() - started) / 1000, cpu: cpuSince(cpu) };
     };
     await direct(5000);
     await through(5000);
@@ -160,11 +173,20 @@ async function relay(): Promise<Record<string, number>> {
     }
     const directRate = plain.frames / plain.seconds;
     const orgRate = relayed.frames / relayed.seconds;
+    // CPU per event, which a loaded machine disturbs less than the rates: the reader alone
+    // (direct) and org with the reader (through org), and the agent's in each case.
+    const perEvent = (micros: number) => round(micros / (count + 1), 2);
+    const directCpu = plain.cpu.own + plain.cpu.agent;
+    const orgCpu = relayed.cpu.own + relayed.cpu.agent;
     return {
       'chat.relay.events': count + 1,
       'chat.relay.direct_events_per_s': Math.round(directRate),
       'chat.relay.org_events_per_s': Math.round(orgRate),
       'chat.relay.ratio': round(orgRate / directRate, 3),
+      'chat.relay.direct_reader_cpu_us_per_event': perEvent(plain.cpu.own),
+      'chat.relay.org_and_reader_cpu_us_per_event': perEvent(relayed.cpu.own),
+      'chat.relay.agent_cpu_us_per_event': perEvent(relayed.cpu.agent),
+      'chat.relay.cpu_ratio': round(directCpu / orgCpu, 3),
     };
   } finally {
     await org.close();

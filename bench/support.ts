@@ -1,5 +1,6 @@
 /** Helpers shared by the benchmarks: settings from the environment, an SSE reader, the example container agent as a child. */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
@@ -47,7 +48,7 @@ export async function readSse(
  * The example container agent in a child process of its own, so that it does not share
  * this process's event loop with org (or with the direct reader).
  */
-export async function spawnAgent(): Promise<{ url: string; close(): Promise<void> }> {
+export async function spawnAgent(): Promise<{ url: string; pid: number; close(): Promise<void> }> {
   const script = fileURLToPath(new URL('../examples/container-agent/server.mjs', import.meta.url));
   const child = spawn(process.execPath, [script, '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'inherit'] });
   child.stdout.setEncoding('utf8');
@@ -67,6 +68,7 @@ export async function spawnAgent(): Promise<{ url: string; close(): Promise<void
   child.stdout.resume();
   return {
     url,
+    pid: child.pid!,
     async close() {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
@@ -74,3 +76,19 @@ export async function spawnAgent(): Promise<{ url: string; close(): Promise<void
     },
   };
 }
+
+/** CPU time (user + system) a process has used so far, in µs, from /proc (Linux); NaN elsewhere. */
+export function processCpuMicros(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start past the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return (ticks / CLOCK_TICKS) * 1e6;
+  } catch {
+    return NaN;
+  }
+}
+
+/** USER_HZ: the unit of /proc CPU times (100 on every common Linux). */
+const CLOCK_TICKS = 100;

@@ -12,7 +12,7 @@ import type { EventInput } from '../src/core/chat/types.js';
 import { OrgError } from '../src/core/errors.js';
 import { createContainerRuntime, type ContainerRuntimeOptions } from '../src/core/runtimes/container.js';
 import { fakeTools, recordingEmit, sampleSkill, sampleTurn } from './helpers/runtime-contract.js';
-import type { Turn } from '../src/core/runtimes/types.js';
+import type { RelayedEvent, Turn } from '../src/core/runtimes/types.js';
 import { notifier } from './helpers/notifier.js';
 
 let agent: ContainerAgent;
@@ -181,6 +181,42 @@ describe('container runtime against the example agent', () => {
     // below the whole stream (about 1 MB here).
     expect(maxInFlight).toBeGreaterThan(1);
     expect(maxInFlight).toBeLessThan(count / 4);
+  });
+});
+
+describe('container runtime handing events over in batches', () => {
+  it('hands the events of each received chunk to emit.batch at once, in order, the JSON text of each beside it', async () => {
+    const url = await rawServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      // One write: one chunk on the wire (small enough for one read).
+      let body = '';
+      for (let i = 0; i < 100; i++) body += `data: {"type":"text","content":"part ${i}"}\n\n`;
+      res.write(body);
+      res.end('data: {"type":"complete","content":{"summary":"done","artifacts":[]}}\n\n');
+    });
+    const batches: RelayedEvent[][] = [];
+    const single: EventInput[] = [];
+    const emit = Object.assign(
+      async (event: EventInput) => {
+        single.push(event);
+      },
+      {
+        batch: async (events: RelayedEvent[]) => {
+          batches.push(events);
+        },
+      },
+    );
+    await createContainerRuntime(url).run(sampleTurn({ message: 'x' }), emit, fakeTools(), new AbortController().signal);
+    expect(single).toEqual([]);
+    const relayed = batches.flat();
+    expect(relayed.map((item) => item.event)).toEqual([
+      ...Array.from({ length: 100 }, (_, i) => ({ type: 'text', content: `part ${i}` })),
+      { type: 'complete', content: { summary: 'done', artifacts: [] } },
+    ]);
+    expect(relayed[7]!.raw).toBe('{"type":"text","content":"part 7"}');
+    expect(relayed[7]!.parsed).toEqual({ type: 'text', content: 'part 7' });
+    // A hundred events written at once arrive in a chunk or a few, never one batch each.
+    expect(batches.length).toBeLessThan(10);
   });
 });
 

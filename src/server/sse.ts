@@ -86,22 +86,16 @@ export function streamRun(reply: FastifyReply, run: Run, options: StreamOptions)
         finish();
       });
     }
-    // Events that arrive in one burst leave in one socket write: cork on the first frame
-    // and uncork once the burst is over (setImmediate runs after pending I/O callbacks).
-    let corked = false;
-    const uncork = () => {
-      corked = false;
-      raw.uncork();
-    };
-    unsubscribe = run.subscribe(options.after ?? 0, (event) => {
+    // Each published batch (the events of one received chunk) leaves in one socket write.
+    unsubscribe = run.follow(options.after ?? 0, (events, frames) => {
       if (ended) return;
-      if (!corked) {
-        corked = true;
-        raw.cork();
-        setImmediate(uncork);
+      if (frames) raw.write(frames);
+      else {
+        let text = '';
+        for (const event of events) text += sseFrame(event);
+        raw.write(text);
       }
-      raw.write(sseFrame(event));
-      if (isTerminal(event)) finish();
+      if (isTerminal(events.at(-1)!)) finish();
     });
     if (run.finished && !ended) finish();
   });

@@ -5,10 +5,10 @@
  * and only then published to the run's subscribers, in number order. The first terminal
  * event seals the run: anything appended after it is dropped.
  */
-import { encodeEvent, type EncodedEvent } from './encoded.js';
+import { batchBytes, encodeEvent, type EncodedEvent } from './encoded.js';
 import type { Run } from './run.js';
 import type { RunEventWriter } from './store.js';
-import { isTerminal, type EventInput } from './types.js';
+import { isTerminal, type EventInput, type RelayedEvent } from './types.js';
 
 /** What the appender asks of the engine around each batch. */
 export interface AppenderHooks {
@@ -64,6 +64,28 @@ export class RunAppender {
   }
 
   /**
+   * Appends the events of one received chunk as one entry (numbered in order, stamped
+   * with one time, written with one commit and published as one batch); resolves once
+   * they are durable. Events after a terminal one are dropped.
+   */
+  appendBatch(items: readonly RelayedEvent[]): Promise<void> {
+    if (this.sealedFlag || items.length === 0) return Promise.resolve();
+    const entry = this.enqueue();
+    const timestamp = this.now();
+    const encoded: { input: EventInput; encoded: EncodedEvent }[] = [];
+    for (const { event, raw, parsed } of items) {
+      encoded.push(this.encode(event, raw, parsed, timestamp));
+      if (isTerminal(event)) {
+        this.sealedFlag = true;
+        break;
+      }
+    }
+    entry.items = encoded;
+    this.kick();
+    return this.track(entry);
+  }
+
+  /**
    * Reserves the last place of the run for events computed asynchronously (the learning
    * outcome and the terminal event): everything appended meanwhile is dropped.
    */
@@ -108,10 +130,10 @@ export class RunAppender {
     return entry.promise;
   }
 
-  private encode(input: EventInput, raw?: string, parsed?: unknown): { input: EventInput; encoded: EncodedEvent } {
+  private encode(input: EventInput, raw?: string, parsed?: unknown, timestamp = this.now()): { input: EventInput; encoded: EncodedEvent } {
     const seq = ++this.seq;
     if (input.type === 'text') this.text += input.content;
-    return { input, encoded: { seq, type: input.type, json: encodeEvent(input, this.now(), raw, parsed) } };
+    return { input, encoded: { seq, type: input.type, json: encodeEvent(input, timestamp, raw, parsed) } };
   }
 
   private kick(): void {
@@ -127,11 +149,13 @@ export class RunAppender {
       const batch: Entry[] = [];
       while (this.queue[0]?.items) batch.push(this.queue.shift()!);
       if (batch.length === 0) return;
-      const items = batch.flatMap((entry) => entry.items!);
+      const items = batch.length === 1 ? batch[0]!.items! : batch.flatMap((entry) => entry.items!);
       const events = items.map((item) => item.encoded);
+      // The history lines and the SSE frames, from the same bytes.
+      const { lines, frames } = batchBytes(events);
       let failure: unknown;
       try {
-        await Promise.all([this.writer.write(events), this.hooks.sideEffects?.(items)]);
+        await Promise.all([this.writer.write(events, lines), this.hooks.sideEffects?.(items)]);
         const last = events.at(-1)!;
         if (isTerminal(last)) await this.hooks.end(last, this.text);
       } catch (error) {
@@ -139,7 +163,7 @@ export class RunAppender {
         this.hooks.onError(error);
       }
       // Published even when the disk refused them: no subscriber or queued turn waits forever.
-      this.run.publish(events);
+      this.run.publish(events, frames);
       for (const entry of batch) {
         if (failure === undefined) entry.resolve();
         else entry.reject(failure);

@@ -22,9 +22,21 @@ export function encodeEvent(input: EventInput, timestamp: string, raw?: string, 
   // A line break (whitespace of pretty-printed JSON) would split the SSE frame and the history line.
   if (raw !== undefined && parsed !== undefined && !/[\r\n]/.test(raw) && isCanonical(parsed, input)) {
     const end = raw.lastIndexOf('}');
-    if (end > 0) return `${raw.slice(0, end)},"timestamp":${JSON.stringify(timestamp)}}`;
+    if (end > 0) return `${raw.slice(0, end)},"timestamp":${timestampJson(timestamp)}}`;
   }
   return JSON.stringify({ type: input.type, content: input.content, timestamp });
+}
+
+/** The last timestamp serialised, and its JSON: the events of a batch share one. */
+let lastTimestamp = '';
+let lastTimestampJson = '""';
+
+function timestampJson(timestamp: string): string {
+  if (timestamp !== lastTimestamp) {
+    lastTimestamp = timestamp;
+    lastTimestampJson = JSON.stringify(timestamp);
+  }
+  return lastTimestampJson;
 }
 
 /** True when `parsed` (the untrusted object) has exactly the members of the validated event. */
@@ -48,6 +60,61 @@ export function decodeEvent(encoded: EncodedEvent): ChatEvent {
 /** An SSE frame: `id: <seq>` and `data: <json>` lines and a blank line. */
 export function sseFrame(encoded: EncodedEvent): string {
   return `id: ${encoded.seq}\ndata: ${encoded.json}\n\n`;
+}
+
+/**
+ * The history line of an event in its run's file: `{"seq":<n>,"event":<json>}`, so that
+ * the event's own JSON text can be cut out again without parsing it.
+ */
+export function historyLine(encoded: EncodedEvent): string {
+  return `{"seq":${encoded.seq},"event":${encoded.json}}\n`;
+}
+
+/** The bytes of a batch of events, both ways they leave the engine. */
+export interface BatchBytes {
+  /** The history lines (`historyLine` of each event), for the run's file. */
+  lines: Buffer;
+  /** The SSE frames (`sseFrame` of each event), for every stream following the run. */
+  frames: Buffer;
+}
+
+/** Room for the framing of one event around its JSON (a sequence number of up to 16 digits included). */
+const FRAMING_BYTES = 48;
+
+/**
+ * The history lines and SSE frames of a batch, made from the same bytes: each event's
+ * JSON text is encoded to UTF-8 once, and both outputs copy those bytes between their
+ * ASCII framing (cheaper than building and encoding two strings per event).
+ */
+export function batchBytes(events: readonly EncodedEvent[]): BatchBytes {
+  let room = 0;
+  for (const event of events) room += event.json.length * 3;
+  const body = Buffer.allocUnsafe(room);
+  const ends = new Uint32Array(events.length);
+  let size = 0;
+  for (let index = 0; index < events.length; index++) {
+    size += body.write(events[index]!.json, size, 'utf8');
+    ends[index] = size;
+  }
+  const lines = Buffer.allocUnsafe(size + events.length * FRAMING_BYTES);
+  const frames = Buffer.allocUnsafe(size + events.length * FRAMING_BYTES);
+  let line = 0;
+  let frame = 0;
+  let start = 0;
+  for (let index = 0; index < events.length; index++) {
+    const seq = events[index]!.seq;
+    const end = ends[index]!;
+    line += lines.write(`{"seq":${seq},"event":`, line, 'latin1');
+    line += body.copy(lines, line, start, end);
+    lines[line++] = 0x7d; // }
+    lines[line++] = 0x0a;
+    frame += frames.write(`id: ${seq}\ndata: `, frame, 'latin1');
+    frame += body.copy(frames, frame, start, end);
+    frames[frame++] = 0x0a;
+    frames[frame++] = 0x0a;
+    start = end;
+  }
+  return { lines: lines.subarray(0, line), frames: frames.subarray(0, frame) };
 }
 
 /** Approximate memory held by an encoded event, for byte-bounded caches. */

@@ -136,6 +136,48 @@ describe('ChatEngine', () => {
     expect(gated.started).toEqual(['first', 'other', 'second']);
   });
 
+  it('a batch of relayed events is numbered in order, written with one commit and published as one batch whose SSE frames are the bytes of the history lines', async () => {
+    const texts = Array.from({ length: 50 }, (_, i) => `part ${i} — ✓`);
+    const relayed = [
+      ...texts.map((text) => {
+        const raw = JSON.stringify({ type: 'text', content: text });
+        return { event: { type: 'text', content: text } as EventInput, raw, parsed: JSON.parse(raw) as unknown };
+      }),
+      { event: COMPLETE },
+      // After the terminal event: dropped.
+      { event: { type: 'text', content: 'after the end' } as EventInput },
+    ];
+    let gate!: () => void;
+    const released = new Promise<void>((resolve) => {
+      gate = resolve;
+    });
+    const engine = makeEngine(() => ({
+      name: 'batching',
+      async run(_turn, emit) {
+        await released;
+        await emit.batch!(relayed);
+      },
+    }));
+    const run = await send(engine, 'flood');
+    const batches: { seqs: number[]; frames: string | undefined }[] = [];
+    run.follow(0, (events, frames) => batches.push({ seqs: events.map((event) => event.seq), frames: frames?.toString('utf8') }));
+    gate();
+    await run.done;
+    expect(batches).toHaveLength(1);
+    expect(batches[0]!.seqs).toEqual(Array.from({ length: 51 }, (_, i) => i + 1));
+    const decoded = run.decoded();
+    expect(decoded.map((event) => (event.type === 'text' ? event.content : event.type))).toEqual([...texts, 'complete']);
+    // One timestamp for the batch, and the frames carry each event's JSON as stored.
+    expect(new Set(decoded.map((event) => event.timestamp)).size).toBe(1);
+    expect(batches[0]!.frames).toBe(run.eventsAfter(0).map((event) => `id: ${event.seq}\ndata: ${event.json}\n\n`).join(''));
+    // On disk, as published (read by a store of its own, as after a restart).
+    const fresh = createFsChatStore({ stateDir: dir, nodeDir: directory.nodeDir });
+    expect((await fresh.events(run.id, 0)).map((event) => [event.seq, event.json])).toEqual(run.eventsAfter(0).map((event) => [event.seq, event.json]));
+    await fresh.close();
+    const history = await engine.history(STRUCTURE, 'team-a', { limit: 1 });
+    expect(history[0]).toMatchObject({ sender: 'agent', status: 'complete', text: texts.join('') });
+  });
+
   it('cancels a queued run before it reaches the runtime, and a running one by aborting the runtime', async () => {
     const gated = gatedRuntime();
     const engine = makeEngine(() => gated.runtime(() => [{ type: 'text', content: 'too late' }, COMPLETE]));

@@ -23,6 +23,18 @@ function isEventType(value: unknown): value is EventType {
 }
 
 /**
+ * Types whose content is any string (no length, pattern or format): a string is valid
+ * as it is, with nothing to default or drop, so the compiled check is skipped (the
+ * relay's common case: a stream of `text` events).
+ */
+const ANY_STRING = new Set<EventType>(
+  EVENT_TYPES.filter((type) => {
+    const schema = EventContentSchemas[type] as { type?: unknown; minLength?: unknown; maxLength?: unknown; pattern?: unknown; format?: unknown };
+    return schema.type === 'string' && schema.minLength === undefined && schema.maxLength === undefined && schema.pattern === undefined && schema.format === undefined;
+  }),
+);
+
+/**
  * Checks an untrusted value; returns the event (defaults filled in, unknown members
  * dropped, any timestamp left to the engine) or a message saying what is wrong.
  *
@@ -34,6 +46,7 @@ export function parseEvent(value: unknown): { ok: true; event: EventInput } | { 
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, message: 'an event must be a JSON object' };
   const { type, content } = value as { type?: unknown; content?: unknown };
   if (!isEventType(type)) return { ok: false, message: `unknown event type ${JSON.stringify(type) ?? 'undefined'}` };
+  if (typeof content === 'string' && ANY_STRING.has(type)) return { ok: true, event: { type, content } as EventInput };
   // The check completes and cleans the content in place: give it a copy, so the caller's
   // parsed value still shows what was sent. Content schemas are flat, so one level suffices.
   const copy = content !== null && typeof content === 'object' && !Array.isArray(content) ? { ...content } : content;

@@ -8,15 +8,21 @@ import { decodeEvent, encodedBytes, type EncodedEvent } from './encoded.js';
 import type { RunLocation } from './store.js';
 import { isTerminal, type ChatEvent, type RunStatus } from './types.js';
 
-/** A subscriber to a run's events. */
+/** A subscriber to a run's events, one by one. */
 export type RunListener = (event: EncodedEvent) => void;
+
+/**
+ * A subscriber to a run's events, batch by batch as they were published (never empty),
+ * with the batch's SSE frames as bytes when the publisher made them (`batchBytes`).
+ */
+export type RunBatchListener = (events: readonly EncodedEvent[], frames?: Buffer) => void;
 
 /** The live state of one run. */
 export class Run {
   status: RunStatus = 'running';
   readonly controller = new AbortController();
   private readonly published: EncodedEvent[] = [];
-  private readonly listeners = new Set<RunListener>();
+  private readonly listeners = new Set<RunBatchListener>();
   private heldBytes = 0;
   private resolveDone!: () => void;
   /** Resolves once the terminal event is published (and the run's end is durable). */
@@ -54,14 +60,15 @@ export class Run {
     return this.heldBytes;
   }
 
-  /** Publishes durable events, in sequence order, to every subscriber. */
-  publish(batch: readonly EncodedEvent[]): void {
+  /** Publishes durable events, in sequence order, to every subscriber (`frames`: their SSE frames, when made). */
+  publish(batch: readonly EncodedEvent[], frames?: Buffer): void {
+    if (batch.length === 0) return;
     for (const event of batch) {
       this.published.push(event);
       this.heldBytes += encodedBytes(event);
       if (isTerminal(event)) this.status = event.type === 'complete' ? 'complete' : 'error';
-      for (const listener of this.listeners) listener(event);
     }
+    for (const listener of this.listeners) listener(batch, frames);
     if (this.finished) {
       this.listeners.clear();
       this.resolveDone();
@@ -73,7 +80,18 @@ export class Run {
    * Returns the unsubscribe function.
    */
   subscribe(afterSeq: number, listener: RunListener): () => void {
-    for (const event of this.published) if (event.seq > afterSeq) listener(event);
+    return this.follow(afterSeq, (events) => {
+      for (const event of events) listener(event);
+    });
+  }
+
+  /**
+   * Replays the events after `afterSeq` to `listener` as one batch, then follows live
+   * ones batch by batch (a stream writes each batch at once). Returns the unsubscribe function.
+   */
+  follow(afterSeq: number, listener: RunBatchListener): () => void {
+    const earlier = this.eventsAfter(afterSeq);
+    if (earlier.length > 0) listener(earlier);
     if (this.finished) return () => undefined;
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -81,7 +99,15 @@ export class Run {
 
   /** The published events after `afterSeq`. */
   eventsAfter(afterSeq: number): EncodedEvent[] {
-    return afterSeq <= 0 ? [...this.published] : this.published.filter((event) => event.seq > afterSeq);
+    // Published events are in ascending order: the first one past `afterSeq` by bisection.
+    let low = 0;
+    let high = this.published.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.published[middle]!.seq > afterSeq) high = middle;
+      else low = middle + 1;
+    }
+    return this.published.slice(low);
   }
 
   /** Every published event, decoded (for JSON answers such as the sync endpoint). */

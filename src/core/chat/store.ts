@@ -73,8 +73,11 @@ export interface MessagePage {
 
 /** Appends the events of one run, in order. */
 export interface RunEventWriter {
-  /** Appends a batch durably; resolves once it is on disk (or committed). */
-  write(batch: readonly EncodedEvent[]): Promise<void>;
+  /**
+   * Appends a batch durably; resolves once it is on disk (or committed). `lines`, when
+   * given, are the batch's history lines as bytes (`batchBytes`), ready to append.
+   */
+  write(batch: readonly EncodedEvent[], lines?: Buffer): Promise<void>;
   /** Releases what the writer holds (an open file). */
   close(): Promise<void>;
 }

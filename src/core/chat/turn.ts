@@ -8,7 +8,7 @@
 import type { RunAppender } from './appender.js';
 import { draftFromTurn, type LearnedContent } from './learn.js';
 import type { ChatSkills } from './ports.js';
-import type { EventInput } from './types.js';
+import type { EventInput, RelayedEvent } from './types.js';
 
 /** What a turn knows about itself. */
 export interface TurnFacts {
@@ -54,6 +54,38 @@ export class TurnEvents {
         break;
     }
     return this.appender.append(event, raw, parsed);
+  }
+
+  /**
+   * Takes the events of one received chunk, in order; resolves once they are durable.
+   * Runs of ordinary events go to the appender as one batch; the events learning acts
+   * on (`skill_learned`, a terminal event after one) are handled one by one between them.
+   */
+  handleBatch(items: readonly RelayedEvent[]): Promise<void> {
+    if (!items.some((item) => this.needsOwnHandling(item.event.type))) {
+      if (this.learned === undefined) for (const { event } of items) if ((event.type === 'tool_call' || event.type === 'milestone') && this.steps.length < 200) this.steps.push(event);
+      return this.appender.appendBatch(items);
+    }
+    const waits: Promise<void>[] = [];
+    let plain: RelayedEvent[] = [];
+    for (const item of items) {
+      const { type } = item.event;
+      if (this.needsOwnHandling(type)) {
+        if (plain.length > 0) waits.push(this.appender.appendBatch(plain));
+        plain = [];
+        waits.push(this.handle(item.event, item.raw, item.parsed));
+        continue;
+      }
+      if ((type === 'tool_call' || type === 'milestone') && this.learned === undefined && this.steps.length < 200) this.steps.push(item.event);
+      plain.push(item);
+    }
+    if (plain.length > 0) waits.push(this.appender.appendBatch(plain));
+    return waits.length === 1 ? waits[0]! : Promise.all(waits).then(() => undefined);
+  }
+
+  /** True for the events learning acts on: `skill_learned`, and a terminal event once something was learned. */
+  private needsOwnHandling(type: EventInput['type']): boolean {
+    return type === 'skill_learned' || ((type === 'complete' || type === 'error') && this.learned !== undefined);
   }
 
   /** Stores the learned draft when the rule allows it, and says what happened. */

@@ -3,7 +3,7 @@
  * The records are declared once as schemas in `core/schemas/chat.ts`; this module
  * re-exports their types and adds what only the engine needs.
  */
-import type { ChatEvent } from '../schemas/chat.js';
+import type { ChatEvent, EventInput } from '../schemas/chat.js';
 
 export {
   EVENT_TYPES,
@@ -20,6 +20,17 @@ export {
 export interface NumberedEvent {
   seq: number;
   event: ChatEvent;
+}
+
+/**
+ * An event as a relay received it: validated, with the JSON text it was parsed from
+ * (`raw`) and that parse (`parsed`), which the engine reuses instead of serialising
+ * again when they hold exactly the validated members.
+ */
+export interface RelayedEvent {
+  event: EventInput;
+  raw?: string;
+  parsed?: unknown;
 }
 
 /** True for the two terminal event types. */

@@ -10,7 +10,7 @@ import { parseEvent } from '../chat/events.js';
 import { isTerminal } from '../chat/types.js';
 import { OrgError } from '../errors.js';
 import { streamSse, type SseOutcome } from './sse.js';
-import type { AgentRuntime, Emit, Turn, TurnTools } from './types.js';
+import type { AgentRuntime, Emit, RelayedEvent, Turn, TurnTools } from './types.js';
 import { PendingEmits, displayUrl, excerpt, formatDuration } from './util.js';
 
 export interface ContainerRuntimeOptions {
@@ -109,6 +109,13 @@ export function createContainerRuntime(containerUrl: string, options: ContainerR
       const pending = new PendingEmits(emit);
       let terminal = false;
       let invalid: string | undefined;
+      // The events of the chunk being parsed, handed over together once it is parsed.
+      let chunk: RelayedEvent[] = [];
+      const handOver = () => {
+        if (chunk.length === 0) return;
+        pending.pushBatch(chunk);
+        chunk = [];
+      };
       const outcome = await streamSse(
         {
           url: endpoint,
@@ -133,16 +140,21 @@ export function createContainerRuntime(containerUrl: string, options: ContainerR
               invalid = parsed.message;
               return true;
             }
-            pending.push(parsed.event, message.data, value);
+            chunk.push({ event: parsed.event, raw: message.data, parsed: value });
             if (isTerminal(parsed.event)) {
               terminal = true;
               return true;
             }
             return false;
           },
-          afterChunk: () => (pending.size >= settings.maxPendingEvents ? pending.drainTo(settings.maxPendingEvents >> 1) : undefined),
+          afterChunk: () => {
+            handOver();
+            return pending.size >= settings.maxPendingEvents ? pending.drainTo(settings.maxPendingEvents >> 1) : undefined;
+          },
         },
       );
+      // What the last chunk held when reading stopped (a terminal or invalid event, the end).
+      handOver();
       await pending.flush();
       if (terminal || signal.aborted || outcome.kind === 'aborted') return;
       const message = invalid !== undefined ? `container sent an invalid event: ${invalid}` : failureMessage(outcome, where, settings);

@@ -4,7 +4,9 @@
  * contract suite tests each of them.
  */
 import type { StoredMessage } from '../chat/store.js';
-import type { EventInput } from '../chat/types.js';
+import type { EventInput, RelayedEvent } from '../chat/types.js';
+
+export type { RelayedEvent };
 
 /** A skill as handed to a runtime: its match and its steps with their text. */
 export interface TurnSkill {
@@ -71,7 +73,14 @@ export interface TurnTools {
  * text the event was parsed from (`raw`) and that parse (`parsed`): when it holds
  * exactly the validated members, the engine reuses the text instead of serialising again.
  */
-export type Emit = (event: EventInput, raw?: string, parsed?: unknown) => Promise<void>;
+export type Emit = ((event: EventInput, raw?: string, parsed?: unknown) => Promise<void>) & {
+  /**
+   * Emits the events of one received chunk together, in order: the engine numbers,
+   * stamps, writes (one commit) and sends them (one socket write) as one batch. Present
+   * when the engine runs the turn; a relay falls back to one `emit` per event without it.
+   */
+  batch?: (events: RelayedEvent[]) => Promise<void>;
+};
 
 /**
  * Runs turns. `run` emits events and ends by emitting `complete` or `error` (the engine

@@ -4,7 +4,7 @@
  * engine records earlier events.
  */
 import type { EventInput } from '../chat/types.js';
-import type { Emit } from './types.js';
+import type { Emit, RelayedEvent } from './types.js';
 
 /** Waits `ms` milliseconds, or less when `signal` aborts (never rejects). */
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -39,26 +39,47 @@ export function displayUrl(url: URL): string {
  * being written, which is what makes them fast.
  */
 export class PendingEmits {
-  private pending: Promise<void>[] = [];
+  /** Emits not yet awaited, each with how many events it carries. */
+  private pending: { promise: Promise<void>; count: number }[] = [];
+  private events = 0;
 
   constructor(private readonly emit: Emit) {}
 
   /** Emits `event` now (with the JSON it was parsed from, when relayed); its completion is awaited by the next `flush`. */
   push(event: EventInput, raw?: string, parsed?: unknown): void {
+    this.track(() => this.emit(event, raw, parsed), 1);
+  }
+
+  /**
+   * Emits the events of one received chunk now, as one batch when the engine takes
+   * batches (else one by one); their completion is awaited by the next `flush`.
+   */
+  pushBatch(events: RelayedEvent[]): void {
+    if (events.length === 0) return;
+    const batch = this.emit.batch;
+    if (!batch) {
+      for (const { event, raw, parsed } of events) this.push(event, raw, parsed);
+      return;
+    }
+    this.track(() => batch(events), events.length);
+  }
+
+  private track(start: () => Promise<void>, count: number): void {
     let promise: Promise<void>;
     try {
-      promise = this.emit(event, raw, parsed);
+      promise = start();
     } catch (error) {
       promise = Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
     // A failure is reported by `flush`; this keeps it from counting as unhandled meanwhile.
     promise.catch(() => undefined);
-    this.pending.push(promise);
+    this.pending.push({ promise, count });
+    this.events += count;
   }
 
   /** How many emitted events are not yet awaited. */
   get size(): number {
-    return this.pending.length;
+    return this.events;
   }
 
   /**
@@ -66,9 +87,10 @@ export class PendingEmits {
    * fast producer keeps the history busy instead of stopping until it is fully drained.
    */
   async drainTo(keep: number): Promise<void> {
-    while (this.pending.length > keep) {
-      const oldest = this.pending.splice(0, this.pending.length - keep);
-      await Promise.all(oldest);
+    while (this.events > keep && this.pending.length > 0) {
+      const oldest = this.pending.shift()!;
+      this.events -= oldest.count;
+      await oldest.promise;
     }
   }
 
@@ -77,7 +99,8 @@ export class PendingEmits {
     while (this.pending.length > 0) {
       const batch = this.pending;
       this.pending = [];
-      await Promise.all(batch);
+      this.events = 0;
+      await Promise.all(batch.map((entry) => entry.promise));
     }
   }
 }

@@ -12,7 +12,7 @@ import { syncDirectory } from './dir-sync.js';
 import { mkdirSafe, openNoFollow } from './safe-fs.js';
 
 interface Pending {
-  text: string;
+  text: string | Buffer;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -44,8 +44,8 @@ export class GroupFile {
     private readonly options: GroupFileOptions = {},
   ) {}
 
-  /** Appends `text` (whole lines); resolves once it is durable. */
-  append(text: string): Promise<void> {
+  /** Appends `text` (whole lines, as text or bytes); resolves once it is durable. */
+  append(text: string | Buffer): Promise<void> {
     if (this.closed) return Promise.reject(new Error(`file ${this.path} is closed`));
     clearTimeout(this.idleTimer);
     return new Promise<void>((resolve, reject) => {
@@ -62,7 +62,9 @@ export class GroupFile {
           this.pending = [];
           try {
             const handle = await this.open();
-            await handle.write(batch.length === 1 ? batch[0]!.text : batch.map((entry) => entry.text).join(''));
+            const data = joined(batch);
+            if (typeof data === 'string') await handle.write(data);
+            else for (let written = 0; written < data.length; ) written += (await handle.write(data, written)).bytesWritten;
             await handle.datasync();
             for (const entry of batch) entry.resolve();
           } catch (error) {
@@ -117,6 +119,13 @@ export class GroupFile {
     this.handle = undefined;
     if (handle) await (await handle.catch(() => undefined))?.close();
   }
+}
+
+/** The appends of one write, as one string or one buffer. */
+function joined(batch: Pending[]): string | Buffer {
+  if (batch.length === 1) return batch[0]!.text;
+  if (batch.every((entry) => typeof entry.text === 'string')) return batch.map((entry) => entry.text).join('');
+  return Buffer.concat(batch.map((entry) => (typeof entry.text === 'string' ? Buffer.from(entry.text) : entry.text)));
 }
 
 /** Truncates an unterminated last line (a write torn by a crash). */

@@ -7,7 +7,7 @@
 import { constants } from 'node:fs';
 import { join } from 'node:path';
 import { openNoFollow, readFileSafe } from '../../storage/index.js';
-import type { EncodedEvent } from '../encoded.js';
+import { historyLine, type EncodedEvent } from '../encoded.js';
 import type { RunLocation } from '../store.js';
 import type { EventInput } from '../types.js';
 
@@ -36,7 +36,7 @@ export function headerLine(where: RunLocation): string {
 /** The lines of a batch of events. */
 export function eventLines(batch: readonly EncodedEvent[]): string {
   let text = '';
-  for (const event of batch) text += `{"seq":${event.seq},"event":${event.json}}\n`;
+  for (const event of batch) text += historyLine(event);
   return text;
 }
 
