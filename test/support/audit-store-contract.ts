@@ -4,17 +4,14 @@
  * (structure, actions, actor by id or e-mail, time window), and paging with `before`.
  */
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AuditStore } from '../../src/core/audit/index.js';
 import type { AuditAction, AuditEntry } from '../../src/core/schemas/index.js';
-import type { Fixture } from './auth-store-contract.js';
+import { fixtures, type Fixture } from './fixture.js';
 
 export function describeAuditStore(name: string, make: () => Promise<Fixture<AuditStore>>): void {
   describe(`AuditStore contract: ${name}`, () => {
-    const open: Fixture<AuditStore>[] = [];
-    afterEach(async () => {
-      for (const fixture of open.splice(0)) await fixture.cleanup();
-    });
+    const fresh = fixtures(make);
 
     const [a, b] = [randomUUID(), randomUUID()];
     const alice = randomUUID();
@@ -33,8 +30,7 @@ export function describeAuditStore(name: string, make: () => Promise<Fixture<Aud
     });
 
     it('reads entries back newest first, filtered, after a reopen', async () => {
-      const fixture = await make();
-      open.push(fixture);
+      const fixture = await fresh();
       const written = [
         entry('structure.create', a),
         entry('node.add', a),
@@ -56,8 +52,7 @@ export function describeAuditStore(name: string, make: () => Promise<Fixture<Aud
     });
 
     it('pages with before (an unknown id pages to nothing)', async () => {
-      const fixture = await make();
-      open.push(fixture);
+      const fixture = await fresh();
       const written = Array.from({ length: 5 }, () => entry('node.update', a));
       for (const one of written) await fixture.store.append(one);
       expect(await fixture.store.read({ before: written[3]!.id, limit: 2 })).toEqual([written[2], written[1]]);

@@ -4,28 +4,12 @@
  * across a reopen, revocation and last use behave the same whichever store a service has.
  */
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KeyStore, McpKeyRecord } from '../../src/core/auth/key-store.js';
 import type { UserRecord, UserStore } from '../../src/core/auth/user-store.js';
+import { fixtures, type Fixture } from './fixture.js';
 
-/** A store under test, the same backend opened again, and its cleanup. */
-export interface Fixture<S> {
-  store: S;
-  reopen(): Promise<S>;
-  cleanup(): Promise<void>;
-}
-
-function fixtures<S>(make: () => Promise<Fixture<S>>) {
-  const open: Fixture<S>[] = [];
-  afterEach(async () => {
-    for (const fixture of open.splice(0)) await fixture.cleanup();
-  });
-  return async () => {
-    const fixture = await make();
-    open.push(fixture);
-    return fixture;
-  };
-}
+export type { Fixture } from './fixture.js';
 
 const user = (email: string): UserRecord => ({ id: randomUUID(), email, token_hash: randomUUID().replace(/-/g, ''), created_at: new Date().toISOString() });
 

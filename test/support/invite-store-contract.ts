@@ -4,9 +4,9 @@
  * a revoke takes a pending invite of its structure only.
  */
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { InviteRecord, InviteStore } from '../../src/core/structures/invite-store.js';
-import type { Fixture } from './auth-store-contract.js';
+import { fixtures, type Fixture } from './fixture.js';
 
 const invite = (structureId: string, email: string, createdAt: string): InviteRecord => ({
   id: randomUUID(),
@@ -24,15 +24,7 @@ const invite = (structureId: string, email: string, createdAt: string): InviteRe
 /** Registers the invite store contract for one backend. */
 export function describeInviteStore(name: string, make: () => Promise<Fixture<InviteStore>>): void {
   describe(`InviteStore contract: ${name}`, () => {
-    const open: Fixture<InviteStore>[] = [];
-    afterEach(async () => {
-      for (const fixture of open.splice(0)) await fixture.cleanup();
-    });
-    const fresh = async () => {
-      const fixture = await make();
-      open.push(fixture);
-      return fixture;
-    };
+    const fresh = fixtures(make);
 
     it('lists pending invites newest first; a re-invite of the same address replaces the older one', async () => {
       const { store } = await fresh();

@@ -3,9 +3,9 @@
  * PostgreSQL): a reply owed stays owed until sent, across a restart.
  */
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OwedReply, ReplyJournal } from '../../src/core/inbound/reply-journal.js';
-import type { Fixture } from './auth-store-contract.js';
+import { fixtures, type Fixture } from './fixture.js';
 
 const owed = (to: string): OwedReply => ({
   run_id: randomUUID(),
@@ -21,14 +21,10 @@ const owed = (to: string): OwedReply => ({
 /** Registers the reply journal contract for one backend. */
 export function describeReplyJournal(name: string, make: () => Promise<Fixture<ReplyJournal>>): void {
   describe(`ReplyJournal contract: ${name}`, () => {
-    const open: Fixture<ReplyJournal>[] = [];
-    afterEach(async () => {
-      for (const fixture of open.splice(0)) await fixture.cleanup();
-    });
+    const fresh = fixtures(make);
 
     it('gives back the replies owed and not sent, also after a restart', async () => {
-      const fixture = await make();
-      open.push(fixture);
+      const fixture = await fresh();
       const first = owed('a@example.com');
       const second = owed('b@example.com');
       await fixture.store.owe(first);

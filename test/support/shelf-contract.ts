@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { fixtures } from './fixture.js';
 import type { ArtifactShelf } from '../../src/core/chat/artifacts.js';
 import type { Clock } from '../../src/core/util/clock.js';
 
@@ -28,18 +29,10 @@ async function bytes(stream: NodeJS.ReadableStream): Promise<Buffer> {
 /** Registers the shelf contract for one backend. */
 export function describeArtifactShelf(name: string, make: (clock: Clock) => Promise<ShelfFixture>): void {
   describe(`ArtifactShelf contract: ${name}`, () => {
-    const open: ShelfFixture[] = [];
-    afterEach(async () => {
-      for (const fixture of open.splice(0)) await fixture.cleanup();
-    });
     // A clock that moves a second on every reading, so writes are ordered without waiting.
     let tick = Date.parse('2030-01-01T00:00:00.000Z');
     const clock: Clock = { now: () => new Date((tick += 1000)) };
-    const fresh = async () => {
-      const fixture = await make(clock);
-      open.push(fixture);
-      return fixture;
-    };
+    const fresh = fixtures(() => make(clock));
 
     it('stores under a safe name, lists newest first, serves bytes and type, and puts a readable file under dir', async () => {
       const fixture = await fresh();

@@ -5,12 +5,12 @@
  * log entries newest first.
  */
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/core/structures/changes.js';
 import type { WorkspaceLogStore } from '../../src/core/structures/log.js';
 import type { StructureStore } from '../../src/core/structures/structure-store.js';
 import type { LogEntry, NodeRecord, StructureRecord } from '../../src/core/structures/types.js';
-import type { Fixture } from './auth-store-contract.js';
+import { fixtures, type Fixture } from './fixture.js';
 
 const node = (roleId: string, parentId: string | null = null): NodeRecord => ({
   id: randomUUID(),
@@ -38,15 +38,7 @@ const structure = (): StructureRecord => ({
 /** Registers the structure store contract for one backend (the store compacts after a few changes). */
 export function describeStructureStore(name: string, make: () => Promise<Fixture<StructureStore>>): void {
   describe(`StructureStore contract: ${name}`, () => {
-    const open: Fixture<StructureStore>[] = [];
-    afterEach(async () => {
-      for (const fixture of open.splice(0)) await fixture.cleanup();
-    });
-    const fresh = async () => {
-      const fixture = await make();
-      open.push(fixture);
-      return fixture;
-    };
+    const fresh = fixtures(make);
 
     it('creates a structure whole and replays its journal after a reopen, past compactions', async () => {
       const { store, reopen } = await fresh();
@@ -109,14 +101,10 @@ export function describeStructureStore(name: string, make: () => Promise<Fixture
 /** Registers the workspace log store contract for one backend. */
 export function describeWorkspaceLogStore(name: string, make: () => Promise<Fixture<WorkspaceLogStore>>): void {
   describe(`WorkspaceLogStore contract: ${name}`, () => {
-    const open: Fixture<WorkspaceLogStore>[] = [];
-    afterEach(async () => {
-      for (const fixture of open.splice(0)) await fixture.cleanup();
-    });
+    const fresh = fixtures(make);
 
     it('keeps entries per structure in order and reads the newest first, also after a reopen', async () => {
-      const fixture = await make();
-      open.push(fixture);
+      const fixture = await fresh();
       const [a, b] = [randomUUID(), randomUUID()];
       const entry = (title: string): LogEntry => ({ id: randomUUID(), created_at: '2030-01-01T00:00:00.000Z', type: 'decision', title, body: `why ${title}`, role_id: 'team-lead', node_id: randomUUID(), run_id: randomUUID() });
       await fixture.store.append(a, [entry('one'), entry('two')]);

@@ -53,9 +53,12 @@ describe('filesystem chat store', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it('drops node messages from memory beyond its byte budget and reads them again from disk', async () => {
+  it.each([
+    { bound: 'its byte budget', limits: { cacheBytes: 1 } },
+    { bound: 'its node count, whatever their bytes', limits: { cacheBytes: 64 * 1024 * 1024, cacheNodes: 1 } },
+  ])('drops node messages from memory beyond $bound and reads them again from disk', async ({ limits }) => {
     const root = await mkdtemp(join(tmpdir(), 'org-chat-cache-'));
-    const store = createFsChatStore({ stateDir: root, nodeDir: nodeDir(root), cacheBytes: 1 });
+    const store = createFsChatStore({ stateDir: root, nodeDir: nodeDir(root), ...limits });
     const nodes = ['a', 'b'].map((name, index) => ({ structureId: `4444444${index}-4444-4444-8444-444444444444`, nodeId: `5555555${index}-5555-4555-8555-555555555555`, roleId: `team-${name}` }));
     for (const node of nodes) {
       const runId = `6666666${nodes.indexOf(node)}-6666-4666-8666-666666666666`;
