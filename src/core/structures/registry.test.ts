@@ -30,7 +30,7 @@ const TEMPLATES = new Map<string, Template>([
 /** The filesystem store with its appends recorded, and held until released when `hold` is set. */
 function watched(inner: StructureStore) {
   const appends: JournalEntry[][] = [];
-  let gate: { promise: Promise<void>; release: () => void } | undefined;
+  let gate: { promise: Promise<void>; release: () => void; entered: Promise<void>; enter: () => void } | undefined;
   let failNext: Error | undefined;
   const store: StructureStore = {
     ...inner,
@@ -42,7 +42,10 @@ function watched(inner: StructureStore) {
     close: () => inner.close(),
     async append(structureId, entries) {
       appends.push(entries);
-      if (gate) await gate.promise;
+      if (gate) {
+        gate.enter();
+        await gate.promise;
+      }
       if (failNext) {
         const error = failNext;
         failNext = undefined;
@@ -56,10 +59,18 @@ function watched(inner: StructureStore) {
     appends,
     hold() {
       let release = () => undefined as void;
+      let enter = () => undefined as void;
       const promise = new Promise<void>((resolve) => {
         release = resolve;
       });
-      gate = { promise, release };
+      const entered = new Promise<void>((resolve) => {
+        enter = resolve;
+      });
+      gate = { promise, release, entered, enter };
+    },
+    /** Resolves once an append has reached the held gate (the write is in flight). */
+    inFlight(): Promise<void> {
+      return gate?.entered ?? Promise.resolve();
     },
     release() {
       gate?.release();
@@ -103,13 +114,14 @@ describe('StructureRegistry: concurrent changes to one structure are group-commi
     const lead = s.agents[0]!.id;
     spy.hold();
     const first = nodes.add(s.id, { role_id: 'team-a', label: 'A', parent_id: lead }, 'u1');
-    await new Promise((resolve) => setImmediate(resolve));
+    await spy.inFlight();
     // These arrive while the first is being journaled: they form the next group.
     const rest = Array.from({ length: 10 }, (_, i) => nodes.add(s.id, { role_id: `team-b${i}`, label: `B${i}`, parent_id: lead }, `u${i}`));
     // The same role twice in one group: the later one is refused, seeing the earlier one.
     const duplicate = nodes.add(s.id, { role_id: 'team-b3', label: 'Again', parent_id: lead }, 'u1');
     // A second root in the group: refused as always.
     const root = nodes.add(s.id, { role_id: 'team-root', label: 'Root', parent_id: null }, 'u1');
+    // One turn of the event loop lets the queued adds reach the registry (no event marks that).
     await new Promise((resolve) => setImmediate(resolve));
     expect(spy.appends).toHaveLength(1);
     // Nothing is visible before it is on disk.
@@ -140,7 +152,7 @@ describe('StructureRegistry: concurrent changes to one structure are group-commi
     const before = structuredClone(registry.get(s.id));
     spy.hold();
     const blocker = members.set(s.id, 'u9', 'viewer');
-    await new Promise((resolve) => setImmediate(resolve));
+    await spy.inFlight();
     const group = [
       nodes.update(s.id, 'team-qa', { label: 'Quality', x: 7 }, 'u1'),
       nodes.update(s.id, 'team-qa', { parent_id: lead!.id }, 'u1'),
@@ -191,7 +203,7 @@ describe('StructureRegistry: concurrent changes to one structure are group-commi
     const lead = s.agents[0]!.id;
     spy.hold();
     const first = nodes.add(s.id, { role_id: 'team-a', label: 'A', parent_id: lead }, 'u1');
-    await new Promise((resolve) => setImmediate(resolve));
+    await spy.inFlight();
     const group = [nodes.add(s.id, { role_id: 'team-b', label: 'B', parent_id: lead }, 'u1'), nodes.add(s.id, { role_id: 'team-c', label: 'C', parent_id: lead }, 'u1')];
     spy.failNextAppend(new Error('disk full'));
     spy.release();
