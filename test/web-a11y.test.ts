@@ -120,6 +120,7 @@ describe('every page, on a phone, on a desktop and in dark mode', () => {
       },
       { name: 'skill problems', path: `${w}/skills/problems`, title: 'Skill problems · org', ready: (page) => page.locator('.problem').first().waitFor({ timeout: WAIT }) },
       { name: 'keys and members', path: `${w}/access`, title: 'Keys & members · org', ready: (page) => page.locator('.members tbody tr').first().waitFor({ timeout: WAIT }) },
+      { name: 'webhooks', path: `${w}/webhooks`, title: 'Webhooks · org', ready: heading('Add a webhook') },
       { name: 'log', path: `${w}/log`, title: 'Workspace log · org', ready: (page) => page.locator('.timeline-item').first().waitFor({ timeout: WAIT }) },
       { name: 'archive dialog', path: w, title: 'Acme · org', ready: heading('Acme'), open: (page) => page.getByRole('button', { name: 'Archive' }).click() },
     ];

@@ -7,7 +7,6 @@
  * Retries run on an injected schedule; the test waits on the receiver's requests.
  */
 import { rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Delivery } from '../src/core/schemas/index.js';
@@ -16,39 +15,7 @@ import { createScriptedRuntime } from './helpers/scripted-runtime.js';
 import { startInstance, type TestInstance } from './helpers/instance.js';
 import { notifier } from './helpers/notifier.js';
 import { expectProblem } from './helpers/problem.js';
-
-interface Received {
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-  json: { id: string; type: string; timestamp: string; data: Record<string, unknown> };
-}
-
-/** A local receiver: answers each request with the next planned status (200 once the plan is used up). */
-async function startReceiver() {
-  const received: Received[] = [];
-  const plan: number[] = [];
-  const changes = notifier();
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      received.push({ headers: request.headers, body, json: JSON.parse(body) as Received['json'] });
-      response.writeHead(plan.shift() ?? 200, { 'content-type': 'text/plain' }).end('ok');
-      changes.notify();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}/hooks`,
-    received,
-    plan,
-    until: (predicate: () => boolean, what: string) => changes.until(predicate, what),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+import { startReceiver, verifyDelivery as verify, type WebhookReceiver } from './helpers/webhook-receiver.js';
 
 /** Follows the deliveries log of an instance through its change events. */
 function watchDeliveries(t: TestInstance) {
@@ -69,12 +36,6 @@ function watchDeliveries(t: TestInstance) {
   };
 }
 
-/** Verifies a delivery as a receiver would, with the reference library. */
-function verify(secret: string, delivery: Received): unknown {
-  const headers = Object.fromEntries(Object.entries(delivery.headers).map(([name, value]) => [name, String(value)]));
-  return new StandardWebhook(secret).verify(delivery.body, headers);
-}
-
 const runtime = createScriptedRuntime((turn) =>
   turn.message.includes('fail')
     ? [{ type: 'error', content: { message: 'the tool broke' } }]
@@ -90,7 +51,7 @@ const runtime = createScriptedRuntime((turn) =>
 );
 
 describe('completion webhooks', () => {
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: WebhookReceiver;
   let t: TestInstance;
   let owner: { token: string; id: string };
   let operator: { token: string; id: string };

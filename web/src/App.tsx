@@ -11,6 +11,7 @@ import { clearToken, parseFragment, replaceFragment, storedToken, storeToken } f
 import { SignIn } from './auth/SignIn';
 import { CanvasPage } from './canvas/CanvasPage';
 import { AccessPage } from './access/AccessPage';
+import { WebhooksPage } from './webhooks/WebhooksPage';
 import { LogPage } from './log/LogPage';
 import { LeaveGuardContext, parseRoute, useHash } from './router';
 import { SkillsPage } from './skills/SkillsPage';
@@ -165,6 +166,7 @@ function Routed({ path }: { path: string }) {
         {route.page === 'canvas' ? <CanvasPage key={route.structureId} structureId={route.structureId} roleId={route.roleId} /> : null}
         {route.page === 'skills' ? <SkillsPage key={route.structureId} structureId={route.structureId} view={route.view} /> : null}
         {route.page === 'access' ? <AccessPage key={structureId} structureId={route.structureId} /> : null}
+        {route.page === 'webhooks' ? <WebhooksPage key={structureId} structureId={route.structureId} /> : null}
         {route.page === 'log' ? <LogPage key={structureId} structureId={route.structureId} /> : null}
         {route.page === 'not-found' ? <NotFound path={route.path} /> : null}
       </main>

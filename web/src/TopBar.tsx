@@ -8,10 +8,11 @@ import { useSession } from './api/context';
 import { href, navigate, type Route } from './router';
 
 const SECTIONS = [
-  { page: 'canvas', label: 'Canvas', link: href.canvas },
-  { page: 'skills', label: 'Skills', link: (id: string) => href.skills(id) },
-  { page: 'access', label: 'Keys & members', link: href.access },
-  { page: 'log', label: 'Log', link: href.log },
+  { page: 'canvas', label: 'Canvas', link: href.canvas, owner: false },
+  { page: 'skills', label: 'Skills', link: (id: string) => href.skills(id), owner: false },
+  { page: 'access', label: 'Keys & members', link: href.access, owner: false },
+  { page: 'webhooks', label: 'Webhooks', link: href.webhooks, owner: true },
+  { page: 'log', label: 'Log', link: href.log, owner: false },
 ] as const;
 
 /** The top bar of every signed-in page. */
@@ -81,7 +82,7 @@ export function TopBar({ route }: { route: Route }) {
             </label>
             {current ? <span className={`role-chip role-${current.role}`}>{current.role}</span> : null}
             <nav className="tabs" aria-label="Workspace sections">
-              {SECTIONS.map((section) => (
+              {SECTIONS.filter((section) => !section.owner || current?.role === 'owner').map((section) => (
                 <a
                   key={section.page}
                   href={section.link(structureId)}

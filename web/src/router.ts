@@ -1,6 +1,6 @@
 /**
  * Hash routing: `#/` structures, `#/w/<id>` canvas (`/n/<role_id>` selects a node),
- * `#/w/<id>/skills[/…]`, `#/w/<id>/access`, `#/w/<id>/log`. Secrets in the fragment
+ * `#/w/<id>/skills[/…]`, `#/w/<id>/access`, `#/w/<id>/webhooks`, `#/w/<id>/log`. Secrets in the fragment
  * (`#token=`, `#invite=`) are handled by the app shell before routing.
  */
 import { createContext, useContext, useEffect, useRef, useState, type RefObject } from 'react';
@@ -11,6 +11,7 @@ export type Route =
   | { page: 'canvas'; structureId: string; roleId?: string }
   | { page: 'skills'; structureId: string; view: SkillsView }
   | { page: 'access'; structureId: string }
+  | { page: 'webhooks'; structureId: string }
   | { page: 'log'; structureId: string }
   | { page: 'not-found'; path: string };
 
@@ -37,6 +38,7 @@ export function parseRoute(path: string): Route {
   if (section === undefined) return { page: 'canvas', structureId };
   if (section === 'n' && a) return { page: 'canvas', structureId, roleId: seg(a)! };
   if (section === 'access') return { page: 'access', structureId };
+  if (section === 'webhooks') return { page: 'webhooks', structureId };
   if (section === 'log') return { page: 'log', structureId };
   if (section === 'skills') {
     if (a === undefined) return { page: 'skills', structureId, view: { tab: 'catalog' } };
@@ -55,6 +57,7 @@ export const href = {
   skill: (structureId: string, slug: string, edit = false) => `#/w/${encodeURIComponent(structureId)}/skills/s/${encodeURIComponent(slug)}${edit ? '/edit' : ''}`,
   draft: (structureId: string, slug: string) => `#/w/${encodeURIComponent(structureId)}/skills/drafts/${encodeURIComponent(slug)}`,
   access: (structureId: string) => `#/w/${encodeURIComponent(structureId)}/access`,
+  webhooks: (structureId: string) => `#/w/${encodeURIComponent(structureId)}/webhooks`,
   log: (structureId: string) => `#/w/${encodeURIComponent(structureId)}/log`,
 };
 

@@ -53,6 +53,9 @@ describe('explain', () => {
     expect(fieldLabel('querystring.limit', { limit: 'Limit' })).toBe('Limit');
     expect(plainMessage('must match pattern "^[a-z]+$"')).toBe('is not in the expected form');
     expect(plainMessage('must be <= 500')).toBe('can be at most 500');
+    expect(plainMessage('must NOT have fewer than 1 items')).toBe('needs at least one choice');
+    expect(plainMessage('must have at least 1 item(s)')).toBe('needs at least one choice');
+    expect(plainMessage('must have at least 2 item(s)')).toBe('needs at least 2 choices');
     expect(plainMessage('something the server wrote')).toBe('something the server wrote');
   });
 });

@@ -12,6 +12,7 @@ export type {
   ArchivedNodeRecord as ArchivedNode,
   ChatEvent,
   CreatedKey,
+  CreatedWebhook,
   DeletedSkill,
   ExplainedCandidate,
   HistoryMessage,
@@ -30,6 +31,8 @@ export type {
   SkillProblem,
   StructureDetail,
   StructureSummary,
+  Webhook,
+  WebhookDelivery,
 } from '../../../src/client/types.js';
 
 /** Problem details as the UI holds them: what the server sent, or the status line when it sent none. */

@@ -30,6 +30,8 @@ const PHRASES: [RegExp, (match: RegExpMatchArray) => string][] = [
   [/^must NOT have fewer than 1 characters?$/i, () => 'cannot be empty'],
   [/^must NOT have fewer than (\d+) characters?$/i, (m) => `needs at least ${m[1]} characters`],
   [/^must NOT have more than (\d+) characters?$/i, (m) => `can have at most ${m[1]} characters`],
+  [/^must (?:NOT have fewer than|have at least) 1 item(?:s|\(s\))?$/i, () => 'needs at least one choice'],
+  [/^must (?:NOT have fewer than|have at least) (\d+) item(?:s|\(s\))?$/i, (m) => `needs at least ${m[1]} choices`],
   [/^must NOT have more than (\d+) items?$/i, (m) => `can have at most ${m[1]} entries`],
   [/^must have required property '([^']+)'$/i, () => 'is required'],
   [/^(must match pattern .*|has an invalid format|must match format .*)$/i, () => 'is not in the expected form'],
