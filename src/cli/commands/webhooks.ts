@@ -3,7 +3,7 @@ import { invalid, notFound } from '../../core/errors.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../core/schemas/webhooks.js';
 import type { ConnectionFlags } from '../connection.js';
 import { connect, withDefaults, type CommandDeps } from '../deps.js';
-import { printJson, printTable } from '../format.js';
+import { printJson, printRows } from '../format.js';
 import { findStructureDetail } from '../resolve.js';
 
 /** Flags of the webhooks commands. */
@@ -53,19 +53,16 @@ export async function runWebhooksList(args: WebhooksArgs, partial: Partial<Comma
   const deps = withDefaults(partial);
   const { client, detail } = await target(args, deps);
   const { webhooks } = await client.listWebhooks(detail.id);
-  if (args.json) printJson(deps.output, webhooks);
-  else
-    printTable(
-      deps.output,
-      webhooks,
-      [
-        { header: 'id', value: (w) => w.id },
-        { header: 'url', value: (w) => w.url, max: 50 },
-        { header: 'events', value: (w) => w.events.join(','), max: 60 },
-        { header: 'created', value: (w) => w.created_at },
-      ],
-      `${detail.name} has no webhooks (add one with: org webhooks add <url>)`,
-    );
+  printRows(deps.output, webhooks, {
+    json: args.json,
+    columns: [
+      { header: 'id', value: (w) => w.id },
+      { header: 'url', value: (w) => w.url, max: 50 },
+      { header: 'events', value: (w) => w.events.join(','), max: 60 },
+      { header: 'created', value: (w) => w.created_at },
+    ],
+    empty: `${detail.name} has no webhooks (add one with: org webhooks add <url>)`,
+  });
   return 0;
 }
 
@@ -92,21 +89,18 @@ export async function runWebhooksDeliveries(args: WebhooksArgs & { webhook: stri
   const deps = withDefaults(partial);
   const { client, detail, webhook } = await findWebhook(args, deps);
   const { deliveries } = await client.webhookDeliveries(detail.id, webhook.id, args.limit !== undefined ? { limit: args.limit } : {});
-  if (args.json) printJson(deps.output, deliveries);
-  else
-    printTable(
-      deps.output,
-      deliveries,
-      [
-        { header: 'id', value: (d) => d.id },
-        { header: 'event', value: (d) => d.event_type },
-        { header: 'status', value: (d) => d.status },
-        { header: 'code', value: (d) => (d.response_code === null ? (d.attempts.at(-1)?.error ?? '—') : String(d.response_code)) },
-        { header: 'attempts', value: (d) => String(d.attempts.length) },
-        { header: 'created', value: (d) => d.created_at },
-        { header: 'next attempt', value: (d) => d.next_attempt_at ?? '—' },
-      ],
-      `webhook ${webhook.id} has no deliveries yet`,
-    );
+  printRows(deps.output, deliveries, {
+    json: args.json,
+    columns: [
+      { header: 'id', value: (d) => d.id },
+      { header: 'event', value: (d) => d.event_type },
+      { header: 'status', value: (d) => d.status },
+      { header: 'code', value: (d) => (d.response_code === null ? (d.attempts.at(-1)?.error ?? '—') : String(d.response_code)) },
+      { header: 'attempts', value: (d) => String(d.attempts.length) },
+      { header: 'created', value: (d) => d.created_at },
+      { header: 'next attempt', value: (d) => d.next_attempt_at ?? '—' },
+    ],
+    empty: `webhook ${webhook.id} has no deliveries yet`,
+  });
   return 0;
 }
