@@ -7,10 +7,11 @@
  * nothing edits an entry; a token's first use from a new client is an entry; entries
  * survive a restart.
  */
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry, AuditPage } from '../src/core/schemas/index.js';
+import { inviteTokenFor } from './helpers/outbox.js';
 import { ADMIN_TOKEN, startInstance, type TestInstance } from './helpers/instance.js';
 
 interface Answer<T = Record<string, unknown>> {
@@ -120,9 +121,7 @@ describe('the audit log', () => {
     const s = `/api/org/structures/${structureId}`;
     const shared = await api<{ invite: { id: string } }>('POST', `${s}/share`, owner.token, { email: 'guest@example.com', role: 'viewer' });
     expect(shared.status).toBe(200);
-    const outbox = join(home, '.org', 'outbox');
-    const mails = await Promise.all((await readdir(outbox)).map((name) => readFile(join(outbox, name), 'utf8')));
-    const invite = /org_inv_[0-9A-Za-z]+/.exec(mails.join('\n').replace(/=\r?\n/g, ''))![0];
+    const invite = await inviteTokenFor(home, 'guest@example.com');
     const accepted = await api<{ user: { id: string } }>('POST', '/api/org/invites/accept', null, { token: invite }, 'guest-phone/3');
     expect(accepted.status).toBe(200);
     // Failures leave nothing: a second root node (400) and an unknown node (404).

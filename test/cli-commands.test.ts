@@ -30,6 +30,7 @@ import { saveLogin } from '../src/core/credentials.js';
 import { createScriptedRuntime } from './helpers/scripted-runtime.js';
 import { capture, depsFor, EVERY_EVENT } from './cli-helpers.js';
 import { REPO_ROOT } from './helpers/child.js';
+import { inviteTokenFor } from './helpers/outbox.js';
 import { ADMIN_TOKEN, startInstance, type TestInstance } from './helpers/instance.js';
 
 const FAILING: EventInput[] = [
@@ -43,18 +44,6 @@ async function closedPortUrl(): Promise<string> {
   const address = server.address();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 1}`;
-}
-
-/** Reads the invite token from the newest `.eml` in the outbox. */
-async function inviteToken(home: string, email: string): Promise<string> {
-  const outbox = join(home, '.org', 'outbox');
-  for (const name of (await readdir(outbox)).sort().reverse()) {
-    const raw = (await readFile(join(outbox, name), 'utf8')).replace(/=\r?\n/g, '');
-    if (!raw.includes(email)) continue;
-    const token = /org_inv_[0-9A-Za-z]+/.exec(raw)?.[0];
-    if (token) return token;
-  }
-  throw new Error(`no invite for ${email}`);
 }
 
 describe('command runners against a real server', () => {
@@ -269,7 +258,7 @@ describe('command runners against a real server', () => {
       expect(await runMembers({ json: true }, as(alice))).toBe(0);
       expect((JSON.parse(out.text()) as { invites: { email: string }[] }).invites.map((i) => i.email)).toEqual(['bob@example.com']);
       out.clear();
-      const token = await inviteToken(t.home, 'bob@example.com');
+      const token = await inviteTokenFor(t.home, 'bob@example.com');
       const noToken = { ...as(alice), env: { ORG_URL: t.url, ORG_CONFIG_DIR: join(t.home, 'bob-config') } };
       expect(await runInvitesAccept({ inviteToken: token, save: true }, noToken)).toBe(0);
       expect(out.text()).toContain('bob@example.com is now operator');

@@ -25,6 +25,7 @@ import { runStructuresCreate, runStructuresShow } from '../src/cli/commands/stru
 import type { EventInput } from '../src/core/chat/types.js';
 import type { AgentRuntime } from '../src/core/runtimes/types.js';
 import { capture, depsFor } from './cli-helpers.js';
+import { inviteTokenFor } from './helpers/outbox.js';
 import { startInstance, type TestInstance } from './helpers/instance.js';
 
 const TURN: EventInput[] = [
@@ -42,16 +43,6 @@ const planner: AgentRuntime = {
     await emit({ type: 'complete', content: { summary: 'Planned it', artifacts: [name] } });
   },
 };
-
-/** Reads the invite token of `email` from the outbox (quoted-printable soft breaks joined). */
-async function inviteToken(home: string, email: string): Promise<string> {
-  const outbox = join(home, '.org', 'outbox');
-  for (const name of (await readdir(outbox)).sort().reverse()) {
-    const raw = await readFile(join(outbox, name), 'utf8');
-    if (raw.includes(email)) return /org_inv_[0-9A-Za-z]+/.exec(raw)![0];
-  }
-  throw new Error(`no invite for ${email}`);
-}
 
 describe('CLI coverage of the API', () => {
   let t: TestInstance;
@@ -226,7 +217,7 @@ describe('CLI coverage of the API', () => {
   it('members role and rm, invites list and revoke', async () => {
     expect(await runShare({ email: 'ana@example.com', role: 'operator', structure: 'Acme exec' }, as(owner.token))).toBe(0);
     const client = new OrgClient({ url: t.url, token: owner.token });
-    await client.acceptInvite(await inviteToken(t.home, 'ana@example.com'));
+    await client.acceptInvite(await inviteTokenFor(t.home, 'ana@example.com'));
     out.clear();
     expect(await runMemberRole({ member: 'ana@example.com', role: 'owner', structure: 'Acme exec' }, as(owner.token))).toBe(0);
     expect(out.text()).toBe('ana@example.com is now owner of Acme exec (was operator)');
@@ -250,7 +241,7 @@ describe('CLI coverage of the API', () => {
     out.clear();
     expect(await runInvitesRevoke({ invite: 'cy@example.com', structure: 'Acme exec' }, as(ana.token))).toBe(0);
     expect(out.text()).toBe('revoked the invite of cy@example.com to Acme exec; its token no longer works');
-    await expect(new OrgClient({ url: t.url }).acceptInvite(await inviteToken(t.home, 'cy@example.com'))).rejects.toMatchObject({ code: 'gone' });
+    await expect(new OrgClient({ url: t.url }).acceptInvite(await inviteTokenFor(t.home, 'cy@example.com'))).rejects.toMatchObject({ code: 'gone' });
     out.clear();
   });
 

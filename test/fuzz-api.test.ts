@@ -11,11 +11,11 @@
  * failures are collected and reported together, each with a request that reproduces it.
  */
 import { existsSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './helpers/child.js';
+import { inviteTokenFor } from './helpers/outbox.js';
 import { ADMIN_TOKEN, startInstance, type TestInstance } from './helpers/instance.js';
 import { operationsOf, requestsFor, type FuzzRequest, type Operation, type ValuePool } from './helpers/fuzz.js';
 
@@ -58,9 +58,7 @@ describe(`API fuzzer (${RUNS} requests, seed ${SEED}; replay with ORG_FUZZ_SEED=
     });
     await t.app.chat.shelfOf(structure.id, node.id).write('report.md', '# Report\n', 'text/markdown');
     const invite = await t.app.invites.share({ structureId: structure.id, email: 'invitee@example.com', role: 'operator', invitedBy: 'owner@example.com' });
-    const outbox = await readdir(join(t.home, '.org', 'outbox'));
-    const mail = (await Promise.all(outbox.map((name) => readFile(join(t.home, '.org', 'outbox', name), 'utf8')))).join('\n').replace(/=\r?\n/g, '');
-    const inviteToken = /org_inv_[A-Za-z0-9]+/.exec(mail)?.[0] ?? 'org_inv_missing';
+    const inviteToken = await inviteTokenFor(t.home, 'invitee@example.com');
     pool = {
       structure_id: [structure.id, structure.id, other.id],
       role_id: structure.agents.map((agent) => agent.role_id),
