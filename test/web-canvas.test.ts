@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_WEB_ROOT } from '../src/server/routes/web.js';
-import { launchBrowser, screenshot, watchConsole, type BrowserProblem } from './helpers/browser.js';
+import { openBrowserSession, openSignedIn, screenshot, type BrowserProblem } from './helpers/browser.js';
 import { startInstance, type TestInstance } from './helpers/instance.js';
 
 const WAIT = 15_000;
@@ -74,12 +74,8 @@ describe('the canvas lays itself out', () => {
     if (!existsSync(join(DEFAULT_WEB_ROOT, 'index.html'))) throw new Error('the web UI is not built: run `npm run build` first');
     t = await startInstance({ listen: true });
     user = await t.createUser('lead@example.com');
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    page = await context.newPage();
-    problems = watchConsole(page);
-    await page.goto(`${t.url}/#token=${user.token}`);
-    await visible(page.getByRole('heading', { name: 'Workspaces', exact: true }));
+    ({ browser, context, page, problems } = await openBrowserSession({ viewport: { width: 1440, height: 900 } }));
+    await openSignedIn(page, t.url, user.token);
   }, 60_000);
 
   afterAll(async () => {

@@ -15,7 +15,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startContainerAgent, type ContainerAgent } from '../examples/container-agent/server.mjs';
 import { DEFAULT_WEB_ROOT } from '../src/server/routes/web.js';
-import { launchBrowser, screenshot, watchConsole, type BrowserProblem } from './helpers/browser.js';
+import { openBrowserSession, screenshot, watchConsole, type BrowserProblem } from './helpers/browser.js';
 import { ADMIN_TOKEN, startInstance, type TestInstance } from './helpers/instance.js';
 
 const WAIT = 15_000;
@@ -73,12 +73,9 @@ describe('web UI end to end', () => {
     agent = await startContainerAgent({ port: 0, log: () => undefined });
     t = await startInstance({ listen: true });
     user = await t.createUser('ada@example.com');
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    ({ browser, context, page, problems } = await openBrowserSession({ viewport: { width: 1280, height: 800 }, acceptDownloads: true }));
     // Every wait of the page fails with what it waited for, well before the test's own timeout.
     context.setDefaultTimeout(WAIT);
-    page = await context.newPage();
-    problems = watchConsole(page);
   }, 60_000);
 
   afterAll(async () => {

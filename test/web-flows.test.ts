@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_WEB_ROOT } from '../src/server/routes/web.js';
-import { launchBrowser, screenshot, watchConsole, type BrowserProblem } from './helpers/browser.js';
+import { openBrowserSession, openSignedIn, screenshot, watchConsole, type BrowserProblem } from './helpers/browser.js';
 import { startInstance, type TestInstance } from './helpers/instance.js';
 
 const WAIT = 15_000;
@@ -60,12 +60,8 @@ describe('web UI flows', () => {
       ],
     });
     runId = turn.run_id;
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
-    page = await context.newPage();
-    problems = watchConsole(page);
-    await page.goto(`${t.url}/#token=${user.token}`);
-    await visible(page.getByRole('heading', { name: 'Workspaces', exact: true }));
+    ({ browser, context, page, problems } = await openBrowserSession({ viewport: { width: 1280, height: 800 }, acceptDownloads: true }));
+    await openSignedIn(page, t.url, user.token);
   }, 60_000);
 
   afterAll(async () => {
@@ -207,8 +203,7 @@ describe('web UI flows', () => {
     try {
       const mobile = await phone.newPage();
       const mobileProblems = watchConsole(mobile);
-      await mobile.goto(`${t.url}/#token=${user.token}`);
-      await visible(mobile.getByRole('heading', { name: 'Workspaces', exact: true }));
+      await openSignedIn(mobile, t.url, user.token);
       await mobile.goto(`${t.url}/#/w/${structureId}`);
       await visible(mobile.getByRole('list', { name: 'Nodes' }));
       expect(await mobile.locator('.react-flow').count()).toBe(0);

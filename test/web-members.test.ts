@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_WEB_ROOT } from '../src/server/routes/web.js';
-import { launchBrowser, screenshot, watchConsole, type BrowserProblem } from './helpers/browser.js';
+import { openBrowserSession, openSignedIn, screenshot, type BrowserProblem } from './helpers/browser.js';
 import { startInstance, type TestInstance } from './helpers/instance.js';
 
 
@@ -51,12 +51,8 @@ describe('members of a workspace', () => {
       body: JSON.stringify({ email: 'dave@example.com', role: 'viewer' }),
     });
     expect(shared.status).toBe(200);
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    page = await context.newPage();
-    problems = watchConsole(page);
-    await page.goto(`${t.url}/#token=${owner.token}`);
-    await visible(page.getByRole('heading', { name: 'Workspaces', exact: true }));
+    ({ browser, context, page, problems } = await openBrowserSession({ viewport: { width: 1280, height: 800 } }));
+    await openSignedIn(page, t.url, owner.token);
     await page.goto(`${t.url}/#/w/${structureId}/access`);
     await visible(page.getByRole('combobox', { name: 'Role of bob@example.com' }));
   }, 60_000);

@@ -22,7 +22,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createBrotliDecompress } from 'node:zlib';
-import { chromium, type Browser, type ConsoleMessage, type LaunchOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type ConsoleMessage, type LaunchOptions, type Page } from 'playwright-core';
 import { extract } from 'tar-fs';
 import { REPO_ROOT } from './child.js';
 
@@ -158,6 +158,31 @@ export function watchConsole(page: Page): BrowserProblem[] {
   });
   page.on('pageerror', (error) => problems.push({ kind: 'pageerror', text: `${error.name}: ${error.message}` }));
   return problems;
+}
+
+/** What a browser suite opens before its tests: a browser, one context, one page whose console errors are collected. */
+export interface BrowserSession {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  problems: BrowserProblem[];
+}
+
+/** Launches the browser and opens a page in a new context with `options` (viewport, downloads, touch…). */
+export async function openBrowserSession(options: BrowserContextOptions = {}): Promise<BrowserSession> {
+  const browser = await launchBrowser();
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  return { browser, context, page, problems: watchConsole(page) };
+}
+
+/**
+ * Opens the web UI at `url` signed in through a `#token=` link and waits for the list of
+ * workspaces (no deadline of its own: the test's timeout ends a wait that never ends).
+ */
+export async function openSignedIn(page: Page, url: string, token: string): Promise<void> {
+  await page.goto(`${url}/#token=${token}`);
+  await page.getByRole('heading', { name: 'Workspaces', exact: true }).waitFor({ state: 'visible', timeout: 0 });
 }
 
 /** Writes a screenshot of the viewport to test-results/web/<name>.png and returns its path. */
