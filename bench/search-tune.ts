@@ -8,7 +8,7 @@
  *
  * The objective is the mean MRR@5 over the kinds of answerable query (every kind counts
  * the same, so a gain on keywords cannot hide a loss on paraphrases) plus half the
- * no-answer empty rate, under three constraints: on every kind MRR@5 stays at or above
+ * no-answer empty rate up to 85 % (more empties beyond that only cost answers), under three constraints: on every kind MRR@5 stays at or above
  * raw MiniSearch boosted, dev Recall@5 too, and at least 80 % of the no-answer queries
  * come back empty (the goal on held-out queries is 75 %).
  */
@@ -62,12 +62,15 @@ function withKnob(tuning: Tuning, knob: string, value: unknown): Tuning {
 const set = await loadEvalSet();
 const floor = evaluate(set.dev, rawRanker(set.skills, RAW_CONFIGS.boosted));
 const floorRecall = floor.all.recall;
+/** The no-answer empty rate worth aiming for on dev: the 80 % constraint plus a margin for held-out queries. */
+const EMPTY_AIM = 0.85;
 
 function objective(tuning: Tuning): { value: number; report: ReturnType<typeof evaluate> } {
   const report = evaluate(set.dev, orgRanker(set.skills, tuning));
   const kinds = Object.entries(report.byKind).filter(([, f]) => f.answerable > 0);
   const macro = kinds.reduce((sum, [, f]) => sum + f.mrr, 0) / kinds.length;
-  let value = macro + 0.5 * report.all.empty;
+  // Empty answers count up to EMPTY_AIM: beyond it, more empties only cost answers.
+  let value = macro + 0.5 * Math.min(report.all.empty, EMPTY_AIM);
   for (const [kind, f] of kinds) if (f.mrr < (floor.byKind[kind]?.mrr ?? 0)) value -= 0.5 + (floor.byKind[kind]?.mrr ?? 0) - f.mrr;
   if (report.all.recall < floorRecall) value -= 0.5 + floorRecall - report.all.recall;
   if (report.all.empty < 0.8) value -= 0.5 + 0.8 - report.all.empty;

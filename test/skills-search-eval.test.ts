@@ -7,7 +7,7 @@
  * coming back empty, or when the figures fall below those reached (small margin).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSkillStore, type SkillStore } from '../src/core/skills/index.js';
+import { createSkillStore, search, type SkillStore } from '../src/core/skills/index.js';
 import { tempHome, type TempHome } from './helpers/skills.js';
 import { EVAL_DIR, evaluate, KINDS, loadEvalSet, rawRanker, RAW_CONFIGS, type EvalSet } from './helpers/search-eval.js';
 import { join } from 'node:path';
@@ -71,5 +71,16 @@ describe('search relevance', () => {
     expect(store.search('podcast', { limit: 50 }).map((m) => m.slug).sort()).toEqual(podcasts.sort());
     expect(store.search('plan an internal hackathon', { limit: 50 }).map((m) => m.slug)).not.toContain('plan-hackathon');
     expect(store.search('hi there, thanks!')).toEqual([]);
+  });
+
+  it('answers a request that came back empty once it is a trigger of the skill that should answer it', () => {
+    const index = search.createSkillSearchIndex({ synonyms: () => search.createWordNet() });
+    for (const skill of set.skills) index.set(search.toSearchDocument(skill));
+    // Too little of "employee quit" occurs in the library to tell it from chit-chat.
+    expect(index.search('employee quit')).toEqual([]);
+    const leaver = set.skills.find((s) => s.slug === 'offboard-departing-employee')!;
+    index.set(search.toSearchDocument({ ...leaver, frontmatter: { ...leaver.frontmatter, triggers: [...(leaver.frontmatter.triggers ?? []), 'employee quit'] } }));
+    expect(index.search('employee quit')[0]).toMatchObject({ slug: 'offboard-departing-employee', reason: 'matched trigger "employee quit"' });
+    expect(index.search('an employee just quit today')[0]?.slug).toBe('offboard-departing-employee');
   });
 });
