@@ -10,6 +10,7 @@ import type { CreatedKey, KeyListing, OrgNode, StructureDetail } from '../api/ty
 import { Confirm } from '../ui/Dialog';
 import { formatAgo, formatTime } from '../ui/format';
 import { Empty, ErrorNote, InfoNote } from '../ui/Notice';
+import { SecretOnce } from '../ui/SecretOnce';
 import { useLoad } from '../ui/useLoad';
 
 interface NodeKey extends KeyListing {
@@ -33,7 +34,6 @@ export function KeysSection({ structureId }: { structureId: string }) {
   const [roleId, setRoleId] = useState('');
   const [label, setLabel] = useState('');
   const [minted, setMinted] = useState<(CreatedKey & { roleId: string }) | null>(null);
-  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
   const [revoking, setRevoking] = useState<NodeKey | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -46,7 +46,6 @@ export function KeysSection({ structureId }: { structureId: string }) {
     setBusy(true);
     setError(null);
     setNotice(null);
-    setCopied(null);
     try {
       const created = await api.post<CreatedKey>(`${nodePath(structureId, target)}/mcp-key`, label.trim() ? { label: label.trim() } : {});
       setMinted({ ...created, roleId: target });
@@ -56,15 +55,6 @@ export function KeysSection({ structureId }: { structureId: string }) {
       setError(failure);
     } finally {
       setBusy(false);
-    }
-  };
-
-  const copy = async (token: string) => {
-    try {
-      await navigator.clipboard.writeText(token);
-      setCopied('yes');
-    } catch {
-      setCopied('failed');
     }
   };
 
@@ -98,21 +88,9 @@ export function KeysSection({ structureId }: { structureId: string }) {
         </button>
       </form>
       {minted ? (
-        <div className="token-once" role="status">
-          <div className="token-warning">
-            <strong>Copy this token now.</strong> It is shown only once; the server keeps only its hash. Anyone holding it can act as {minted.roleId}.
-          </div>
-          <div className="row gap">
-            <input className="token-value" readOnly value={minted.token} aria-label="New MCP key token" onFocus={(event) => event.target.select()} />
-            <button type="button" className="btn btn-small" onClick={() => void copy(minted.token)}>
-              {copied === 'yes' ? 'Copied ✓' : 'Copy'}
-            </button>
-            <button type="button" className="btn btn-small btn-ghost" onClick={() => setMinted(null)}>
-              Done
-            </button>
-          </div>
-          {copied === 'failed' ? <p className="field-error">The browser did not allow copying; select the token and copy it by hand.</p> : null}
-        </div>
+        <SecretOnce key={minted.token} secret={minted.token} label="New MCP key token" noun="token" onDone={() => setMinted(null)}>
+          <strong>Copy this token now.</strong> It is shown only once; the server keeps only its hash. Anyone holding it can act as {minted.roleId}.
+        </SecretOnce>
       ) : null}
       <ErrorNote error={keys.error ?? error} onDismiss={() => setError(null)} labels={{ label: 'Label', node: 'Node' }} />
       {notice ? <InfoNote tone="success">{notice}</InfoNote> : null}

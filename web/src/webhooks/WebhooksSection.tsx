@@ -11,6 +11,7 @@ import type { CreatedWebhook, Webhook } from '../api/types';
 import { Confirm } from '../ui/Dialog';
 import { formatTime } from '../ui/format';
 import { Empty, ErrorNote } from '../ui/Notice';
+import { SecretOnce } from '../ui/SecretOnce';
 import { useToast } from '../ui/Toasts';
 import { useLoad } from '../ui/useLoad';
 import { DeliveriesLog } from './DeliveriesLog';
@@ -35,7 +36,6 @@ export function WebhooksSection({ structureId }: { structureId: string }) {
   const [description, setDescription] = useState('');
   const [events, setEvents] = useState<string[]>(['run.completed', 'run.failed']);
   const [created, setCreated] = useState<CreatedWebhook | null>(null);
-  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
   const [removing, setRemoving] = useState<Webhook | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -44,7 +44,6 @@ export function WebhooksSection({ structureId }: { structureId: string }) {
   const register = async () => {
     setBusy(true);
     setError(null);
-    setCopied(null);
     try {
       const body = { url: url.trim(), events, ...(description.trim() ? { description: description.trim() } : {}) };
       const answer = await api.post<CreatedWebhook>(base, body);
@@ -56,15 +55,6 @@ export function WebhooksSection({ structureId }: { structureId: string }) {
       setError(failure);
     } finally {
       setBusy(false);
-    }
-  };
-
-  const copy = async (secret: string) => {
-    try {
-      await navigator.clipboard.writeText(secret);
-      setCopied('yes');
-    } catch {
-      setCopied('failed');
     }
   };
 
@@ -112,22 +102,10 @@ export function WebhooksSection({ structureId }: { structureId: string }) {
           </div>
         </form>
         {created ? (
-          <div className="token-once" role="status">
-            <div className="token-warning">
-              <strong>Copy this signing secret now.</strong> It is shown only once. Your receiver uses it to check that each delivery to {created.url} comes from
-              this server.
-            </div>
-            <div className="row gap">
-              <input className="token-value" readOnly value={created.secret} aria-label="New webhook signing secret" onFocus={(event) => event.target.select()} />
-              <button type="button" className="btn btn-small" onClick={() => void copy(created.secret)}>
-                {copied === 'yes' ? 'Copied ✓' : 'Copy'}
-              </button>
-              <button type="button" className="btn btn-small btn-ghost" onClick={() => setCreated(null)}>
-                Done
-              </button>
-            </div>
-            {copied === 'failed' ? <p className="field-error">The browser did not allow copying; select the secret and copy it by hand.</p> : null}
-          </div>
+          <SecretOnce key={created.secret} secret={created.secret} label="New webhook signing secret" noun="secret" onDone={() => setCreated(null)}>
+            <strong>Copy this signing secret now.</strong> It is shown only once. Your receiver uses it to check that each delivery to {created.url} comes from this
+            server.
+          </SecretOnce>
         ) : null}
         <ErrorNote error={error} onDismiss={() => setError(null)} labels={LABELS} />
       </section>
