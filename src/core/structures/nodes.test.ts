@@ -2,30 +2,9 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { systemClock } from '../util/index.js';
-import { NodeActivity } from './activity.js';
+import { structureServices } from '../../../test/support/structure-services.js';
 import { createFsStructureStore } from './fs-structure-store.js';
-import { MemberService } from './members.js';
-import { NodeService } from './nodes.js';
-import { StructureRegistry } from './registry.js';
-import { StructureService } from './structures.js';
-import type { Template } from './templates.js';
 import type { NodeRecord } from './types.js';
-
-const TEMPLATES = new Map<string, Template>([
-  ['blank', { name: 'blank', description: '', nodes: [] }],
-  [
-    'pair',
-    {
-      name: 'pair',
-      description: '',
-      nodes: [
-        { role_id: 'team-lead', label: 'Lead', parent: null, x: 0, y: 0, starting_context: 'lead' },
-        { role_id: 'team-dev', label: 'Dev', parent: 'team-lead', x: 0, y: 100, starting_context: 'dev' },
-      ],
-    },
-  ],
-]);
 
 describe('structures, nodes and members over the journaled store', () => {
   let dir: string;
@@ -34,16 +13,7 @@ describe('structures, nodes and members over the journaled store', () => {
   const make = async (options: { compactBytes?: number; onArchived?: (structureId: string, node: NodeRecord) => Promise<void> } = {}) => {
     const store = createFsStructureStore({ dir, ...(options.compactBytes === undefined ? {} : { compactBytes: options.compactBytes }) });
     stores.push(store);
-    const registry = new StructureRegistry(store, systemClock);
-    const activity = new NodeActivity();
-    await registry.load();
-    return {
-      registry,
-      activity,
-      structures: new StructureService({ registry, templates: TEMPLATES, activity }),
-      nodes: new NodeService({ registry, store, activity, dir, ...(options.onArchived ? { onArchived: options.onArchived } : {}) }),
-      members: new MemberService(registry),
-    };
+    return structureServices(store, dir, options);
   };
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'org-ws-'));

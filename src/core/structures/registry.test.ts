@@ -2,30 +2,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { systemClock } from '../util/index.js';
-import { NodeActivity } from './activity.js';
 import type { JournalEntry } from './changes.js';
+import { structureServices } from '../../../test/support/structure-services.js';
 import { createFsStructureStore } from './fs-structure-store.js';
-import { MemberService } from './members.js';
-import { NodeService } from './nodes.js';
-import { StructureRegistry } from './registry.js';
 import type { StructureStore } from './structure-store.js';
-import { StructureService } from './structures.js';
-import type { Template } from './templates.js';
-
-const TEMPLATES = new Map<string, Template>([
-  [
-    'pair',
-    {
-      name: 'pair',
-      description: '',
-      nodes: [
-        { role_id: 'team-lead', label: 'Lead', parent: null, x: 0, y: 0, starting_context: 'lead' },
-        { role_id: 'team-dev', label: 'Dev', parent: 'team-lead', x: 0, y: 100, starting_context: 'dev' },
-      ],
-    },
-  ],
-]);
 
 /** The filesystem store with its appends recorded, and held until released when `hold` is set. */
 function watched(inner: StructureStore) {
@@ -89,16 +69,7 @@ describe('StructureRegistry: concurrent changes to one structure are group-commi
     const fs = createFsStructureStore({ dir });
     const spy = watched(fs);
     closers.push(() => fs.close());
-    const registry = new StructureRegistry(spy.store, systemClock);
-    await registry.load();
-    const activity = new NodeActivity();
-    return {
-      spy,
-      registry,
-      structures: new StructureService({ registry, templates: TEMPLATES, activity }),
-      nodes: new NodeService({ registry, store: spy.store, activity, dir }),
-      members: new MemberService(registry),
-    };
+    return { spy, ...(await structureServices(spy.store, dir)) };
   };
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'org-registry-'));
