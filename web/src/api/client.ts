@@ -1,7 +1,11 @@
 /**
- * The web UI's HTTP client: every call carries the user's bearer token, JSON in and
- * out, and every failure becomes an {@link ApiError} built from the problem details.
+ * The web UI's API client: the shared transport of `src/client` (one fetch per call,
+ * the bearer token, problem+json read into an `OrgError` once for the CLI, the MCP
+ * bridge and the browser), with failures handed to the UI as an {@link ApiError} that
+ * carries the problem's members, and network failures as fetch's own `TypeError`.
  */
+import { isOrgError, type OrgError } from '../../../src/core/errors.js';
+import { open, type CallOptions, type Transport } from '../../../src/client/http.js';
 import type { Problem } from './types';
 
 /** A failed API call, carrying the server's problem details. */
@@ -13,6 +17,20 @@ export class ApiError extends Error {
     this.name = 'ApiError';
     this.status = problem.status;
     this.problem = problem;
+  }
+
+  /** The problem the shared transport read from a failed answer (its `Retry-After` as `retry_after`). */
+  static from(error: OrgError): ApiError {
+    return new ApiError({
+      ...error.extra,
+      type: `urn:org:problem:${error.code}`,
+      title: '',
+      status: error.status,
+      detail: error.message,
+      code: error.code,
+      ...(error.errors ? { errors: error.errors } : {}),
+      ...(error.retryAfter !== undefined ? { retry_after: error.retryAfter } : {}),
+    });
   }
 }
 
@@ -35,33 +53,10 @@ export function errorMessage(error: unknown): string {
 
 export interface RequestOptions {
   body?: unknown;
+  /** Query members; undefined and empty ones are left out. */
   query?: Record<string, string | number | undefined>;
   headers?: Record<string, string>;
   signal?: AbortSignal;
-}
-
-/** Reads a failed response into an ApiError (problem+json or not). */
-export async function toApiError(response: Response): Promise<ApiError> {
-  let problem: Problem = { status: response.status, title: response.statusText };
-  try {
-    const text = await response.text();
-    if (text) {
-      const parsed = JSON.parse(text) as Partial<Problem>;
-      if (parsed && typeof parsed === 'object') problem = { ...problem, ...parsed, status: response.status };
-    }
-  } catch {
-    // Not JSON: keep the status line.
-  }
-  return new ApiError(problem);
-}
-
-/** Builds a path with a query string (undefined members left out). */
-export function withQuery(path: string, query?: RequestOptions['query']): string {
-  if (!query) return path;
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(name, String(value));
-  const text = params.toString();
-  return text ? `${path}?${text}` : path;
 }
 
 /** An API client bound to one token. */
@@ -82,27 +77,32 @@ export interface Api {
  * token), so the app can go back to the sign-in page.
  */
 export function createApi(token: string, onUnauthorized: () => void = () => undefined, base = ''): Api {
+  const transport: Transport = {
+    url: base,
+    ...(token ? { token } : {}),
+    // Answers change under the UI (a node's state, a skill): never from the HTTP cache.
+    fetch: (input, init) => fetch(input, { ...init, cache: 'no-store' }),
+    // The browser has its own limits; a stream or a long turn may take as long as it takes.
+    timeoutMs: 0,
+    onUnauthorized,
+  };
   const raw = async (method: string, path: string, options: RequestOptions = {}): Promise<Response> => {
-    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
-    if (token) headers.authorization = `Bearer ${token}`;
-    let body: BodyInit | undefined;
-    if (options.body !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(options.body);
+    const query = Object.fromEntries(Object.entries(options.query ?? {}).filter(([, value]) => value !== undefined && value !== ''));
+    try {
+      const exchange = await open(transport, path, {
+        method: method as CallOptions['method'],
+        query,
+        ...(options.body !== undefined ? { body: options.body } : {}),
+        ...(options.headers ? { headers: options.headers } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+        timeout: 'headers',
+      });
+      return exchange.response;
+    } catch (error) {
+      if (!isOrgError(error)) throw error; // the caller's own abort
+      if (error.cause instanceof TypeError) throw error.cause; // the server could not be reached
+      throw ApiError.from(error);
     }
-    const response = await fetch(base + withQuery(path, options.query), {
-      method,
-      headers,
-      ...(body !== undefined ? { body } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-      cache: 'no-store',
-    });
-    if (!response.ok) {
-      const error = await toApiError(response);
-      if (response.status === 401 && token) onUnauthorized();
-      throw error;
-    }
-    return response;
   };
   const json = async <T>(method: string, path: string, options?: RequestOptions): Promise<T> => {
     const response = await raw(method, path, options);
