@@ -1,13 +1,15 @@
 /**
  * `org migrate` end to end (issue 14): a home filled through the real API by `org serve`
  * (a user, a structure with nodes and a timeline, an invite, an MCP key, a chat turn with
- * an attachment kept as an artifact) is copied into a PostgreSQL database; `org serve
- * --store` on that database answers the same reads, and the user token and the node key
- * still authenticate. A second copy changes nothing. The database is then copied into an
- * empty folder, and `org serve` on that home answers the same again.
+ * an attachment kept as an artifact, the audit log those calls wrote, and a reply owed to
+ * an inbound e-mail whose turn ended just before the server stopped) is copied into a
+ * PostgreSQL database, and the database back into an empty folder, each twice (the second
+ * copy changes nothing). `org serve --store` on the database and `org serve` on the copied
+ * home answer the same reads, the user token and the node key still authenticate, and
+ * each sends the owed reply on its first start.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -44,6 +46,13 @@ async function migrate(...args: string[]): Promise<{ code: number; stdout: strin
   }
 }
 
+/** The messages in a home's mail outbox (written when no SMTP server is set). */
+async function outbox(home: string): Promise<string[]> {
+  const dir = join(home, '.org', 'outbox');
+  const files = (await readdir(dir).catch(() => [] as string[])).filter((name) => name.endsWith('.eml'));
+  return Promise.all(files.map((name) => readFile(join(dir, name), 'utf8')));
+}
+
 /** Rows of every table of org's schema. */
 async function rowCounts(url: string): Promise<Record<string, number>> {
   const client = new pg.Client({ connectionString: url });
@@ -68,6 +77,7 @@ describe('org migrate', { timeout: 240_000 }, () => {
   let keyToken: string;
   let structureId: string;
   let runId: string;
+  let copyHome: string;
   let reads: (base: string) => Promise<Record<string, unknown>>;
   let before: Record<string, unknown>;
 
@@ -95,8 +105,9 @@ describe('org migrate', { timeout: 240_000 }, () => {
     const created = await call(base, 'POST', '/api/org/structures', userToken, { name: 'Acme', template: 'exec-team' });
     expect(created.status).toBe(201);
     structureId = (created.body as { id: string }).id;
-    const agents = (created.body as { agents: { role_id: string }[] }).agents;
+    const agents = (created.body as { agents: { id: string; role_id: string }[] }).agents;
     const roleId = agents[0]!.role_id;
+    const nodeId = agents[0]!.id;
     expect((await call(base, 'POST', `/api/org/structures/${structureId}/agents/${roleId}`, userToken, {})).status).toBeLessThan(500);
     expect((await call(base, 'POST', `/api/org/structures/${structureId}/share`, userToken, { email: 'bea@example.com', role: 'operator' })).status).toBe(200);
     const key = await call(base, 'POST', `/api/org/structures/${structureId}/agents/${roleId}/mcp-key`, userToken, { label: 'bot' });
@@ -119,6 +130,8 @@ describe('org migrate', { timeout: 240_000 }, () => {
       };
       const node = `/api/org/structures/${structureId}/agents/${roleId}`;
       return {
+        // First: the reads below add to it (a key's first use from a client is audited).
+        audit: await get(`/api/org/structures/${structureId}/audit`),
         structures: await get('/api/org/structures'),
         structure: await get(`/api/org/structures/${structureId}`),
         members: await get(`/api/org/structures/${structureId}/members`),
@@ -135,9 +148,17 @@ describe('org migrate', { timeout: 240_000 }, () => {
       };
     };
     before = await reads(base);
+    // The log as it stands when the server stops, the reads' own entries included.
+    before.audit = (await call(base, 'GET', `/api/org/structures/${structureId}/audit`, userToken)).body;
     expect(before.artifact).toBe('the note, byte for byte\n');
     expect(JSON.stringify(before.history)).toContain('Please file the attached note');
+    const audited = (before.audit as { entries: { action: string }[] }).entries.map((entry) => entry.action);
+    expect(audited.length).toBeGreaterThanOrEqual(3);
     await server.stop('SIGTERM');
+    // A reply owed to the e-mail that started the turn, not sent yet when the server stopped
+    // (the journal record an inbound e-mail leaves until its reply goes out).
+    const owed = { kind: 'owed', run_id: runId, structure_id: structureId, node_id: nodeId, role_id: roleId, to: 'ops@example.com', subject: 'Re: Invoices', message_id: '<m1@example.com>', references: [] };
+    await appendFile(join(source, '.org', 'inbound-replies.jsonl'), `${JSON.stringify(owed)}\n`);
   }, 180_000);
 
   afterAll(async () => {
@@ -146,7 +167,7 @@ describe('org migrate', { timeout: 240_000 }, () => {
     await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
   });
 
-  it('copies a home into a database that org serve --store then serves the same; a second copy changes nothing', async () => {
+  it('copies a home into a database and the database into an empty folder, each a second time with nothing left to copy', async () => {
     const first = await migrate('--from', source, '--to', database.url);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
@@ -154,30 +175,63 @@ describe('org migrate', { timeout: 240_000 }, () => {
     expect(first.stdout).toMatch(/structures: 1 copied/);
     expect(first.stdout).toMatch(/runs: 1 copied/);
     expect(first.stdout).toMatch(/artifacts: 1 copied/);
+    // Every entry of the log, those of no structure (a user's own) included.
+    const audited = (await readFile(join(source, '.org', 'audit.jsonl'), 'utf8')).split('\n').filter(Boolean).length;
+    expect(audited).toBeGreaterThan((before.audit as { entries: unknown[] }).entries.length - 1);
+    expect(first.stdout).toContain(`audit entries: ${audited} copied, 0 already there`);
+    expect(first.stdout).toContain('owed replies: 1 copied, 0 already there');
     expect(first.stdout).not.toContain('org-test-password');
     const counts = await rowCounts(database.url);
+    expect(counts.audit_log).toBe(audited);
+    expect(counts.inbound_replies).toBe(1);
 
     const again = await migrate('--from', source, '--to', database.url);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('nothing to copy');
     expect(again.stdout).toMatch(/runs: 0 copied, 1 already there/);
+    expect(again.stdout).toContain(`audit entries: 0 copied, ${audited} already there`);
+    expect(again.stdout).toContain('owed replies: 0 copied, 1 already there');
     expect(await rowCounts(database.url)).toEqual(counts);
 
-    const shared = await serve(await temp('instance'), { ORG_STORE_URL: database.url });
-    expect(await reads(shared.url)).toEqual(before);
-    await shared.stop('SIGTERM');
-  });
-
-  it('copies the database back into an empty folder that org serve then serves the same', async () => {
-    const target = join(await temp('back'), 'home');
-    const back = await migrate('--from', database.url, '--to-dir', target);
+    copyHome = join(await temp('back'), 'home');
+    const back = await migrate('--from', database.url, '--to-dir', copyHome);
     expect(back.code).toBe(0);
     expect(back.stdout).toMatch(/runs: 1 copied/);
-    expect((await migrate('--from', database.url, '--to-dir', target)).stdout).toContain('nothing to copy');
-    const home = await serve(target);
+    expect(back.stdout).toContain(`audit entries: ${audited} copied`);
+    expect(back.stdout).toContain('owed replies: 1 copied');
+    const files = async () => Promise.all(['users.json', 'keys.json', 'invites.json', 'audit.jsonl', 'inbound-replies.jsonl'].map((name) => readFile(join(copyHome, '.org', name), 'utf8')));
+    const written = await files();
+    const backAgain = await migrate('--from', database.url, '--to-dir', copyHome);
+    expect(backAgain.stdout).toContain('nothing to copy');
+    expect(await files()).toEqual(written);
+    // The copy of the copy matches the source's audit log, entry for entry and in order.
+    const lines = (text: string) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown);
+    expect(lines(written[3]!)).toEqual(lines(await readFile(join(source, '.org', 'audit.jsonl'), 'utf8')));
+  });
+
+  it('serves the database with org serve --store as the home was served, and sends the owed reply once', async () => {
+    const home = await temp('instance');
+    const shared = await serve(home, { ORG_STORE_URL: database.url });
+    expect(await reads(shared.url)).toEqual(before);
+    const sent = (await outbox(home)).filter((mail) => mail.includes('ops@example.com'));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toContain(`run ${runId}`);
+    await shared.stop('SIGTERM');
+    // Answered: neither a restart nor another copy owes it again.
+    expect((await migrate('--from', source, '--to', database.url)).stdout).toContain('owed replies: 0 copied, 1 already there');
+    const restarted = await serve(home, { ORG_STORE_URL: database.url });
+    expect((await outbox(home)).filter((mail) => mail.includes('ops@example.com'))).toHaveLength(1);
+    await restarted.stop('SIGTERM');
+  });
+
+  it('serves the folder copied back from the database as the home was served, and sends the owed reply', async () => {
+    const home = await serve(copyHome);
     // No first-start user: the copied one is there.
     expect(home.stdout.join('\n')).not.toContain('first start');
     expect(await reads(home.url)).toEqual(before);
+    const sent = (await outbox(copyHome)).filter((mail) => mail.includes('ops@example.com'));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toContain(`run ${runId}`);
   });
 
   it('refuses bad arguments in the user\'s words, and a home that a server is running on', async () => {

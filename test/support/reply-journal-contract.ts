@@ -36,5 +36,30 @@ export function describeReplyJournal(name: string, make: () => Promise<Fixture<R
       await again.sent(second.run_id);
       expect(await (await fixture.reopen()).owed()).toEqual([]);
     });
+
+    it('owes a reply once: owing a run already owed or already answered changes nothing', async () => {
+      const fixture = await fresh();
+      const first = owed('a@example.com');
+      await fixture.store.owe(first);
+      await fixture.store.owe({ ...first, to: 'other@example.com' });
+      expect(await fixture.store.pending()).toEqual([first]);
+      await fixture.store.sent(first.run_id);
+      await fixture.store.owe(first);
+      expect(await fixture.store.pending()).toEqual([]);
+      expect(await (await fixture.reopen()).owed()).toEqual([]);
+    });
+
+    it('lists the pending replies without taking them', async () => {
+      const fixture = await fresh();
+      const first = owed('a@example.com');
+      const second = owed('b@example.com');
+      await fixture.store.owe(first);
+      await fixture.store.owe(second);
+      await fixture.store.sent(second.run_id);
+      expect(await fixture.store.pending()).toEqual([first]);
+      // Still owed to whoever answers it.
+      expect(await (await fixture.reopen()).pending()).toEqual([first]);
+      expect(await fixture.store.owed()).toEqual([first]);
+    });
   });
 }

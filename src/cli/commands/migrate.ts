@@ -2,8 +2,8 @@
  * Runner of `org migrate`: copies the service state of a filesystem home into a
  * PostgreSQL database (`--from <home> --to postgres://…`), or of a database into a home
  * (`--from postgres://… --to-dir <home>`). Users, MCP keys, invites, structures with their
- * journals, workspace logs, chat histories with their run events, and artifacts are copied
- * with their ids; what the target already has is kept, so running it again completes a
+ * journals, workspace logs, chat histories with their run events, artifacts, the audit log
+ * and the replies owed to inbound e-mails are copied with their ids; what the target already has is kept, so running it again completes a
  * copy that was cut short and otherwise changes nothing. Skills are not state: they stay
  * files in the home's `skills/` (share them with `--skills-remote`).
  */

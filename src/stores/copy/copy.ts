@@ -12,7 +12,7 @@ import type { StructureRecord } from '../../core/structures/types.js';
 import type { OrgState } from './state.js';
 
 /** Kinds of state, in the order they are copied. */
-export const KINDS = ['users', 'keys', 'invites', 'structures', 'log entries', 'runs', 'artifacts'] as const;
+export const KINDS = ['users', 'keys', 'invites', 'structures', 'log entries', 'runs', 'artifacts', 'audit entries', 'owed replies'] as const;
 export type Kind = (typeof KINDS)[number];
 
 /** Per kind: records copied, and records the target already had. */
@@ -99,6 +99,27 @@ export async function copyState(from: OrgState, to: OrgState, progress: (kind: K
     for (const node of nodesOf(record)) await copyArtifacts(from, to, record.id, node.id, (copied) => count('artifacts', copied));
   }
   progress('artifacts', report.artifacts);
+
+  // Oldest first, so the target reads them back in the same order.
+  const audited = new Set((await to.audit.read({ limit: ALL })).map((entry) => entry.id));
+  for (const entry of (await from.audit.read({ limit: ALL })).reverse()) {
+    if (!audited.has(entry.id)) await to.audit.append(entry);
+    count('audit entries', !audited.has(entry.id));
+  }
+  progress('audit entries', report['audit entries']);
+
+  // Replies whose turn ended before they were sent: the target's first start sends them.
+  const owedThere = new Set((await to.replies.pending()).map((reply) => reply.run_id));
+  for (const reply of await from.replies.pending()) {
+    if (owedThere.has(reply.run_id)) {
+      count('owed replies', false);
+      continue;
+    }
+    // A run the target already answered is left as it is by `owe`: it is not owed again.
+    await to.replies.owe(reply);
+    count('owed replies', (await to.replies.pending()).some((there) => there.run_id === reply.run_id));
+  }
+  progress('owed replies', report['owed replies']);
   return report;
 }
 

@@ -8,9 +8,11 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { createFsAuditStore, type AuditStore } from '../../core/audit/index.js';
 import { createFsKeyStore, createFsUserStore, type KeyStore, type UserStore } from '../../core/auth/index.js';
 import { FsArtifactShelf, createFsChatStore, type ArtifactShelf, type ChatStore } from '../../core/chat/index.js';
 import { homePaths } from '../../core/config.js';
+import { createFsReplyJournal, type ReplyJournal } from '../../core/inbound/index.js';
 import { OrgError, isOrgError } from '../../core/errors.js';
 import { acquireHomeLock } from '../../core/storage/index.js';
 import type { Clock } from '../../core/util/index.js';
@@ -18,11 +20,13 @@ import { createFsStructureStore, createFsWorkspaceLogStore, type StructureStore,
 import { createFsInviteStore } from '../../core/structures/fs-invite-store.js';
 import type { InviteStore } from '../../core/structures/invite-store.js';
 import { createPgShelves } from '../postgres/artifacts.js';
+import { createPgAuditStore } from '../postgres/audit.js';
 import { createPgChatStore } from '../postgres/chat.js';
 import { openDb } from '../postgres/db.js';
 import { createPgInviteStore } from '../postgres/invites.js';
 import { createPgKeyStore } from '../postgres/keys.js';
 import { migrate } from '../postgres/migrate.js';
+import { createPgReplyJournal } from '../postgres/replies.js';
 import { createPgStructureStore } from '../postgres/structures.js';
 import { createPgUserStore } from '../postgres/users.js';
 import { createPgWorkspaceLogStore } from '../postgres/workspace-log.js';
@@ -37,6 +41,9 @@ export interface OrgState {
   structures: StructureStore;
   log: WorkspaceLogStore;
   chat: ChatStore;
+  audit: AuditStore;
+  /** The replies owed to inbound e-mails whose turn ended before the reply was sent. */
+  replies: ReplyJournal;
   /** A node's artifact shelf; `clock` dates what is written (a copy keeps the original dates). */
   shelf(structureId: string, nodeId: string, clock: Clock): ArtifactShelf;
   /** Flushes and releases everything (the home's lock, the connections). */
@@ -72,6 +79,8 @@ export async function openFsState(home: string): Promise<OrgState> {
       structures,
       log: createFsWorkspaceLogStore(paths.structures),
       chat,
+      audit: createFsAuditStore(paths.state),
+      replies: createFsReplyJournal(join(paths.state, 'inbound-replies.jsonl')),
       shelf: (structureId, nodeId, clock) => new FsArtifactShelf(nodeDir(structureId, nodeId), clock),
       async close() {
         await chat.close();
@@ -100,7 +109,9 @@ export async function openPgState(url: string, label: string): Promise<OrgState>
   const structures = createPgStructureStore(db);
   // Runs copied while still open stay owned by no live instance: the first instance to
   // start closes them as interrupted, as a restarted home would.
-  const chat = createPgChatStore(db, { instanceId: randomUUID(), leaseMs: 15_000 });
+  // Owed replies copied in are likewise held by no live instance: the first one to start sends them.
+  const owner = { instanceId: randomUUID(), leaseMs: 15_000 };
+  const chat = createPgChatStore(db, owner);
   return {
     label,
     users: createPgUserStore(db),
@@ -109,6 +120,8 @@ export async function openPgState(url: string, label: string): Promise<OrgState>
     structures,
     log: createPgWorkspaceLogStore(db),
     chat,
+    audit: createPgAuditStore(db),
+    replies: createPgReplyJournal(db, owner),
     shelf: (structureId, nodeId, clock) => createPgShelves(db, { cacheDir, clock })(structureId, nodeId),
     async close() {
       await chat.close();

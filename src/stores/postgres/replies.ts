@@ -25,5 +25,9 @@ export function createPgReplyJournal(db: Db, options: { instanceId: string; leas
       );
       return rows.map((row) => row.owed);
     },
+    async pending() {
+      const { rows } = await db.query<{ owed: OwedReply }>('SELECT owed FROM inbound_replies WHERE sent_at IS NULL ORDER BY run_id');
+      return rows.map((row) => row.owed);
+    },
   };
 }
