@@ -1,0 +1,127 @@
+/**
+ * Revocation across instances (issue 14, item 6), on two real `org serve` processes that
+ * share one PostgreSQL database: an MCP key minted on A is used on B for a chat stream
+ * (its turn held open by a container agent the test controls) and an MCP session. The
+ * key is revoked through A: on B the stream ends with `error` "key revoked", the MCP
+ * session is closed (its server stream ends and its id is unknown), and the key is
+ * refused with 401 there too. Every wait is on an event (the stream's end).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabase, type TestDatabase } from './support/database.js';
+import { ensureBuilt, startServe, type ServeChild } from './helpers/child.js';
+import { startGateAgent, type GateAgent } from './helpers/gate-agent.js';
+import { open } from './helpers/sse.js';
+
+const ADMIN = 'revoke-admin-token-0123456789abcdef';
+const MCP_VERSION = '2025-06-18';
+
+async function api(base: string, method: 'GET' | 'POST' | 'DELETE', path: string, token: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await request(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? null : JSON.stringify(body),
+  });
+  const text = await response.body.text();
+  return { status: response.statusCode, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
+}
+
+/** One JSON-RPC POST to `/mcp`; the session id of the answer, if any. */
+async function mcp(base: string, headers: Record<string, string>, body: unknown): Promise<{ status: number; session: string | undefined }> {
+  const response = await request(`${base}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(body),
+  });
+  await response.body.text();
+  const session = response.headers['mcp-session-id'];
+  return { status: response.statusCode, session: typeof session === 'string' ? session : undefined };
+}
+
+describe('revoking a key on one instance of a cluster', { timeout: 120_000 }, () => {
+  let database: TestDatabase;
+  let gate: GateAgent;
+  const dirs: string[] = [];
+  const instances: ServeChild[] = [];
+  let a: ServeChild;
+  let b: ServeChild;
+
+  beforeAll(async () => {
+    ensureBuilt();
+    database = await testDatabase();
+    gate = await startGateAgent();
+    const start = async () => {
+      const home = await mkdtemp(join(tmpdir(), 'org-revoke-'));
+      dirs.push(home);
+      const child = await startServe({ home, args: ['--no-demo'], env: { ORG_STORE_URL: database.url, ORG_ADMIN_TOKEN: ADMIN, ORG_CONFIG_DIR: join(home, 'config') } });
+      instances.push(child);
+      return child;
+    };
+    [a, b] = await Promise.all([start(), start()]);
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.all(instances.map((instance) => instance.stop('SIGTERM')));
+    await gate?.close();
+    await database?.drop();
+    await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+
+  it('ends its streams and MCP sessions on the other instance, where it is then refused', async () => {
+    const created = await api(a.url, 'POST', '/api/org/structures', ADMIN, { name: 'Revoke', template: 'blank' });
+    expect(created.status).toBe(201);
+    const structureId = String(created.body.id);
+    const rootId = (created.body.agents as { id: string }[])[0]?.id ?? null;
+    const added = await api(a.url, 'POST', `/api/org/structures/${structureId}/agents`, ADMIN, { role_id: 'office-clerk', label: 'Clerk', parent_id: rootId, container_url: gate.url });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    const mint = async (label: string) => {
+      const minted = await api(a.url, 'POST', `/api/org/structures/${structureId}/agents/office-clerk/mcp-key`, ADMIN, { label });
+      expect(minted.status).toBe(201);
+      return { id: String(minted.body.id), token: String(minted.body.token) };
+    };
+    const key = await mint('revoked');
+    const other = await mint('other');
+
+    // On B: a chat stream held open by the agent, and an MCP session, both with the key.
+    const stream = await open(`${b.url}/api/org/chat/message`, { token: key.token, body: { structure_id: structureId, role_id: 'office-clerk', message: 'hold the line' } });
+    expect(stream.status).toBe(200);
+    const turn = await gate.turn('hold the line');
+    await stream.until((response) => response.frames().length >= 1);
+    const initialized = await mcp(b.url, { authorization: `Bearer ${key.token}` }, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: MCP_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
+    expect(initialized.status).toBe(200);
+    const session = initialized.session!;
+    expect(session).toBeTruthy();
+    const listed = await mcp(b.url, { authorization: `Bearer ${key.token}`, 'mcp-session-id': session, 'mcp-protocol-version': MCP_VERSION }, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    expect(listed.status).toBe(200);
+    // The session's own stream of server messages, open until the session ends.
+    const sessionStream = await open(`${b.url}/mcp`, {
+      method: 'GET',
+      token: key.token,
+      headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': MCP_VERSION },
+    });
+    expect(sessionStream.status).toBe(200);
+    expect(sessionStream.done).toBe(false);
+
+    const revoked = await api(a.url, 'DELETE', `/api/org/structures/${structureId}/agents/office-clerk/mcp-key/${key.id}`, ADMIN);
+    expect(revoked.status).toBe(204);
+
+    // B learns of it: the stream ends with the revocation, not with the turn's end.
+    await stream.ended;
+    expect(stream.frames().at(-1)?.event).toMatchObject({ type: 'error', content: { message: 'key revoked' } });
+    // The session is closed on B (its stream ends; its id is unknown there), and the key is refused.
+    await sessionStream.ended;
+    const reused = await mcp(b.url, { authorization: `Bearer ${other.token}`, 'mcp-session-id': session, 'mcp-protocol-version': MCP_VERSION }, { jsonrpc: '2.0', id: 4, method: 'tools/list' });
+    expect(reused.status).toBe(404);
+    expect((await api(b.url, 'GET', '/api/org/whoami', key.token)).status).toBe(401);
+    expect((await api(b.url, 'GET', '/api/org/whoami', other.token)).status).toBe(200);
+    turn.release();
+  });
+});
