@@ -26,6 +26,33 @@ const UI_BUILT = existsSync(join(REPO_ROOT, 'dist', 'web', 'index.html'));
 const WEB_ROUTES = new Set(['/', '/index.html', '/favicon.svg', '/assets/{*}']);
 const LEAK = /\bat \S+:\d+|node_modules|\/src\/|\.ts\b|\/tmp\/|\bstack\b/;
 
+/**
+ * The parts of a request's URL (path segments, query names and values, decoded) that look
+ * like a leak themselves: a problem that quotes them back (`structure_id "x.ts" is not a
+ * UUID`) is repeating the caller's input, not leaking the server's.
+ */
+function leakyInput(url: string): string[] {
+  const decode = (text: string) => {
+    try {
+      return decodeURIComponent(text.replace(/\+/g, ' '));
+    } catch {
+      return text;
+    }
+  };
+  const [path = '', query = ''] = url.split('?', 2);
+  const pieces = [...path.split('/'), ...query.split(/[&=]/)].map(decode);
+  return pieces.filter((piece) => LEAK.test(piece));
+}
+
+/** `body` without the request's own leak-looking input (as it appears inside JSON strings). */
+function withoutEcho(body: string, url: string): string {
+  let rest = body;
+  for (const piece of leakyInput(url)) {
+    rest = rest.split(JSON.stringify(piece).slice(1, -1)).join('').split(piece).join('');
+  }
+  return rest;
+}
+
 interface Failure {
   what: string;
   request: FuzzRequest;
@@ -110,7 +137,7 @@ describe(`API fuzzer (${RUNS} requests, seed ${SEED}; replay with ORG_FUZZ_SEED=
     }
     for (const member of ['type', 'title', 'detail', 'code']) if (typeof problem[member] !== 'string') return `${status} problem without ${member}`;
     if (problem.status !== status) return `${status} problem whose status is ${String(problem.status)}`;
-    if (LEAK.test(body)) return `${status} problem leaking a stack or path`;
+    if (LEAK.test(withoutEcho(body, request.url))) return `${status} problem leaking a stack or path`;
     return undefined;
   }
 
