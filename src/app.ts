@@ -12,7 +12,7 @@ import { homePaths, type HomePaths, type OrgConfig } from './core/config.js';
 import { ChatEngine, StreamDrain, createChatSkills, createFsChatStore, type ChatDirectory } from './core/chat/index.js';
 import { createContainerRuntime, createLocalRuntime, createLlmRuntime, type AgentRuntime } from './core/runtimes/index.js';
 import { createSkillRemote, observeSkillSearches, openSkillStore, syncSkills, type SearchListener, type SkillStore, type SkillStoreOptions } from './core/skills/index.js';
-import { WebhookService, webhookRunObserver } from './core/webhooks/index.js';
+import { WebhookService, createFsWebhookStore, webhookRunObserver } from './core/webhooks/index.js';
 import { prepareHome } from './core/home.js';
 import type { Mailer } from './core/mail/index.js';
 import { createOutboxMailer, createSmtpMailer, readEmail } from './email/index.js';
@@ -261,8 +261,14 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     log,
     router: (node) => deps.runtime?.(node) ?? (node.container_url ? createContainerRuntime(node.container_url) : (llm ?? local)),
   });
-  const webhooks = new WebhookService({ stateDir: paths.state, clock, log, ...(deps.webhookRetrySchedule ? { retrySchedule: deps.webhookRetrySchedule } : {}) });
-  await webhooks.load();
+  const retrySchedule = deps.webhookRetrySchedule ?? config.webhookRetrySchedule;
+  const webhooks = new WebhookService({
+    store: shared?.webhooks ?? (await createFsWebhookStore(paths.state)),
+    clock,
+    log,
+    ...(retrySchedule ? { retrySchedule } : {}),
+  });
+  webhooks.start();
   chat.observe(
     webhookRunObserver((event) => {
       webhooks.emit(event).catch((error: unknown) => log('error', 'webhook: event not queued', errorFields(error)));
@@ -280,6 +286,8 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
   });
   await inbound.recover();
   takeOver = () => {
+    // Retries queued by other instances, and deliveries a dead one had claimed.
+    webhooks.poke();
     chat
       .recover()
       .then(() => inbound.recover())

@@ -50,6 +50,8 @@ describe('org serve validates every option before listening', () => {
     [['--sync-timeout', 'x'], {}, /--sync-timeout must be a positive number/],
     [['--host', ''], {}, /--host must be a host name or address/],
     [[], { ORG_LOG_LEVEL: 'loud' }, /ORG_LOG_LEVEL must be one of/],
+    [[], { ORG_WEBHOOK_RETRIES: '5,soon' }, /ORG_WEBHOOK_RETRIES must be delays in seconds \(0 to 86400\) separated by commas/],
+    [[], { ORG_WEBHOOK_RETRIES: '5,,60' }, /ORG_WEBHOOK_RETRIES must be delays in seconds/],
     [[], { ORG_PUBLIC_URL: 'example.com' }, /ORG_PUBLIC_URL must be an absolute URL/],
     [[], { ORG_SMTP_URL: 'http://mail.example.com' }, /ORG_SMTP_URL must use smtp or smtps/],
     [[], { ORG_MAIL_FROM: 'not an address' }, /ORG_MAIL_FROM must be an e-mail address/],

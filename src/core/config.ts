@@ -84,6 +84,11 @@ export interface OrgConfig {
   skillsRemote?: string;
   /** With `skillsRemote`: how often the remote is fetched for pushes made outside org (`ORG_SKILLS_FETCH_MS`; default 10000). */
   skillsFetchMs: number;
+  /**
+   * Delays before each retry of a failed webhook delivery, in ms (`ORG_WEBHOOK_RETRIES`:
+   * seconds separated by commas); unset: about 24 h of backoff (see core/webhooks/schedule).
+   */
+  webhookRetrySchedule?: number[];
 }
 
 /** Command-line flags of `org serve`, as parsed by the CLI (all optional). */
@@ -150,6 +155,17 @@ function parseSeconds(raw: string | number, source: string, min: number, max: nu
   return Math.round(value * 1000);
 }
 
+/** Webhook retry delays: seconds (fractions allowed, 0 to a day each), separated by commas, as ms. */
+function parseRetrySchedule(raw: string, source: string): number[] {
+  const parts = raw.split(',').map((part) => part.trim());
+  if (parts.length > 20) throw invalid(`${source} can list at most 20 delays, got ${parts.length}`);
+  return parts.map((part) => {
+    const value = Number(part);
+    if (part === '' || !Number.isFinite(value) || value < 0 || value > 86_400) throw invalid(`${source} must be delays in seconds (0 to 86400) separated by commas, got "${raw}"`);
+    return Math.round(value * 1000);
+  });
+}
+
 /** An absolute URL with one of `schemes` (without the colon). */
 function parseUrl(raw: string, source: string, schemes: string[]): string {
   let url: URL;
@@ -192,6 +208,7 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
   const lease = env.ORG_LEASE_MS;
   const skillsRemote = remoteLocation((flags.skillsRemote ?? env.ORG_SKILLS_REMOTE)?.trim() || undefined);
   const skillsFetch = env.ORG_SKILLS_FETCH_MS;
+  const webhookRetries = env.ORG_WEBHOOK_RETRIES?.trim() || undefined;
   if (inboundSecret !== undefined && inboundSecret.length > 0 && inboundSecret.length < 16) {
     throw invalid('ORG_INBOUND_SECRET must be at least 16 characters long');
   }
@@ -240,6 +257,7 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     leaseMs: lease === undefined ? 15_000 : parsePositive(lease, 'ORG_LEASE_MS'),
     ...(skillsRemote ? { skillsRemote } : {}),
     skillsFetchMs: skillsFetch === undefined ? 10_000 : parsePositive(skillsFetch, 'ORG_SKILLS_FETCH_MS'),
+    ...(webhookRetries === undefined ? {} : { webhookRetrySchedule: parseRetrySchedule(webhookRetries, 'ORG_WEBHOOK_RETRIES') }),
   };
   if (config.smtpPort !== undefined && config.smtpPort !== 0 && config.smtpPort === config.port) {
     throw invalid(`the SMTP port and the HTTP port must differ, both are ${config.port}`);

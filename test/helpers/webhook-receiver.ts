@@ -13,14 +13,16 @@ export interface Received {
   headers: Record<string, string | string[] | undefined>;
   body: string;
   json: { id: string; type: string; timestamp: string; data: Record<string, unknown> };
+  /** What the receiver answered (`hold`: nothing). */
+  answered: number | 'hold';
 }
 
 /** A listening receiver. */
 export interface WebhookReceiver {
   url: string;
   received: Received[];
-  /** Statuses to answer, in order; 200 once empty. */
-  plan: number[];
+  /** Statuses to answer, in order (`hold`: never answer, the request stays open); 200 once empty. */
+  plan: (number | 'hold')[];
   until(predicate: () => boolean, what: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -28,15 +30,16 @@ export interface WebhookReceiver {
 /** Starts a receiver on a free loopback port. */
 export async function startReceiver(): Promise<WebhookReceiver> {
   const received: Received[] = [];
-  const plan: number[] = [];
+  const plan: (number | 'hold')[] = [];
   const changes = notifier();
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      received.push({ headers: request.headers, body, json: JSON.parse(body) as Received['json'] });
-      response.writeHead(plan.shift() ?? 200, { 'content-type': 'text/plain' }).end('ok');
+      const status = plan.shift() ?? 200;
+      received.push({ headers: request.headers, body, json: JSON.parse(body) as Received['json'], answered: status });
+      if (status !== 'hold') response.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
       changes.notify();
     });
   });

@@ -7,3 +7,4 @@ export * from './schedule.js';
 export * from './sender.js';
 export * from './service.js';
 export * from './signature.js';
+export * from './store.js';

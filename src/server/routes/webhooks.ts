@@ -48,7 +48,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'webhooks
         response: { 200: Type.Object({ webhooks: Type.Array(WebhookSchema) }), ...problems(400, 401, 403, 404) },
       },
     },
-    async (request) => ({ webhooks: app.webhooks.list(scopeOf(request).structureId) }),
+    async (request) => ({ webhooks: await app.webhooks.list(scopeOf(request).structureId) }),
   );
 
   server.delete(

@@ -11,6 +11,7 @@ import type { ArtifactShelf, ChatStore } from '../../core/chat/index.js';
 import type { ReplyJournal } from '../../core/inbound/index.js';
 import type { Clock } from '../../core/util/index.js';
 import type { AuditStore } from '../../core/audit/index.js';
+import type { WebhookStore } from '../../core/webhooks/store.js';
 import type { StructureStore, WorkspaceLogStore } from '../../core/structures/index.js';
 import type { InviteStore } from '../../core/structures/invite-store.js';
 import { createPgShelves } from './artifacts.js';
@@ -27,6 +28,7 @@ import { createPgStructureStore } from './structures.js';
 import { createPgUserStore } from './users.js';
 import { createPgWorkspaceLogStore } from './workspace-log.js';
 import { createPgAuditStore } from './audit.js';
+import { createPgWebhookStore } from './webhooks.js';
 
 /** Options of {@link openPgBackend}. */
 export interface PgBackendOptions {
@@ -60,6 +62,8 @@ export interface PgBackend {
   chat: ChatStore;
   shelves: (structureId: string, nodeId: string) => ArtifactShelf;
   replies: ReplyJournal;
+  /** Webhooks and their outbox, shared: each delivery is attempted by one instance. */
+  webhooks: WebhookStore;
   /** Requests counted across instances, for the rate limit. */
   rateCounter: RateCounter;
   /** Ends the registration (what is left open is taken over at once) and closes every connection. */
@@ -98,6 +102,7 @@ export async function openPgBackend(options: PgBackendOptions): Promise<PgBacken
       chat: createPgChatStore(db, { ...owned, listener: openListener }),
       shelves: createPgShelves(db, { cacheDir: options.cacheDir, ...(options.clock ? { clock: options.clock } : {}) }),
       replies: createPgReplyJournal(db, owned),
+      webhooks: createPgWebhookStore(db, owned),
       rateCounter: createPgRateCounter(db, options.onError ? { onError: options.onError } : {}),
       async close() {
         await lease.close().catch(options.onError ?? (() => undefined));

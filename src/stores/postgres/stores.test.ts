@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describeAuditStore } from '../../../test/support/audit-store-contract.js';
 import { describeKeyStore, describeUserStore } from '../../../test/support/auth-store-contract.js';
 import { describeChatStore } from '../../../test/support/chat-store-contract.js';
+import { describeWebhookStore } from '../../../test/support/webhook-store-contract.js';
 import { describeReplyJournal } from '../../../test/support/reply-journal-contract.js';
 import { describeArtifactShelf } from '../../../test/support/shelf-contract.js';
 import { describeInviteStore } from '../../../test/support/invite-store-contract.js';
@@ -16,6 +17,7 @@ import { usePostgres } from '../../../test/support/pg-fixture.js';
 import { createPgChatStore } from './chat.js';
 import { createPgShelves } from './artifacts.js';
 import { createPgReplyJournal } from './replies.js';
+import { createPgWebhookStore } from './webhooks.js';
 import { createPgInviteStore } from './invites.js';
 import { createPgKeyStore } from './keys.js';
 import { createPgUserStore } from './users.js';
@@ -36,6 +38,9 @@ describeChatStore('PostgreSQL', async () => {
 });
 
 describeReplyJournal('PostgreSQL', pg.fixture((db) => createPgReplyJournal(db, { instanceId: randomUUID(), leaseMs: 15_000 })));
+
+// Each opening is a new instance (a restart): claims of the one before are free.
+describeWebhookStore('PostgreSQL', pg.fixture((db) => createPgWebhookStore(db, { instanceId: randomUUID(), leaseMs: 15_000 })));
 
 describeArtifactShelf('PostgreSQL', async (clock) => {
   const cacheDirs: string[] = [];

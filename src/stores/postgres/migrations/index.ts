@@ -5,6 +5,7 @@
 import { initial } from './0001-initial.js';
 import { audit } from './0002-audit.js';
 import { rateCounts } from './0003-rate-counts.js';
+import { webhooks } from './0004-webhooks.js';
 
 /** One numbered step of the schema. */
 export interface Migration {
@@ -16,4 +17,4 @@ export interface Migration {
 }
 
 /** Every migration, oldest first. */
-export const MIGRATIONS: readonly Migration[] = [initial, audit, rateCounts];
+export const MIGRATIONS: readonly Migration[] = [initial, audit, rateCounts, webhooks];
