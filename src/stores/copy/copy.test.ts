@@ -9,7 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { usePostgres } from '../../../test/support/pg-fixture.js';
+import type { StoredDelivery } from '../../core/schemas/index.js';
 import type { LogEntry, StructureRecord } from '../../core/structures/types.js';
+import type { StoredWebhook } from '../../core/webhooks/store.js';
+import { createPgWebhookStore } from '../postgres/webhooks.js';
 import { copyState } from './copy.js';
 import { openFsState, openPgState } from './state.js';
 
@@ -47,6 +50,57 @@ describe('copyState', () => {
       expect(second['log entries']).toEqual({ copied: 0, kept: 3 });
       expect(second.structures).toEqual({ copied: 0, kept: 1 });
       expect(await db.log.read(record.id, 10)).toHaveLength(3);
+    } finally {
+      await db.close();
+      await fs.close();
+    }
+  });
+
+  it('copies webhooks with their secrets and deliveries, once; a pending delivery stays due in the target', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'org-copy-hooks-'));
+    dirs.push(home);
+    const webhook: StoredWebhook = {
+      id: randomUUID(),
+      structure_id: randomUUID(),
+      url: 'https://example.com/hooks',
+      events: ['run.completed', 'run.failed'],
+      description: 'billing',
+      created_at: '2030-01-01T00:00:00.000Z',
+      secret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0',
+    };
+    const delivery = (n: number, overrides: Partial<StoredDelivery>): StoredDelivery => ({
+      id: `msg_copy_${n}`,
+      webhook_id: webhook.id,
+      event_type: 'run.completed',
+      status: 'pending',
+      response_code: null,
+      attempts: [],
+      created_at: `2030-01-01T00:00:0${n}.000Z`,
+      next_attempt_at: `2030-01-01T00:00:0${n}.000Z`,
+      body: `{"n":${n}}`,
+      ...overrides,
+    });
+    const attempt = { at: '2030-01-01T00:00:01.000Z', response_code: 200, error: null, duration_ms: 4 };
+    const done = delivery(1, { status: 'delivered', response_code: 200, attempts: [attempt], next_attempt_at: null });
+    const owed = delivery(2, { response_code: 503, attempts: [{ ...attempt, response_code: 503 }], next_attempt_at: '2030-01-01T00:05:00.000Z' });
+    const fs = await openFsState(home);
+    await fs.webhooks.add(webhook);
+    await fs.webhooks.enqueue([done, owed]);
+
+    const db = await openPgState(pg.url(), 'the test database');
+    try {
+      const first = await copyState(fs, db);
+      expect(first.webhooks).toEqual({ copied: 1, kept: 0 });
+      expect(first['webhook deliveries']).toEqual({ copied: 2, kept: 0 });
+      expect(await db.webhooks.list(webhook.structure_id)).toEqual([webhook]);
+      expect(await db.webhooks.deliveries(webhook.id, { limit: 10 })).toEqual([owed, done]);
+      const second = await copyState(fs, db);
+      expect(second.webhooks).toEqual({ copied: 0, kept: 1 });
+      expect(second['webhook deliveries']).toEqual({ copied: 0, kept: 2 });
+      // An instance on the database sends the owed delivery when it is due.
+      const instance = createPgWebhookStore(pg.open(), { instanceId: randomUUID(), leaseMs: 15_000 });
+      expect(await instance.nextDue()).toEqual(new Date(owed.next_attempt_at!));
+      expect((await instance.claim(new Date('2030-01-01T00:05:00.000Z'), 10)).map((claimed) => claimed.delivery)).toEqual([owed]);
     } finally {
       await db.close();
       await fs.close();

@@ -12,7 +12,7 @@ import type { StructureRecord } from '../../core/structures/types.js';
 import type { OrgState } from './state.js';
 
 /** Kinds of state, in the order they are copied. */
-export const KINDS = ['users', 'keys', 'invites', 'structures', 'log entries', 'runs', 'artifacts', 'audit entries', 'owed replies'] as const;
+export const KINDS = ['users', 'keys', 'invites', 'structures', 'log entries', 'runs', 'artifacts', 'audit entries', 'owed replies', 'webhooks', 'webhook deliveries'] as const;
 export type Kind = (typeof KINDS)[number];
 
 /** Per kind: records copied, and records the target already had. */
@@ -120,7 +120,24 @@ export async function copyState(from: OrgState, to: OrgState, progress: (kind: K
     count('owed replies', (await to.replies.pending()).some((there) => there.run_id === reply.run_id));
   }
   progress('owed replies', report['owed replies']);
+
+  await copyWebhooks(from, to, (kind, copied) => count(kind, copied));
+  progress('webhooks', report.webhooks);
+  progress('webhook deliveries', report['webhook deliveries']);
   return report;
+}
+
+/** Copies webhooks (with their secrets) and their deliveries, oldest first; pending ones stay pending. */
+async function copyWebhooks(from: OrgState, to: OrgState, count: (kind: 'webhooks' | 'webhook deliveries', copied: boolean) => void): Promise<void> {
+  for (const webhook of await from.webhooks.list()) {
+    const present = await to.webhooks.get(webhook.id);
+    if (!present) await to.webhooks.add(webhook);
+    count('webhooks', !present);
+    const have = new Set((await to.webhooks.deliveries(webhook.id, { limit: ALL })).map((delivery) => delivery.id));
+    const deliveries = (await from.webhooks.deliveries(webhook.id, { limit: ALL })).reverse();
+    await to.webhooks.enqueue(deliveries.filter((delivery) => !have.has(delivery.id)));
+    for (const delivery of deliveries) count('webhook deliveries', !have.has(delivery.id));
+  }
 }
 
 /** Copies a node's runs (the user message, the agent message and the events of each), oldest first. */

@@ -19,6 +19,7 @@ import type { Clock } from '../../core/util/index.js';
 import { createFsStructureStore, createFsWorkspaceLogStore, type StructureStore, type WorkspaceLogStore } from '../../core/structures/index.js';
 import { createFsInviteStore } from '../../core/structures/fs-invite-store.js';
 import type { InviteStore } from '../../core/structures/invite-store.js';
+import { createFsWebhookStore, type WebhookStore } from '../../core/webhooks/store.js';
 import { createPgShelves } from '../postgres/artifacts.js';
 import { createPgAuditStore } from '../postgres/audit.js';
 import { createPgChatStore } from '../postgres/chat.js';
@@ -30,6 +31,7 @@ import { createPgReplyJournal } from '../postgres/replies.js';
 import { createPgStructureStore } from '../postgres/structures.js';
 import { createPgUserStore } from '../postgres/users.js';
 import { createPgWorkspaceLogStore } from '../postgres/workspace-log.js';
+import { createPgWebhookStore } from '../postgres/webhooks.js';
 
 /** The stores of one backend. */
 export interface OrgState {
@@ -44,6 +46,8 @@ export interface OrgState {
   audit: AuditStore;
   /** The replies owed to inbound e-mails whose turn ended before the reply was sent. */
   replies: ReplyJournal;
+  /** Webhooks with their secrets, and their deliveries (pending ones included). */
+  webhooks: WebhookStore;
   /** A node's artifact shelf; `clock` dates what is written (a copy keeps the original dates). */
   shelf(structureId: string, nodeId: string, clock: Clock): ArtifactShelf;
   /** Flushes and releases everything (the home's lock, the connections). */
@@ -68,6 +72,7 @@ export async function openFsState(home: string): Promise<OrgState> {
     const [users, keys, invites] = await Promise.all([createFsUserStore(paths.users), createFsKeyStore(paths.keys), createFsInviteStore(paths.invites)]);
     const structures = createFsStructureStore({ dir: paths.structures });
     const chat = createFsChatStore({ stateDir: paths.state, nodeDir });
+    const webhooks = await createFsWebhookStore(paths.state);
     // The chat store's start-up step (its open-runs journal made ready for appends).
     await chat.openRuns();
     const held = lock;
@@ -81,6 +86,7 @@ export async function openFsState(home: string): Promise<OrgState> {
       chat,
       audit: createFsAuditStore(paths.state),
       replies: createFsReplyJournal(join(paths.state, 'inbound-replies.jsonl')),
+      webhooks,
       shelf: (structureId, nodeId, clock) => new FsArtifactShelf(nodeDir(structureId, nodeId), clock),
       async close() {
         await chat.close();
@@ -112,6 +118,8 @@ export async function openPgState(url: string, label: string): Promise<OrgState>
   // Owed replies copied in are likewise held by no live instance: the first one to start sends them.
   const owner = { instanceId: randomUUID(), leaseMs: 15_000 };
   const chat = createPgChatStore(db, owner);
+  // Deliveries copied pending are claimed by no one: the first instance to start sends them.
+  const webhooks = createPgWebhookStore(db, owner);
   return {
     label,
     users: createPgUserStore(db),
@@ -122,6 +130,7 @@ export async function openPgState(url: string, label: string): Promise<OrgState>
     chat,
     audit: createPgAuditStore(db),
     replies: createPgReplyJournal(db, owner),
+    webhooks,
     shelf: (structureId, nodeId, clock) => createPgShelves(db, { cacheDir, clock })(structureId, nodeId),
     async close() {
       await chat.close();
