@@ -121,9 +121,9 @@ export interface App {
   firstStart(): Promise<FirstStart | undefined>;
   /**
    * Brings in what other instances sharing the store changed (structures); the server
-   * calls it before each request. A no-op on a filesystem home.
+   * calls it before each request. Undefined (nothing to wait for) on a filesystem home.
    */
-  sync(): Promise<void>;
+  sync(): Promise<void> | undefined;
   /** This instance's id among those sharing a PostgreSQL store (undefined on a filesystem home). */
   instanceId?: string;
   /** Requests counted across the instances sharing a store (undefined on a filesystem home: the server counts in memory). */
@@ -208,7 +208,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     shared.listener.on('key', (keyId) => keys.revoked(keyId));
     shared.listener.on('user', (userId) => users.forget(userId));
     shared.listener.on('structure', () => {
-      registry.sync().catch((error: unknown) => log('error', 'bringing in a structure changed elsewhere failed', errorFields(error)));
+      registry.sync()?.catch((error: unknown) => log('error', 'bringing in a structure changed elsewhere failed', errorFields(error)));
     });
     shared.listener.onResync(() => {
       keys.forgetAll();

@@ -167,6 +167,41 @@ describe('structures', () => {
       body.agents.forEach(expectNode);
     });
 
+    it('shows every change on the next GET: the cached answer and its ETag follow each add, edit and delete', async () => {
+      const created = await t.createStructure(owner.token, 'exec-team', 'Cached');
+      const url = `/api/org/structures/${created.id}`;
+      const get = () => t.server.inject({ method: 'GET', url, headers: t.auth(owner.token) });
+      const first = await get();
+      expect(first.statusCode).toBe(200);
+      // The same version is answered with the same bytes and tag.
+      const again = await get();
+      expect(again.body).toBe(first.body);
+      expect(again.headers.etag).toBe(first.headers.etag);
+
+      const root = first.json<DetailBody>().agents.find((node) => node.parent_id === null)!;
+      const added = await t.server.inject({ method: 'POST', url: `${url}/agents`, headers: t.auth(owner.token), payload: { role_id: 'exec-new', label: 'New', parent_id: root.id } });
+      expect(added.statusCode).toBe(201);
+      const afterAdd = await get();
+      expect(afterAdd.json<DetailBody>().agents.map((node) => node.role_id)).toContain('exec-new');
+      expect(afterAdd.headers.etag).not.toBe(first.headers.etag);
+
+      const edited = await t.server.inject({ method: 'PATCH', url: `${url}/agents/exec-new`, headers: t.auth(owner.token), payload: { label: 'Renamed' } });
+      expect(edited.statusCode).toBe(200);
+      const afterEdit = await get();
+      expect(afterEdit.json<DetailBody>().agents.find((node) => node.role_id === 'exec-new')?.label).toBe('Renamed');
+      expect(afterEdit.headers.etag).not.toBe(afterAdd.headers.etag);
+
+      const removed = await t.server.inject({ method: 'DELETE', url: `${url}/agents/exec-new`, headers: t.auth(owner.token) });
+      expect(removed.statusCode).toBeLessThan(300);
+      const afterDelete = await get();
+      expect(afterDelete.json<DetailBody>().agents.map((node) => node.role_id)).not.toContain('exec-new');
+      expect(afterDelete.headers.etag).not.toBe(afterEdit.headers.etag);
+      // Back to the nodes it started with: the same content (so the same weak tag), as the core builds it now.
+      expect(afterDelete.body).toBe(first.body);
+      expect(afterDelete.headers.etag).toBe(first.headers.etag);
+      expect(afterDelete.json()).toEqual(JSON.parse(JSON.stringify(t.app.structures.detail(created.id))));
+    });
+
     it('404 for a non-member and for an unknown id, 400 for an id that is not a UUID', async () => {
       const created = await t.createStructure(owner.token, 'blank', 'Hidden');
       const hidden = expectProblem(

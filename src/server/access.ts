@@ -63,50 +63,84 @@ export function registerAccess(server: FastifyInstance, app: AccessDeps): void {
     }
   });
 
+  // These hooks run on every request: they are callback hooks that finish at once when
+  // nothing needs waiting for (a known token, a filesystem home), so a request costs no
+  // promise and no turn of the microtask queue for each of them.
+
   // preParsing, not onRequest: the per-token rate limit (an onRequest hook) must count
   // requests with unknown tokens too, and authentication still happens before the body is read.
-  server.addHook('preParsing', async (request) => {
+  server.addHook('preParsing', (request, _reply, payload, done) => {
     const rule = request.routeOptions.config.access;
-    if (!rule || rule.kind === 'public' || rule.kind === 'signed') return;
+    if (!rule || rule.kind === 'public' || rule.kind === 'signed') return done(null, payload);
     const hash = bearerHashOf(request);
-    if (!hash) throw unauthorized('a bearer token is required (Authorization: Bearer <token>)');
-    const principal = await app.access.authenticateHash(hash);
-    if (!principal) throw unauthorized('the bearer token is unknown or revoked');
-    request.principal = principal;
+    if (!hash) return done(unauthorized('a bearer token is required (Authorization: Bearer <token>)'));
+    const known = app.access.authenticateKnown(hash);
+    if (known) {
+      request.principal = known;
+      return done(null, payload);
+    }
+    app.access.authenticateHash(hash).then((principal) => {
+      if (!principal) return done(unauthorized('the bearer token is unknown or revoked'));
+      request.principal = principal;
+      done(null, payload);
+    }, done);
   });
 
   // Every API request, whatever its access rule: one value per scope id.
-  server.addHook('preValidation', async (request) => {
+  server.addHook('preValidation', (request, _reply, done) => {
     if (request.routeOptions.config.access) assertOneScope(request);
+    done();
   });
 
-  server.addHook('preHandler', async (request) => {
+  server.addHook('preHandler', (request, _reply, done) => {
     const rule = request.routeOptions.config.access;
     // Instances sharing a store: what another instance changed is in before the scope is resolved.
-    if (rule && !(rule.kind === 'public' && rule.local)) await app.sync();
-    if (!rule || rule.kind === 'public' || rule.kind === 'authenticated') return;
-    if (rule.kind === 'signed') {
-      const scope = resolveSigned(app, request, rule);
-      if (scope) request.scope = scope;
-      return;
-    }
-    const principal = request.principal;
-    if (!principal) throw unauthorized('a bearer token is required');
-    switch (rule.kind) {
-      case 'admin':
-        return app.access.requireAdmin(principal);
-      case 'person':
-        return app.access.requirePerson(principal);
-      case 'run':
-        request.scope = await resolveRun(app, request, principal, rule);
-        return;
-      case 'structure': {
-        const scope = resolveStructure(app, request, principal, rule);
-        if (scope) request.scope = scope;
-        return;
+    const syncing = rule && !(rule.kind === 'public' && rule.local) ? app.sync() : undefined;
+    const decide = () => {
+      let pending: Promise<void> | undefined;
+      try {
+        pending = rule ? resolveAccess(app, request, rule) : undefined;
+      } catch (error) {
+        return done(error as Error);
       }
-    }
+      if (pending) pending.then(() => done(), done);
+      else done();
+    };
+    if (syncing) syncing.then(decide, done);
+    else decide();
   });
+}
+
+/**
+ * Applies a route's rule to an authenticated request and sets `request.scope`; throws
+ * when refused. A promise only for run routes (where the run is has to be looked up).
+ */
+function resolveAccess(app: AccessDeps, request: FastifyRequest, rule: AccessRule): Promise<void> | undefined {
+  if (rule.kind === 'public' || rule.kind === 'authenticated') return undefined;
+  if (rule.kind === 'signed') {
+    const scope = resolveSigned(app, request, rule);
+    if (scope) request.scope = scope;
+    return undefined;
+  }
+  const principal = request.principal;
+  if (!principal) throw unauthorized('a bearer token is required');
+  switch (rule.kind) {
+    case 'admin':
+      app.access.requireAdmin(principal);
+      return undefined;
+    case 'person':
+      app.access.requirePerson(principal);
+      return undefined;
+    case 'run':
+      return resolveRun(app, request, principal, rule).then((scope) => {
+        request.scope = scope;
+      });
+    case 'structure': {
+      const scope = resolveStructure(app, request, principal, rule);
+      if (scope) request.scope = scope;
+      return undefined;
+    }
+  }
 }
 
 async function resolveRun(app: AccessDeps, request: FastifyRequest, principal: Principal, rule: Extract<AccessRule, { kind: 'run' }>): Promise<RunScope> {

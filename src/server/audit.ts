@@ -94,25 +94,31 @@ export function registerAudit(server: FastifyInstance, app: Pick<App, 'audit'>):
   });
 
   // After authentication and scope: a token's first use from a new client.
-  server.addHook('preHandler', async (request) => {
+  // Callback hooks: they run on every request and, for a known client and a read, finish at once.
+  server.addHook('preHandler', (request, _reply, done) => {
     const principal = request.principal;
-    if (!principal || principal.kind === 'admin') return;
-    try {
-      await app.audit.noteClient(actorOf(principal), originOf(request), principal.kind === 'mcp' ? principal.key.structure_id : null);
-    } catch (error) {
-      request.log.error({ ...errorFields(error) }, 'audit: a new client could not be recorded');
-    }
+    if (!principal || principal.kind === 'admin') return done();
+    const actor = actorOf(principal);
+    const origin = originOf(request);
+    if (app.audit.isKnownClient(actor, origin.ip, origin.userAgent)) return done();
+    app.audit.noteClient(actor, origin, principal.kind === 'mcp' ? principal.key.structure_id : null).then(
+      () => done(),
+      (error: unknown) => {
+        request.log.error({ ...errorFields(error) }, 'audit: a new client could not be recorded');
+        done();
+      },
+    );
   });
 
-  server.addHook('preSerialization', async (request, _reply, payload) => {
+  server.addHook('preSerialization', (request, _reply, payload, done) => {
     if (request.routeOptions.config.audit) request.auditAnswer = payload;
-    return payload;
+    done(null, payload);
   });
 
-  server.addHook('onSend', async (request, reply, payload) => {
+  server.addHook('onSend', (request, reply, payload, done) => {
     const rule = request.routeOptions.config.audit;
-    if (rule && reply.statusCode < 400 && !rule.skip?.(request)) await record(app, request, reply, rule);
-    return payload;
+    if (!rule || reply.statusCode >= 400 || rule.skip?.(request)) return done(null, payload);
+    record(app, request, reply, rule).then(() => done(null, payload), done);
   });
 }
 

@@ -43,10 +43,10 @@ export function registerClosing(server: FastifyInstance): void {
   server.addHook('preClose', async () => {
     closing = true;
   });
-  server.addHook('onRequest', async (_request, reply) => {
-    if (!closing) return;
+  server.addHook('onRequest', (_request, reply, done) => {
+    if (!closing) return done();
     void reply.header('connection', 'close');
-    throw new OrgError('unavailable', 'the server is shutting down; retry in a moment');
+    done(new OrgError('unavailable', 'the server is shutting down; retry in a moment'));
   });
 }
 

@@ -18,10 +18,13 @@ export interface LogIds {
 
 /** Adds `ids` to every later log record of the request, its reply's included. */
 export function addLogIds(request: FastifyRequest, reply: FastifyReply, ids: LogIds): void {
-  const defined: Record<string, string> = {};
-  for (const [name, value] of Object.entries(ids)) if (typeof value === 'string' && value.length > 0) defined[name] = value;
-  if (Object.keys(defined).length === 0) return;
-  request.log = request.log.child(defined);
+  const defined: LogIds = {};
+  let any = false;
+  if (ids.structure_id) any = Boolean((defined.structure_id = ids.structure_id));
+  if (ids.node_id) any = Boolean((defined.node_id = ids.node_id));
+  if (ids.run_id) any = Boolean((defined.run_id = ids.run_id));
+  if (!any) return;
+  request.log = request.log.child(defined as Record<string, string>);
   // The reply writes the completion and error lines with its own logger.
   reply.log = request.log;
 }
@@ -41,7 +44,8 @@ function nodeIdOf(app: Pick<App, 'nodes'>, structureId: string, roleId: string |
  * the access layer's hooks (register it after them).
  */
 export function registerLogIds(server: FastifyInstance, app: Pick<App, 'nodes'>): void {
-  server.addHook('preHandler', async (request, reply) => {
+  // A callback hook: it runs on every request and waits on nothing.
+  server.addHook('preHandler', (request, reply, done) => {
     const scope = request.scope;
     if (scope) {
       const run = scope as Partial<RunScope>;
@@ -50,12 +54,13 @@ export function registerLogIds(server: FastifyInstance, app: Pick<App, 'nodes'>)
         node_id: run.nodeId ?? nodeIdOf(app, scope.structureId, scope.roleId),
         run_id: run.runId,
       });
-      return;
+      return done();
     }
     // A node key acts on its own node wherever its route declares no scope (/mcp).
     const principal = request.principal;
     if (principal?.kind === 'mcp') {
       addLogIds(request, reply, { structure_id: principal.key.structure_id, node_id: nodeIdOf(app, principal.key.structure_id, principal.key.role_id) });
     }
+    done();
   });
 }

@@ -32,7 +32,9 @@ export function problemInstance(requestId: string): string {
 
 /** Sends the request id back on every response, hijacked ones included. */
 export function registerRequestIds(server: FastifyInstance): void {
-  server.addHook('onRequest', async (request, reply) => {
+  // A callback hook, not an async one: it runs on every request and waits on nothing.
+  server.addHook('onRequest', (request, reply, done) => {
     reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
+    done();
   });
 }

@@ -52,6 +52,15 @@ function valuesIn(source: unknown, name: ScopeId): string[] {
   return [];
 }
 
+/** How many values `source` gives for `name` (as `valuesIn` counts them), without building them. */
+function countIn(source: unknown, name: ScopeId): number {
+  if (!source || typeof source !== 'object' || Buffer.isBuffer(source) || Array.isArray(source)) return 0;
+  if (!Object.prototype.hasOwnProperty.call(source, name)) return 0;
+  const value = (source as Record<string, unknown>)[name];
+  if (typeof value === 'string') return 1;
+  return Array.isArray(value) ? value.length : 0;
+}
+
 /** Every place of the request that names `name`, with its value. */
 export function occurrences(request: FastifyRequest, name: ScopeId): { place: ScopePlace; value: string }[] {
   const found: { place: ScopePlace; value: string }[] = [];
@@ -69,6 +78,8 @@ export function assertOneScope(request: FastifyRequest): void {
   const errors: FieldError[] = [];
   const details: string[] = [];
   for (const name of SCOPE_IDS) {
+    // Nearly every request names an id once or not at all: nothing to compare, nothing built.
+    if (countIn(request.params, name) + countIn(request.query, name) + countIn(request.body, name) <= 1) continue;
     const found = occurrences(request, name);
     if (new Set(found.map((entry) => entry.value)).size <= 1) continue;
     for (const entry of found) errors.push({ path: `${placeName(entry.place)}.${name}`, message: `is ${quote(entry.value)}; it must be the same everywhere` });

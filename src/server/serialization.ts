@@ -24,10 +24,10 @@ export function createSerializerCompiler(): FastifySerializerCompiler<unknown> {
 }
 
 /**
- * Sends JSON text that the core already serialised (and cached) for a schema-typed
- * route. Fastify writes a string payload as it is, without running the route's response
- * serializer; the text must be a document of the route's 200 schema.
+ * Sends JSON that the core already serialised (and cached) for a schema-typed route, as
+ * UTF-8 bytes. Fastify writes a Buffer payload as it is, without running the route's
+ * response serializer; the bytes must be a document of the route's 200 schema.
  */
-export function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(json as never);
+export function sendJsonBytes(reply: FastifyReply, json: Buffer): void {
+  reply.type('application/json; charset=utf-8').send(json);
 }

@@ -53,6 +53,8 @@ export class AuditLog {
   private readonly ids: IdGenerator;
   /** Clients (actor, address, user agent) each token is known to have been used from; loaded on first need. */
   private clients: Promise<Set<string>> | undefined;
+  /** The same set once loaded, for answers that need no waiting. */
+  private loadedClients: Set<string> | undefined;
 
   constructor(private readonly options: AuditLogOptions) {
     this.clock = options.clock ?? systemClock;
@@ -85,7 +87,7 @@ export class AuditLog {
    */
   async noteClient(actor: AuditActor, origin: AuditOrigin, structureId: string | null = null): Promise<AuditEntry | undefined> {
     const key = clientKey(actor, origin.ip, origin.userAgent);
-    const clients = await this.knownClients();
+    const clients = this.loadedClients ?? (await this.knownClients());
     if (clients.has(key)) return undefined;
     clients.add(key);
     try {
@@ -110,10 +112,19 @@ export class AuditLog {
     return { entries, next_before: found.length > query.limit ? entries.at(-1)!.id : null };
   }
 
+  /**
+   * True when `actor`'s token is known to have been used from this client already, decided
+   * without waiting (once the known clients are loaded): the case of nearly every request,
+   * which then needs no call to `noteClient`. False means "ask `noteClient`".
+   */
+  isKnownClient(actor: AuditActor, ip: string, userAgent: string | null): boolean {
+    return this.loadedClients?.has(clientKey(actor, ip, userAgent)) ?? false;
+  }
+
   private knownClients(): Promise<Set<string>> {
     this.clients ??= this.options.store
       .read({ actions: ['token.new_client'], limit: Number.MAX_SAFE_INTEGER })
-      .then((entries) => new Set(entries.map((entry) => clientKey(entry.actor, entry.ip, entry.user_agent))))
+      .then((entries) => (this.loadedClients = new Set(entries.map((entry) => clientKey(entry.actor, entry.ip, entry.user_agent)))))
       .catch((error: unknown) => {
         this.clients = undefined;
         throw error;

@@ -104,6 +104,15 @@ export class UserService {
     return user && toPublic(user);
   }
 
+  /**
+   * The user whose token hashes to `hash` when it is already known to this instance,
+   * without waiting: the common case of every authenticated request. Undefined means
+   * "ask `byTokenHash`", not "unknown".
+   */
+  knownByTokenHash(hash: string): UserRecord | undefined {
+    return this.byHash.get(hash);
+  }
+
   /** Drops what is cached of a user (another instance changed or removed it). */
   forget(userId: string): void {
     for (const [hash, user] of this.byHash) if (user.id === userId) this.byHash.delete(hash);

@@ -126,12 +126,12 @@ describe('structures, nodes and members over the journaled store', () => {
     expect(services.nodes.archive(s.id).map((node) => node.role_id)).toEqual(['team-dev']);
   });
 
-  it('the cached detail text follows every change of the structure and of a node\'s live state', async () => {
+  it('the cached detail bytes follow every change of the structure and of a node\'s live state', async () => {
     const { structures, nodes, activity } = await make();
     const created = await structures.create({ name: 'Cached', template: 'pair', ownerId: 'u1' });
-    const read = () => JSON.parse(structures.detailJson(created.id)) as ReturnType<typeof structures.detail>;
+    const read = () => JSON.parse(structures.detailBytes(created.id).toString('utf8')) as ReturnType<typeof structures.detail>;
     expect(read()).toEqual(structures.detail(created.id));
-    expect(structures.detailJson(created.id)).toBe(structures.detailJson(created.id));
+    expect(structures.detailBytes(created.id)).toBe(structures.detailBytes(created.id));
 
     await nodes.add(created.id, { role_id: 'team-qa', label: 'QA', parent_id: created.agents[0]!.id }, 'u1');
     expect(read().agents.map((node) => node.role_id)).toEqual(['team-lead', 'team-dev', 'team-qa']);
@@ -148,11 +148,11 @@ describe('structures, nodes and members over the journaled store', () => {
     expect(read().agents[1]!.state).toBe('idle');
     expect(read()).toEqual(structures.detail(created.id));
 
-    // A turn in another structure leaves this one's cached text as it is (the same string).
+    // A turn in another structure leaves this one's cached bytes as they are (the same Buffer).
     const other = await structures.create({ name: 'Other', template: 'pair', ownerId: 'u1' });
-    const before = structures.detailJson(created.id);
+    const before = structures.detailBytes(created.id);
     activity.begin(other.agents[0]!.id, other.id);
-    expect(structures.detailJson(created.id)).toBe(before);
+    expect(structures.detailBytes(created.id)).toBe(before);
     expect(activity.revisionOf(created.id)).toBe(2);
     expect(activity.revisionOf(other.id)).toBe(1);
     activity.end(other.agents[0]!.id, other.id);

@@ -70,12 +70,13 @@ export class StructureRegistry {
   }
 
   /**
-   * Brings in the structures other instances created or changed (a no-op on a store of
-   * one instance). Concurrent callers share one pass.
+   * Brings in the structures other instances created or changed. Concurrent callers share
+   * one pass. Undefined on a store of one instance: there is nothing to wait for (the
+   * server calls this before every request, so the no-op costs no promise).
    */
-  sync(): Promise<void> {
+  sync(): Promise<void> | undefined {
     const { changedSince } = this.store;
-    if (!changedSince) return Promise.resolve();
+    if (!changedSince) return undefined;
     this.syncing ??= (async () => {
       try {
         const { ids, cursor } = await changedSince.call(this.store, this.cursor);

@@ -24,7 +24,8 @@ export interface StructureServiceOptions {
 interface CachedDetail {
   version: number;
   activity: number;
-  json: string;
+  /** The detail's JSON text, UTF-8 encoded: sent as it is, never encoded again per request. */
+  bytes: Buffer;
 }
 
 /** A node with its live state, built as one literal (no spread: a stable object shape). */
@@ -54,7 +55,7 @@ export class StructureService {
     this.ids = options.ids ?? uuid;
     this.details = new LRUCache<string, CachedDetail>({
       maxSize: options.detailCacheBytes ?? 16 * 1024 * 1024,
-      sizeCalculation: (entry) => Math.max(1, entry.json.length),
+      sizeCalculation: (entry) => Math.max(1, entry.bytes.length),
     });
   }
 
@@ -87,18 +88,20 @@ export class StructureService {
   }
 
   /**
-   * The structure detail as JSON text. Reading a structure is the most frequent request
-   * and the detail only changes with the structure's version or a node's live state, so
-   * the text is built once per (version, activity revision) and served as it is.
+   * The structure detail as UTF-8 JSON bytes. Reading a structure is the most frequent
+   * request and the detail only changes with the structure's version or a node's live
+   * state, so the bytes are built once per (version, activity revision) and served as
+   * they are; the same Buffer is returned until then, so per-body work downstream (the
+   * ETag) can be cached by its identity.
    */
-  detailJson(id: string): string {
+  detailBytes(id: string): Buffer {
     const version = this.options.registry.version(id);
     const activity = this.options.activity.revisionOf(id);
     const cached = this.details.get(id);
-    if (cached && cached.version === version && cached.activity === activity) return cached.json;
-    const json = JSON.stringify(this.detail(id));
-    this.details.set(id, { version, activity, json });
-    return json;
+    if (cached !== undefined && cached.version === version && cached.activity === activity) return cached.bytes;
+    const bytes = Buffer.from(JSON.stringify(this.detail(id)), 'utf8');
+    this.details.set(id, { version, activity, bytes });
+    return bytes;
   }
 
   /** Creates a structure from a template; `ownerId` (null for the administrator) becomes its owner. */

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { App } from '../../app.js';
 import { StructureParams, problems } from '../schemas/common.js';
-import { sendJsonText } from '../serialization.js';
+import { sendJsonBytes } from '../serialization.js';
 import { scopeOf } from '../scope.js';
 import { field, fromAnswer } from '../audit.js';
 import {
@@ -73,8 +73,11 @@ export const structureRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'struct
         response: { 200: StructureDetailSchema, ...problems(400, 401, 404) },
       },
     },
-    // The detail's JSON text is cached by the structure's version (see detailJson).
-    async (request, reply) => sendJsonText(reply, app.structures.detailJson(scopeOf(request).structureId)),
+    // The detail's JSON bytes are cached by the structure's version (see detailBytes).
+    // Not async, and the reply is not returned: nothing waits on the sent answer.
+    (request, reply) => {
+      sendJsonBytes(reply, app.structures.detailBytes(scopeOf(request).structureId));
+    },
   );
 
   server.get(
