@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { batchBytes, decodeEvent, encodeEvent, historyLine, sseFrame } from './encoded.js';
+import { parseEvent } from './events.js';
 import type { EventInput } from './types.js';
 
 const TS = '2030-01-02T03:04:05.678Z';
@@ -16,6 +17,16 @@ describe('encodeEvent', () => {
     const json = encodeEvent(event, TS, raw, JSON.parse(raw));
     expect(json.startsWith('{"content":{"tool":"search"')).toBe(true);
     expect(JSON.parse(json)).toEqual({ ...event, timestamp: TS });
+  });
+
+  it('splices the timestamp into a relayed text event that parseEvent handed over as it was parsed', () => {
+    const raw = '{"type":"text","content":"caf\u00e9 \\"quoted\\""}';
+    const value: unknown = JSON.parse(raw);
+    const parsed = parseEvent(value);
+    expect(parsed.ok && parsed.event).toBe(value);
+    const json = encodeEvent(parsed.ok ? parsed.event : { type: 'text', content: '' }, TS, raw, value);
+    expect(json).toBe(`${raw.slice(0, -1)},"timestamp":"${TS}"}`);
+    expect(JSON.parse(json)).toEqual({ type: 'text', content: 'café "quoted"', timestamp: TS });
   });
 
   it('serialises again when validation defaulted or dropped members, or the text has line breaks', () => {

@@ -20,7 +20,7 @@ export interface EncodedEvent {
  */
 export function encodeEvent(input: EventInput, timestamp: string, raw?: string, parsed?: unknown): string {
   // A line break (whitespace of pretty-printed JSON) would split the SSE frame and the history line.
-  if (raw !== undefined && parsed !== undefined && !/[\r\n]/.test(raw) && isCanonical(parsed, input)) {
+  if (raw !== undefined && parsed !== undefined && raw.indexOf('\n') < 0 && raw.indexOf('\r') < 0 && isCanonical(parsed, input)) {
     const end = raw.lastIndexOf('}');
     if (end > 0) return `${raw.slice(0, end)},"timestamp":${timestampJson(timestamp)}}`;
   }
@@ -41,6 +41,9 @@ function timestampJson(timestamp: string): string {
 
 /** True when `parsed` (the untrusted object) has exactly the members of the validated event. */
 function isCanonical(parsed: unknown, input: EventInput): boolean {
+  // `parseEvent` hands the parsed object itself over as the event only when it has exactly
+  // `type` and a string `content` (the relay's common case): canonical by construction.
+  if (parsed === input && typeof input.content === 'string') return true;
   if (typeof parsed !== 'object' || parsed === null) return false;
   const outer = Object.keys(parsed);
   if (outer.length !== 2 || !('type' in parsed) || !('content' in parsed)) return false;

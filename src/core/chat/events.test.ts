@@ -23,6 +23,14 @@ describe('parseEvent', () => {
   it('drops members the schema does not declare and leaves the timestamp to the engine', () => {
     const parsed = parseEvent({ type: 'milestone', content: { title: 'T', colour: 'red' }, timestamp: '2020-01-01T00:00:00.000Z', extra: 1 });
     expect(parsed).toEqual({ ok: true, event: { type: 'milestone', content: { title: 'T' } } });
+    // A text event is the parsed object itself only when it has nothing else.
+    const sent = { type: 'text', content: 'hi', timestamp: '2020-01-01T00:00:00.000Z' };
+    const text = parseEvent(sent);
+    expect(text).toEqual({ ok: true, event: { type: 'text', content: 'hi' } });
+    expect(text.ok && text.event).not.toBe(sent);
+    expect(sent.timestamp).toBe('2020-01-01T00:00:00.000Z');
+    const exact = { type: 'text', content: 'hi' };
+    expect(parseEvent(exact)).toEqual({ ok: true, event: exact });
   });
 
   it('keeps tool arguments and results whatever their shape', () => {

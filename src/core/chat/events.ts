@@ -34,6 +34,13 @@ const ANY_STRING = new Set<EventType>(
   }),
 );
 
+/** True when `value` has no own enumerable members besides `type` and `content` (which it has). */
+function hasTwoMembers(value: object): boolean {
+  let count = 0;
+  for (const key in value) if (Object.prototype.hasOwnProperty.call(value, key) && ++count > 2) return false;
+  return count === 2 && Object.getPrototypeOf(value) === Object.prototype;
+}
+
 /**
  * Checks an untrusted value; returns the event (defaults filled in, unknown members
  * dropped, any timestamp left to the engine) or a message saying what is wrong.
@@ -46,7 +53,11 @@ export function parseEvent(value: unknown): { ok: true; event: EventInput } | { 
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, message: 'an event must be a JSON object' };
   const { type, content } = value as { type?: unknown; content?: unknown };
   if (!isEventType(type)) return { ok: false, message: `unknown event type ${JSON.stringify(type) ?? 'undefined'}` };
-  if (typeof content === 'string' && ANY_STRING.has(type)) return { ok: true, event: { type, content } as EventInput };
+  if (typeof content === 'string' && ANY_STRING.has(type)) {
+    // The relay's common case: `{type, content}` and nothing else is the event itself (no
+    // copy), which also tells `encodeEvent` that the text it came from can be reused as is.
+    return { ok: true, event: hasTwoMembers(value) ? (value as EventInput) : ({ type, content } as EventInput) };
+  }
   // The check completes and cleans the content in place: give it a copy, so the caller's
   // parsed value still shows what was sent. Content schemas are flat, so one level suffices.
   const copy = content !== null && typeof content === 'object' && !Array.isArray(content) ? { ...content } : content;
