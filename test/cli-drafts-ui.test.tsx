@@ -102,6 +102,7 @@ describe('DraftsApp', () => {
     expect(calls.some((call) => call.includes('draft-003'))).toBe(false); // skip calls nothing
 
     await press('e', () => calls.includes('edit draft-004') && frame().includes('saved draft-004'), 'edit');
+    // The edit's preview stays, even when the preview load begun by the skip lands after it.
     expect(frame()).toContain('Edited body');
 
     // An approved draft is decided: a and r do nothing on it.
@@ -138,5 +139,13 @@ describe('draftsReducer', () => {
     expect(state.index).toBe(0);
     state = draftsReducer(state, { type: 'decided', slug: 'draft-001', verdict: 'skipped', text: '' });
     expect(state.index).toBe(1);
+  });
+
+  it('keeps an edit saved while the preview was loading: the load that lands after it is older', () => {
+    let state = draftsReducer(initialDraftsState, { type: 'loaded', drafts: [entry(1)] });
+    const edited = skill('draft-001', '## [first] Step 1: Edited body\n');
+    state = draftsReducer(state, { type: 'edited', slug: 'draft-001', skill: edited, text: 'saved draft-001' });
+    state = draftsReducer(state, { type: 'preview', slug: 'draft-001', preview: { skill: skill('draft-001') } });
+    expect(state.previews['draft-001']).toEqual({ skill: edited });
   });
 });

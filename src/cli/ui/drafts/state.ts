@@ -71,6 +71,9 @@ export function draftsReducer(state: DraftsState, action: DraftsAction): DraftsS
     case 'move':
       return { ...state, index: moveCursor({ index: state.index, size: state.drafts.length }, action.move).index };
     case 'preview':
+      // Loaded only where none was shown: one already there came from an edit saved
+      // while this load was under way, and is newer than what the load read.
+      if (state.previews[action.slug] !== undefined) return state;
       return { ...state, previews: { ...state.previews, [action.slug]: action.preview } };
     case 'busy':
       return { ...state, busy: { slug: action.slug, what: action.what } };
