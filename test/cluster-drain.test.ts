@@ -7,27 +7,20 @@
  * still running when the grace period ends is closed as interrupted, everywhere. Turns go
  * to a container agent the test holds, so every wait is on an event.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase, type TestDatabase } from './support/database.js';
 import { ensureBuilt, startServe, type ServeChild } from './helpers/child.js';
+import { callJson, stopCluster } from './helpers/cluster.js';
 import { startGateAgent, type GateAgent } from './helpers/gate-agent.js';
 import { eventually, open, type SseResponse } from './helpers/sse.js';
 
 const ADMIN = 'drain-admin-token-0123456789abcdef';
 
-async function api<T = Record<string, unknown>>(base: string, method: 'GET' | 'POST', path: string, body?: unknown) {
-  const response = await request(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${ADMIN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const text = await response.body.text();
-  return { status: response.statusCode, headers: response.headers, body: (text ? JSON.parse(text) : {}) as T };
-}
+/** A JSON call as the administrator. */
+const api = <T = Record<string, unknown>>(base: string, method: string, path: string, body?: unknown) => callJson<T>(base, method, path, ADMIN, body);
 
 const ids = (response: SseResponse) => response.frames().map((frame) => Number(frame.id));
 const data = (response: SseResponse) => response.frames().map((frame) => frame.data);
@@ -70,12 +63,7 @@ describe('SIGTERM drains an instance of a cluster', () => {
     expect(worker.status).toBe(201);
   }, 180_000);
 
-  afterAll(async () => {
-    await Promise.all(instances.map((instance) => instance.stop('SIGTERM')));
-    await gate?.close();
-    await database?.drop();
-    await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
-  });
+  afterAll(() => stopCluster({ instances, services: [gate], database, dirs }));
 
   it('a stream on B of a run on A ends with retry: when B drains, and resumes on C with no gap or duplicate', async () => {
     const [a, b, c] = [instances[0]!, await start(), await start()];

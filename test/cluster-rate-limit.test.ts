@@ -4,13 +4,14 @@
  * between them reach the limit together; the next request is refused on either with 429
  * and Retry-After, while requests under another key still pass.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase, type TestDatabase } from './support/database.js';
 import { ensureBuilt, startServe, type ServeChild } from './helpers/child.js';
+import { stopCluster } from './helpers/cluster.js';
 
 const ADMIN = 'limit-admin-token-0123456789abcdef';
 const LIMIT = 10;
@@ -42,11 +43,7 @@ describe('the rate limit of two instances sharing PostgreSQL', () => {
     }
   }, 180_000);
 
-  afterAll(async () => {
-    await Promise.all(instances.map((instance) => instance.stop('SIGTERM')));
-    await database?.drop();
-    await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
-  });
+  afterAll(() => stopCluster({ instances, database, dirs }));
 
   it('is reached by requests split across both, and then refused on either', async () => {
     const [a, b] = [instances[0]!, instances[1]!];

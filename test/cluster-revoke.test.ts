@@ -6,28 +6,19 @@
  * session is closed (its server stream ends and its id is unknown), and the key is
  * refused with 401 there too. Every wait is on an event (the stream's end).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase, type TestDatabase } from './support/database.js';
 import { ensureBuilt, startServe, type ServeChild } from './helpers/child.js';
+import { callJson as api, stopCluster } from './helpers/cluster.js';
 import { startGateAgent, type GateAgent } from './helpers/gate-agent.js';
 import { open } from './helpers/sse.js';
 
 const ADMIN = 'revoke-admin-token-0123456789abcdef';
 const MCP_VERSION = '2025-06-18';
-
-async function api(base: string, method: 'GET' | 'POST' | 'DELETE', path: string, token: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await request(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const text = await response.body.text();
-  return { status: response.statusCode, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
-}
 
 /** One JSON-RPC POST to `/mcp`; the session id of the answer, if any. */
 async function mcp(base: string, headers: Record<string, string>, body: unknown): Promise<{ status: number; session: string | undefined }> {
@@ -63,12 +54,7 @@ describe('revoking a key on one instance of a cluster', { timeout: 120_000 }, ()
     [a, b] = await Promise.all([start(), start()]);
   }, 180_000);
 
-  afterAll(async () => {
-    await Promise.all(instances.map((instance) => instance.stop('SIGTERM')));
-    await gate?.close();
-    await database?.drop();
-    await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
-  });
+  afterAll(() => stopCluster({ instances, services: [gate], database, dirs }));
 
   it('ends its streams and MCP sessions on the other instance, where it is then refused', async () => {
     const created = await api(a.url, 'POST', '/api/org/structures', ADMIN, { name: 'Revoke', template: 'blank' });

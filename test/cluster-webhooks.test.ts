@@ -6,14 +6,14 @@
  * deliveries log read through any instance says so; a delivery whose attempt was cut off
  * by its instance being killed is sent by another once that instance's lease runs out.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase, type TestDatabase } from './support/database.js';
 import { ensureBuilt, startServe, type ServeChild } from './helpers/child.js';
+import { callJson, stopCluster } from './helpers/cluster.js';
 import { eventually } from './helpers/sse.js';
 import { startReceiver, verifyDelivery, type WebhookReceiver } from './helpers/webhook-receiver.js';
 
@@ -28,15 +28,8 @@ interface DeliveryEntry {
   attempts: { response_code: number | null }[];
 }
 
-async function api<T = Record<string, unknown>>(base: string, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) {
-  const response = await request(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${ADMIN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const text = await response.body.text();
-  return { status: response.statusCode, body: (text ? JSON.parse(text) : {}) as T };
-}
+/** A JSON call as the administrator. */
+const api = <T = Record<string, unknown>>(base: string, method: string, path: string, body?: unknown) => callJson<T>(base, method, path, ADMIN, body);
 
 describe('webhooks shared by instances on one PostgreSQL database', () => {
   let database: TestDatabase;
@@ -89,12 +82,7 @@ describe('webhooks shared by instances on one PostgreSQL database', () => {
     structureId = created.body.id;
   }, 180_000);
 
-  afterAll(async () => {
-    await Promise.all(instances.map((instance) => instance.stop('SIGTERM')));
-    await receiver?.close();
-    await database?.drop();
-    await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
-  });
+  afterAll(() => stopCluster({ instances, services: [receiver], database, dirs }));
 
   it('registered on A, listed on B, fired by runs on every instance: each attempt made once, the log alike everywhere', async () => {
     const [a, b, c] = instances as [ServeChild, ServeChild, ServeChild];

@@ -9,30 +9,20 @@
  * every wait is on an event. A skill written through B reaches C through the announcement
  * of its commit; one pushed to the shared git remote from outside reaches A by its fetch.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase, type TestDatabase } from './support/database.js';
 import { ensureBuilt, startServe, type ServeChild } from './helpers/child.js';
+import { callJson as api, stopCluster } from './helpers/cluster.js';
 import { startGateAgent, type GateAgent } from './helpers/gate-agent.js';
 import { git } from './helpers/git.js';
 import { eventually, open, type SseResponse } from './helpers/sse.js';
 
 /** Short enough to wait for in a test, long enough for a heartbeat on a loaded machine. */
 const LEASE_MS = 4000;
-
-async function api<T = Record<string, unknown>>(base: string, method: 'GET' | 'POST', path: string, token: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const response = await request(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const text = await response.body.text();
-  return { status: response.statusCode, body: (text ? JSON.parse(text) : {}) as T };
-}
 
 const ids = (response: SseResponse) => response.frames().map((frame) => Number(frame.id));
 const types = (response: SseResponse) => response.frames().map((frame) => frame.event?.type);
@@ -97,12 +87,7 @@ describe('three org serve instances on one PostgreSQL database', () => {
     [b, c] = await Promise.all([start(), start()]);
   }, 180_000);
 
-  afterAll(async () => {
-    await Promise.all(instances.map((instance) => instance.stop('SIGTERM')));
-    await gate?.close();
-    await database?.drop();
-    await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
-  });
+  afterAll(() => stopCluster({ instances, services: [gate], database, dirs }));
 
   it('a structure created on A is read on B and C; a node added on B is seen on A and C', async () => {
     const created = await api<{ id: string }>(a.url, 'POST', '/api/org/structures', token, { name: 'Cluster', template: 'blank' });

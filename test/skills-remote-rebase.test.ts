@@ -9,21 +9,11 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, startServe, type ServeChild } from './helpers/child.js';
+import { callJson as api } from './helpers/cluster.js';
 import { git } from './helpers/git.js';
 import { eventually } from './helpers/sse.js';
-
-async function api(base: string, method: 'GET' | 'POST' | 'PUT', path: string, token: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await request(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const text = await response.body.text();
-  return { status: response.statusCode, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
-}
 
 const frontmatter = (name: string, summary: string) => ({ type: 'skill', name, category: 'finance', difficulty: 'low', tags: ['ledger'], status: 'complete', summary, tool_url: null });
 
