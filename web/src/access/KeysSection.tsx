@@ -11,6 +11,7 @@ import { Confirm } from '../ui/Dialog';
 import { formatAgo, formatTime } from '../ui/format';
 import { Empty, ErrorNote, InfoNote } from '../ui/Notice';
 import { SecretOnce } from '../ui/SecretOnce';
+import { useAction } from '../ui/hooks';
 import { useLoad } from '../ui/useLoad';
 
 interface NodeKey extends KeyListing {
@@ -35,28 +36,20 @@ export function KeysSection({ structureId }: { structureId: string }) {
   const [label, setLabel] = useState('');
   const [minted, setMinted] = useState<(CreatedKey & { roleId: string }) | null>(null);
   const [revoking, setRevoking] = useState<NodeKey | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, setError, run } = useAction();
   const [notice, setNotice] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
 
   const nodes = keys.data?.nodes ?? [];
   const target = roleId || nodes[0]?.role_id || '';
 
-  const mint = async () => {
-    setBusy(true);
-    setError(null);
-    setNotice(null);
-    try {
+  const mint = () =>
+    run(async () => {
+      setNotice(null);
       const created = await api.post<CreatedKey>(`${nodePath(structureId, target)}/mcp-key`, label.trim() ? { label: label.trim() } : {});
       setMinted({ ...created, roleId: target });
       setLabel('');
       await keys.reload();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <section className="card" aria-labelledby="keys-title">

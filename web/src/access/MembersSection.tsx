@@ -10,6 +10,7 @@ import { Confirm } from '../ui/Dialog';
 import { formatTime } from '../ui/format';
 import { Empty, ErrorNote, InfoNote, Skeleton } from '../ui/Notice';
 import { useToast } from '../ui/Toasts';
+import { useAction } from '../ui/hooks';
 import { useLoad } from '../ui/useLoad';
 
 const ROLES: Role[] = ['viewer', 'operator', 'owner'];
@@ -21,27 +22,19 @@ export function MembersSection({ structureId }: { structureId: string }) {
   const members = useLoad((signal) => api.get<Members>(`${base}/members`, { signal }), [api, base]);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('operator');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, setError, run } = useAction();
   const [sent, setSent] = useState<Invite | null>(null);
   const [removing, setRemoving] = useState<Member | null>(null);
   const [cancelling, setCancelling] = useState<Members['invites'][number] | null>(null);
 
-  const share = async () => {
-    setBusy(true);
-    setError(null);
-    setSent(null);
-    try {
+  const share = () =>
+    run(async () => {
+      setSent(null);
       const { invite } = await api.post<{ invite: Invite }>(`${base}/share`, { email: email.trim(), role });
       setSent(invite);
       setEmail('');
       await members.reload();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   const changeRole = async (member: Member, next: Role) => {
     setError(null);

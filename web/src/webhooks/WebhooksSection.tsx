@@ -13,6 +13,7 @@ import { formatTime } from '../ui/format';
 import { Empty, ErrorNote } from '../ui/Notice';
 import { SecretOnce } from '../ui/SecretOnce';
 import { useToast } from '../ui/Toasts';
+import { useAction } from '../ui/hooks';
 import { useLoad } from '../ui/useLoad';
 import { DeliveriesLog } from './DeliveriesLog';
 
@@ -38,25 +39,17 @@ export function WebhooksSection({ structureId }: { structureId: string }) {
   const [created, setCreated] = useState<CreatedWebhook | null>(null);
   const [removing, setRemoving] = useState<Webhook | null>(null);
   const [open, setOpen] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
 
-  const register = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+  const register = () =>
+    run(async () => {
       const body = { url: url.trim(), events, ...(description.trim() ? { description: description.trim() } : {}) };
       const answer = await api.post<CreatedWebhook>(base, body);
       setCreated(answer);
       setUrl('');
       setDescription('');
       await webhooks.reload();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <>
