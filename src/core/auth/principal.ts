@@ -54,14 +54,15 @@ export class AccessControl {
   authenticateKnown(hash: string): Principal | undefined {
     if (this.adminHash && sameHash(hash, this.adminHash)) return { kind: 'admin', id: 'admin' };
     const user = this.options.users.knownByTokenHash(hash);
-    return user && { kind: 'user', id: user.id, user: { id: user.id, email: user.email, created_at: user.created_at } };
+    return user && userPrincipal(user);
   }
 
   /** Resolves the SHA-256 of a bearer token (see `hashToken`); undefined for unknown or revoked tokens. */
   async authenticateHash(hash: string): Promise<Principal | undefined> {
-    if (this.adminHash && sameHash(hash, this.adminHash)) return { kind: 'admin', id: 'admin' };
+    const known = this.authenticateKnown(hash);
+    if (known) return known;
     const user = await this.options.users.byTokenHash(hash);
-    if (user) return { kind: 'user', id: user.id, user: { id: user.id, email: user.email, created_at: user.created_at } };
+    if (user) return userPrincipal(user);
     const key = await this.options.keys.authenticate(hash);
     if (key) return { kind: 'mcp', id: key.id, key };
     return undefined;
@@ -123,4 +124,9 @@ function describe(action: Action): string {
     case 'admin_structure':
       return 'manage keys or members';
   }
+}
+
+/** The principal of a signed-in user (the public members of the record only). */
+function userPrincipal(user: { id: string; email: string; created_at: string }): Principal {
+  return { kind: 'user', id: user.id, user: { id: user.id, email: user.email, created_at: user.created_at } };
 }
