@@ -259,6 +259,7 @@ export const ExplainedCandidateSchema = Type.Object({
     evidence: Type.Number(),
     support: Type.Number(),
   }, { description: 'the parts of the score and of the no-match decision' }),
+  contrast: Type.Optional(Type.String({ description: 'stem of a word of its name that goes against the query (an antonym of a query word, or a word the query negates); its score was multiplied by the contrast penalty' })),
   replaces: Type.Optional(Type.String({ description: 'the deprecated skill this one stands in for' })),
 }, { title: 'ExplainedCandidate' });
 export type ExplainedCandidate = Static<typeof ExplainedCandidateSchema>;

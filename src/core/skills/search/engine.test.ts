@@ -24,6 +24,7 @@ const doc = (slug: string, over: Partial<SearchDocument>): SearchDocument => ({
 const dictionary: SynonymSource = {
   synonyms: (word) => (word === 'website' ? [{ word: 'site', weight: 1 }] : word === 'rivals' ? [{ word: 'competitors', weight: 0.9 }] : []),
   knows: (word) => ['rain', 'poem', 'website', 'rivals', 'weather', 'love'].includes(word),
+  antonyms: (word) => (word === 'hire' ? ['fire'] : []),
 };
 
 function sample(): SkillSearchIndex {
@@ -73,6 +74,27 @@ describe('skill search index', () => {
   it('tells paying from collecting: the direction of the request decides', () => {
     expect(slugs(sample(), 'pay a supplier invoice')[0]).toBe('pay-suppliers');
     expect(slugs(sample(), 'collect overdue payments from customers')[0]).toBe('chase-invoices');
+  });
+
+  it('lowers a skill named for what the query negates, and says why', () => {
+    const index = sample();
+    index.set(doc('renew', { name: 'Renew a customer contract', tags: ['renewal'], summary: 'Agree the next term with a customer before the contract ends.' }));
+    index.set(doc('churned', { name: 'Offboard a churned customer', tags: ['churn'], summary: 'Close the account of a customer whose contract ended.' }));
+    const scoreOf = (query: string) => index.search(query, { limit: 10 }).find((m) => m.slug === 'renew');
+    const asked = scoreOf('the customer left and did renew');
+    const negated = scoreOf('the customer left and did not renew');
+    expect(asked?.reason).not.toContain('negates');
+    expect(negated?.score).toBeCloseTo((asked?.score ?? 0) * 0.5, 2);
+    expect(negated?.reason).toBe('matched "customer" and "renew" in the name, but its name says "renew", which the query negates');
+    expect(index.explain('the customer left and did not renew').candidates.find((c) => c.slug === 'renew')?.contrast).toBe('renew');
+    expect(index.explain('the customer left and did not renew').candidates.find((c) => c.slug === 'churned')?.contrast).toBeUndefined();
+  });
+
+  it('lowers a skill named for the opposite of a query word, and says why', () => {
+    const index = sample();
+    index.set(doc('firing', { name: 'Fire an engineer', tags: ['termination'], summary: 'Let an engineer go.' }));
+    expect(slugs(index, 'hire an engineer')[0]).toBe('hiring');
+    expect(index.search('hire an engineer', { limit: 10 }).find((m) => m.slug === 'firing')?.reason).toContain('but its name says "fire", the opposite of "hire"');
   });
 
   it('returns nothing for chit-chat, unrelated requests and dictionary words it lacks', () => {

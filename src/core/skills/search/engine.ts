@@ -184,10 +184,11 @@ function buildIndex(initialDocs: DocTable, initialBase: BasePostings | (() => Ba
       const matches: SearchMatch[] = [];
       let support: number | null = null;
       const slugOf = (doc: number) => docs.slugs[doc] as string;
+      const labels = { slugOf, nameOf: (doc: number) => docs.names[doc] ?? '' };
       for (const candidate of ranked) {
         if (!candidate.kept) continue;
         support ??= candidate.support;
-        matches.push({ slug: slugOf(candidate.doc), score: round(candidate.final), reason: reasonOf(candidate, plan, slugOf) });
+        matches.push({ slug: slugOf(candidate.doc), score: round(candidate.final), reason: reasonOf(candidate, plan, labels) });
         if (matches.length >= limit) break;
       }
       const top = ranked.slice(0, 3).map((c) => ({ slug: slugOf(c.doc), score: round(c.final) }));

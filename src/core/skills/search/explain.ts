@@ -92,7 +92,7 @@ function entry(
     kept: rank !== null,
     ...(rank !== null ? { rank } : {}),
     score: round(candidate.final),
-    reason: reasonOf(candidate, plan, slugOf),
+    reason: reasonOf(candidate, plan, { slugOf, nameOf: (doc) => docs.names[doc] ?? '' }),
     why,
     fields,
     parts: {
@@ -105,6 +105,7 @@ function entry(
       evidence: round(candidate.evidence),
       support: round(candidate.support),
     },
+    ...(candidate.contrast !== undefined ? { contrast: candidate.contrast } : {}),
     ...(candidate.matchedDoc !== candidate.doc ? { replaces: slugOf(candidate.matchedDoc) } : {}),
   };
 }

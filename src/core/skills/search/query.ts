@@ -8,6 +8,7 @@
  */
 import { porterOf, queryWords, stemOf } from './analyzer.js';
 import { fuzzyWords, prefixRange } from './lexicon.js';
+import { negatedStems } from './negation.js';
 import type { BasePostings, DeltaPostings } from './postings.js';
 import type { SearchTuning } from './tuning.js';
 import type { SynonymSource } from './wordnet.js';
@@ -51,8 +52,19 @@ export interface QueryPlan {
   totalWeight: number;
   /** Every stem the query reaches (its words' stems and their expansions). */
   stems: Set<string>;
-  /** Stems of opposite meaning to a query word ("fir" for "hire"), each with the query word's stem. */
-  contrasts: Map<string, string>;
+  /**
+   * Stems a skill's name may hold that mean the opposite of the request: antonyms of a
+   * query word ("fir" for "hire") and words the query negates ("renew" in "did not renew").
+   */
+  contrasts: Map<string, Contrast>;
+}
+
+/** Why a stem in a skill's name goes against the query. */
+export interface Contrast {
+  /** The query word's stem it is opposite to (an antonym), or the stem itself when negated. */
+  of: string;
+  /** True when the query negates the word ("not renew"); false for an antonym of a query word. */
+  negated: boolean;
 }
 
 /** What planning needs from the index. */
@@ -99,20 +111,21 @@ export function planQuery(query: string, source: PlanSource, tuning: SearchTunin
     .map((c) => c.weight)
     .sort((a, b) => b - a)
     .slice(0, tuning.coverageWords);
-  return { concepts, totalWeight: top.reduce((sum, w) => sum + w, 0), stems, contrasts: contrastsOf(words, source, tuning) };
+  return { concepts, totalWeight: top.reduce((sum, w) => sum + w, 0), stems, contrasts: contrastsOf(query, words, source, tuning) };
 }
 
-/** Stems of the antonyms of the query's words that the query does not contain itself. */
-function contrastsOf(words: { word: string; stem: string }[], source: PlanSource, tuning: SearchTuning): Map<string, string> {
-  const contrasts = new Map<string, string>();
+/** The words the query negates, and the antonyms of its words that it does not contain itself. */
+function contrastsOf(query: string, words: { word: string; stem: string }[], source: PlanSource, tuning: SearchTuning): Map<string, Contrast> {
+  const contrasts = new Map<string, Contrast>();
   if (tuning.contrastPenalty >= 1) return contrasts;
+  for (const stem of negatedStems(query)) contrasts.set(stem, { of: stem, negated: true });
   const dictionary = source.synonyms();
   if (!dictionary?.antonyms) return contrasts;
   const own = new Set(words.map((w) => w.stem));
   for (const { word, stem } of words) {
     for (const antonym of dictionary.antonyms(word)) {
       const other = stemOf(antonym);
-      if (other !== null && !own.has(other)) contrasts.set(other, stem);
+      if (other !== null && !own.has(other) && !contrasts.has(other)) contrasts.set(other, { of: stem, negated: false });
     }
   }
   return contrasts;

@@ -246,7 +246,7 @@ function describe(
   let contrast: string | undefined;
   for (const stem of labels.name) {
     const opposite = plan.contrasts.get(stem);
-    if (opposite !== undefined && !labels.name.includes(opposite)) contrast = stem;
+    if (opposite !== undefined && (opposite.negated || !labels.name.includes(opposite.of))) contrast = stem;
   }
   const bonus =
     top *

@@ -4,6 +4,7 @@
  * "overdue" in the tags`, or for a deprecated skill's successor `replaces deprecated
  * "paper-expense-claims", whose name matched "paper" and "expense"`.
  */
+import { stemOf, tokenize } from './analyzer.js';
 import type { QueryPlan } from './query.js';
 import type { RankedCandidate, WordMatch } from './rank.js';
 import type { SearchField } from './tuning.js';
@@ -62,14 +63,36 @@ export function matchedPhrase(words: WordMatch[], plan: QueryPlan): string {
   return list(parts);
 }
 
+/**
+ * Why the candidate's name goes against the query, as the end of the sentence:
+ * `but its name says "renew", which the query negates` or `but its name says "fire",
+ * the opposite of "hire"`; empty when it does not.
+ */
+export function contrastPhrase(candidate: RankedCandidate, plan: QueryPlan, name: string): string {
+  if (candidate.contrast === undefined) return '';
+  const contrast = plan.contrasts.get(candidate.contrast);
+  if (!contrast) return '';
+  const written = tokenize(name).find((word) => stemOf(word) === candidate.contrast) ?? candidate.contrast;
+  if (contrast.negated) return `, but its name says "${written}", which the query negates`;
+  const asked = plan.concepts.find((c) => c.stem === contrast.of)?.word ?? contrast.of;
+  return `, but its name says "${written}", the opposite of "${asked}"`;
+}
+
+/** How a reason names documents: by slug, and by display name (for the words of its name). */
+export interface ReasonLabels {
+  slugOf(doc: number): string;
+  nameOf(doc: number): string;
+}
+
 /** The one-sentence reason of a ranked candidate. */
-export function reasonOf(candidate: RankedCandidate, plan: QueryPlan, slugOf: (doc: number) => string): string {
-  const base =
+export function reasonOf(candidate: RankedCandidate, plan: QueryPlan, labels: ReasonLabels): string {
+  const matched =
     candidate.trigger && candidate.trigger.share >= TRIGGER_SENTENCE
       ? `matched trigger "${candidate.trigger.text}"`
       : candidate.words.length > 0
         ? `matched ${matchedPhrase(candidate.words, plan)}`
         : 'matched nothing';
+  const base = matched + contrastPhrase(candidate, plan, labels.nameOf(candidate.matchedDoc));
   if (candidate.matchedDoc === candidate.doc) return base;
-  return `replaces deprecated "${slugOf(candidate.matchedDoc)}", which ${base}`;
+  return `replaces deprecated "${labels.slugOf(candidate.matchedDoc)}", which ${base}`;
 }
