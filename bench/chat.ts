@@ -239,13 +239,17 @@ async function nodeAdds(count: number): Promise<Record<string, number>> {
     const window = Math.min(1000, Math.floor((count - 1) / 2));
     const firstRate = await addRange(structure.id, root, 1, window + 1, inFlight);
     await addRange(structure.id, root, window + 1, count - window, inFlight);
+    // CPU of this process (server and client) over the last window: what an add costs, which a busy machine disturbs less than the rate.
+    const cpuBefore = process.cpuUsage();
     const lastRate = await addRange(structure.id, root, count - window, count, inFlight);
+    const cpu = process.cpuUsage(cpuBefore);
     const key = `chat.nodes.${count}`;
     return {
       [`${key}.in_flight`]: inFlight,
       [`${key}.first_adds_per_s`]: Math.round(firstRate),
       [`${key}.last_adds_per_s`]: Math.round(lastRate),
       [`${key}.last_over_first`]: round(lastRate / firstRate, 3),
+      [`${key}.last_cpu_us_per_add`]: Math.round((cpu.user + cpu.system) / window),
       [`${key}.one_at_a_time_adds_per_s`]: Math.round(sequentialRate),
       [`${key}.disk_fsyncs_per_s`]: Math.round(fsyncRate),
       [`${key}.last_over_disk_fsyncs`]: round(lastRate / fsyncRate, 3),

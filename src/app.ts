@@ -372,6 +372,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
       await registry.idle();
       await structureStore.close();
       await inbound.idle();
+      await audit.close();
       await skills.close();
       await keys.close();
       await mailer.close();

@@ -102,6 +102,8 @@ interface Model {
   users: { email: string; token: string }[];
   keys: { structureId: string; roleId: string; token: string }[];
   invites: { structureId: string; token: string; id: string; email: string }[];
+  /** Acknowledged node adds: each must have its audit entry on disk (written before the answer). */
+  addedNodes: { structureId: string; roleId: string }[];
   /** Acknowledged writes in total. */
   acked: number;
   /** Unexpected statuses (5xx other than a 503 while shutting down). */
@@ -110,7 +112,7 @@ interface Model {
 }
 
 function newModel(): Model {
-  return { structures: [], users: [], keys: [], invites: [], acked: 0, unexpected: [], seq: 0 };
+  return { structures: [], users: [], keys: [], invites: [], addedNodes: [], acked: 0, unexpected: [], seq: 0 };
 }
 
 type Write = (base: string, model: Model, rng: Rng) => Promise<boolean>;
@@ -150,6 +152,7 @@ const addNode: Write = async (base, model, rng) => {
   const reply = await call(base, 'POST', `/api/org/structures/${structure.id}/agents`, structure.token, body);
   if (!note(model, 'add node', reply, [201])) return false;
   structure.nodes.set(roleId, { id: reply.body.id, roleId, label: body.label, x: body.x, y: body.y, busy: false });
+  model.addedNodes.push({ structureId: structure.id, roleId });
   return true;
 };
 
@@ -348,6 +351,25 @@ async function checkOutbox(home: string, model: Model): Promise<string[]> {
   return model.invites.filter((invite) => !all.includes(invite.email)).map((invite) => `no .eml in the outbox for ${invite.email}`);
 }
 
+/** Checks that each acknowledged node add has its `node.add` entry in the audit log on disk. */
+async function checkAudit(home: string, model: Model): Promise<string[]> {
+  let text = '';
+  try {
+    text = await readFile(join(home, '.org', 'audit.jsonl'), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const logged = new Set<string>();
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    const entry = JSON.parse(line) as { action: string; structure_id: string | null; target: { id: string } | null };
+    if (entry.action === 'node.add' && entry.target) logged.add(`${entry.structure_id}/${entry.target.id}`);
+  }
+  return model.addedNodes
+    .filter((added) => !logged.has(`${added.structureId}/${added.roleId}`))
+    .map((added) => `acknowledged node ${added.roleId} in ${added.structureId} has no node.add audit entry`);
+}
+
 // ---------------------------------------------------------------------------------------
 
 function serve(home: string): Promise<ServeChild> {
@@ -368,7 +390,7 @@ async function restartAndVerify(home: string, model: Model, context: string): Pr
     const { temps } = await checkFiles(home);
     expect(temps.filter((file) => /\.(json|eml)\.\d+$/.test(file)), `${context}: stale temp files after start`).toEqual([]);
     const { checked, failures } = await verify(child.url, model);
-    failures.push(...(await checkOutbox(home, model)));
+    failures.push(...(await checkOutbox(home, model)), ...(await checkAudit(home, model)));
     expect(failures, `${context}: acknowledged writes missing after restart (seed ${SEED})`).toEqual([]);
     expect(checked).toBeGreaterThanOrEqual(model.structures.length);
     return child;
@@ -451,6 +473,7 @@ describe(`crash safety of org serve (seed ${SEED}; replay with ORG_CRASH_SEED=${
     expect(model.acked).toBeGreaterThanOrEqual(60);
     expect(model.structures.length).toBeGreaterThan(0);
     expect(model.structures.some((structure) => structure.nodes.size > 0)).toBe(true);
+    expect(model.addedNodes.length).toBeGreaterThan(0);
   });
 });
 

@@ -112,6 +112,11 @@ export class AuditLog {
     return { entries, next_before: found.length > query.limit ? entries.at(-1)!.id : null };
   }
 
+  /** Waits for entries being written and releases the store's open file, if it keeps one. */
+  async close(): Promise<void> {
+    await this.options.store.close?.();
+  }
+
   /**
    * True when `actor`'s token is known to have been used from this client already, decided
    * without waiting (once the known clients are loaded): the case of nearly every request,

@@ -29,16 +29,33 @@ export interface JournalEntry {
 }
 
 /**
- * Applies a change to a record in place. Changes are validated before they are made,
- * so a change that no longer fits (replayed over a newer base) is ignored.
+ * The live nodes of a record by id. When one is handed to `applyChange` (or `applyOnTrial`)
+ * it is kept in step with the record, and node lookups use it instead of scanning the
+ * node list: adding a node then costs the same in a structure of 10 or 10,000 nodes.
  */
-export function applyChange(record: StructureRecord, change: StructureChange): void {
+export type NodeIndex = Map<string, NodeRecord>;
+
+/** A by-id index of a record's live nodes. */
+export function nodeIndex(record: StructureRecord): NodeIndex {
+  return new Map(record.agents.map((node) => [node.id, node]));
+}
+
+/**
+ * Applies a change to a record in place (and to its node index, when given). Changes are
+ * validated before they are made, so a change that no longer fits (replayed over a newer
+ * base) is ignored.
+ */
+export function applyChange(record: StructureRecord, change: StructureChange, byId?: NodeIndex): void {
   switch (change.op) {
-    case 'node.add':
-      if (!record.agents.some((node) => node.id === change.node.id)) record.agents.push(change.node);
+    case 'node.add': {
+      const present = byId ? byId.has(change.node.id) : record.agents.some((node) => node.id === change.node.id);
+      if (present) return;
+      record.agents.push(change.node);
+      byId?.set(change.node.id, change.node);
       return;
+    }
     case 'node.update': {
-      const node = record.agents.find((candidate) => candidate.id === change.id);
+      const node = byId ? byId.get(change.id) : record.agents.find((candidate) => candidate.id === change.id);
       if (node) Object.assign(node, change.set);
       return;
     }
@@ -47,6 +64,7 @@ export function applyChange(record: StructureRecord, change: StructureChange): v
       const node = record.agents[index];
       if (!node) return;
       record.agents.splice(index, 1);
+      byId?.delete(node.id);
       const archived: ArchivedNodeRecord = { ...node, archived_at: change.archived_at };
       record.archive.push(archived);
       return;
@@ -59,6 +77,7 @@ export function applyChange(record: StructureRecord, change: StructureChange): v
       const { archived_at: _archivedAt, ...node } = entry;
       node.parent_id = change.parent_id;
       record.agents.push(node);
+      byId?.set(node.id, node);
       return;
     }
     case 'member.set': {

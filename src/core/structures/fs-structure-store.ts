@@ -11,7 +11,7 @@ import { constants } from 'node:fs';
 import { join } from 'node:path';
 import { isOrgError } from '../errors.js';
 import { GroupFile, readJsonl, removeStaleTemps, writeAtomic } from '../storage/index.js';
-import { applyChange, type JournalEntry } from './changes.js';
+import { applyChange, nodeIndex, type JournalEntry } from './changes.js';
 import { timelineEntry, type StructureStore, type TimelineEntry } from './structure-store.js';
 import type { StructureRecord } from './types.js';
 
@@ -61,6 +61,7 @@ export function createFsStructureStore(options: FsStructureStoreOptions): Struct
     const journal = Buffer.from((await readText(journalFile(id))) ?? '', 'utf8');
     let bytes = baseBytes;
     let seq = baseSeq;
+    const byId = nodeIndex(record);
     for (let start = baseBytes; start < journal.length; ) {
       const end = journal.indexOf(0x0a, start);
       if (end < 0) break; // a line torn by a crash: cut when the journal is next appended to
@@ -69,7 +70,7 @@ export function createFsStructureStore(options: FsStructureStoreOptions): Struct
       if (!line) continue;
       const entry = JSON.parse(line) as JournalEntry;
       if (entry.seq <= seq) continue;
-      applyChange(record, entry.change);
+      applyChange(record, entry.change, byId);
       seq = entry.seq;
     }
     journals.set(id, { file: new GroupFile(journalFile(id), JOURNAL_FILE), bytes, baseBytes, baseSize: Buffer.byteLength(baseText) });

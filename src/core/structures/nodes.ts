@@ -62,7 +62,7 @@ export class NodeService {
       if (parentId === null && record.agents.length > 0) {
         throw invalid('parent_id is required: this structure already has a root node', [{ path: 'body.parent_id', message: 'must be the id of a node of this structure' }]);
       }
-      if (parentId !== null && !record.agents.some((candidate) => candidate.id === parentId)) {
+      if (parentId !== null && !registry.nodeById(structureId, parentId)) {
         throw invalid(`parent_id ${parentId} is not a node of this structure`, [{ path: 'body.parent_id', message: 'must be the id of a node of this structure' }]);
       }
       const created: NodeRecord = {

@@ -168,6 +168,39 @@ describe('StructureRegistry: concurrent changes to one structure are group-commi
     expect(again.registry.get(s.id)).toEqual(record);
   });
 
+  it('the by-id node index follows each change on trial and for real: an add under a node archived earlier in its group is refused, a failed append leaves no node behind', async () => {
+    const { spy, registry, structures, nodes, members } = await make();
+    const s = await structures.create({ name: 'S', template: 'pair', ownerId: 'u1' });
+    const dev = s.agents[1]!;
+    spy.hold();
+    const blocker = members.set(s.id, 'u9', 'viewer');
+    await spy.inFlight();
+    const archived = nodes.remove(s.id, 'team-dev', 'u1');
+    const orphan = nodes.add(s.id, { role_id: 'team-orphan', label: 'Orphan', parent_id: dev.id }, 'u1');
+    const restored = nodes.restore(s.id, 'team-dev', 'u1');
+    const child = nodes.add(s.id, { role_id: 'team-child', label: 'Child', parent_id: dev.id }, 'u1');
+    await new Promise((resolve) => setImmediate(resolve));
+    // Decided on trial and undone: the index still names the node as it was.
+    expect(registry.nodeById(s.id, dev.id)).toBe(registry.nodeByRole(s.id, 'team-dev'));
+    spy.release();
+    await blocker;
+    await archived;
+    await expect(orphan).rejects.toMatchObject({ status: 400 });
+    await restored;
+    const added = await child;
+    expect(registry.nodeById(s.id, dev.id)).toBe(registry.nodeByRole(s.id, 'team-dev'));
+    expect(registry.nodeById(s.id, added.id)).toBe(registry.nodeByRole(s.id, 'team-child'));
+    spy.failNextAppend(new Error('disk full'));
+    await expect(nodes.add(s.id, { role_id: 'team-lost', label: 'Lost', parent_id: dev.id }, 'u1')).rejects.toThrow('disk full');
+    const lost = spy.appends.at(-1)![0]!.node_id!;
+    expect(registry.nodeById(s.id, lost)).toBeUndefined();
+    expect(registry.get(s.id).agents.map((node) => node.role_id)).toEqual(['team-lead', 'team-dev', 'team-child']);
+    const again = await make();
+    expect(again.registry.nodeById(s.id, added.id)).toEqual(registry.nodeById(s.id, added.id));
+    expect(again.registry.nodeById(s.id, added.id)?.role_id).toBe('team-child');
+    expect(again.registry.nodeById(s.id, lost)).toBeUndefined();
+  });
+
   it('a failed append refuses every change of its group and leaves the structure as it was; later changes go on', async () => {
     const { spy, registry, structures, nodes } = await make();
     const s = await structures.create({ name: 'S', template: 'pair', ownerId: 'u1' });

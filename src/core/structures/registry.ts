@@ -12,7 +12,7 @@
 import { notFound } from '../errors.js';
 import { KeyedMutex } from '../storage/index.js';
 import { isoNow, type Clock } from '../util/index.js';
-import { applyChange, changedNodeId, type JournalEntry, type StructureChange } from './changes.js';
+import { applyChange, changedNodeId, nodeIndex, type JournalEntry, type NodeIndex, type StructureChange } from './changes.js';
 import { StaleStructureError, type StructureStore } from './structure-store.js';
 import { applyOnTrial, type Undo } from './trial.js';
 import type { NodeRecord, StructureRecord } from './types.js';
@@ -23,6 +23,8 @@ interface Entry {
   seq: number;
   /** Live nodes by role_id. */
   byRole: Map<string, NodeRecord>;
+  /** Live nodes by id (kept in step by `applyChange`). */
+  byId: NodeIndex;
 }
 
 /** A change waiting to be committed with its group. */
@@ -123,6 +125,11 @@ export class StructureRegistry {
     return this.entries.get(structureId)?.byRole.get(roleId);
   }
 
+  /** The live node with this id, if any. */
+  nodeById(structureId: string, nodeId: string): NodeRecord | undefined {
+    return this.entries.get(structureId)?.byId.get(nodeId);
+  }
+
   /** Every loaded structure, read lazily from the live map. */
   all(): IterableIterator<StructureRecord> {
     const entries = this.entries.values();
@@ -207,7 +214,7 @@ export class StructureRegistry {
       if (journal.length > 0) {
         entry.seq = journal.at(-1)!.seq;
         for (const { change } of journal) {
-          applyChange(entry.record, change);
+          applyChange(entry.record, change, entry.byId);
           indexChange(entry, change);
         }
         entry.version++;
@@ -254,7 +261,7 @@ export class StructureRegistry {
           journal.push({ seq: ++seq, at, actor: request.actor, ...(nodeId ? { node_id: nodeId } : {}), change });
           if (onTrial) {
             // The record first, then its index (a restore finds the node in the record); undone in reverse.
-            undos.push(applyOnTrial(entry.record, change));
+            undos.push(applyOnTrial(entry.record, entry.byId, change));
             undos.push(indexOnTrial(entry, change));
           }
         }
@@ -272,7 +279,7 @@ export class StructureRegistry {
 }
 
 function entryOf(record: StructureRecord, seq: number): Entry {
-  return { record, version: 1, seq, byRole: byRole(record) };
+  return { record, version: 1, seq, byRole: byRole(record), byId: nodeIndex(record) };
 }
 
 function byRole(record: StructureRecord): Map<string, NodeRecord> {

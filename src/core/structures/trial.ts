@@ -6,7 +6,7 @@
  * before anything else runs; once the journal append is durable the changes are applied
  * for real.
  */
-import { applyChange, type NodeFields, type StructureChange } from './changes.js';
+import { applyChange, type NodeFields, type NodeIndex, type StructureChange } from './changes.js';
 import type { NodeRecord, StructureRecord } from './types.js';
 
 /** Puts the record back as it was before one change. */
@@ -15,23 +15,25 @@ export type Undo = () => void;
 const nothing: Undo = () => undefined;
 
 /**
- * Applies `change` to `record` exactly as `applyChange` does, and returns what undoes it.
- * Undos must run in the reverse order of their changes.
+ * Applies `change` to `record` (and its node index) exactly as `applyChange` does, and
+ * returns what undoes it. Undos must run in the reverse order of their changes.
  */
-export function applyOnTrial(record: StructureRecord, change: StructureChange): Undo {
+export function applyOnTrial(record: StructureRecord, byId: NodeIndex, change: StructureChange): Undo {
   switch (change.op) {
     case 'node.add': {
       const length = record.agents.length;
-      applyChange(record, change);
+      const added = !byId.has(change.node.id);
+      applyChange(record, change, byId);
       return () => {
         record.agents.length = length;
+        if (added) byId.delete(change.node.id);
       };
     }
     case 'node.update': {
-      const node = record.agents.find((candidate) => candidate.id === change.id);
+      const node = byId.get(change.id);
       if (!node) return nothing;
       const before = fieldsOf(node, Object.keys(change.set) as (keyof NodeFields)[]);
-      applyChange(record, change);
+      applyChange(record, change, byId);
       return () => {
         for (const [key, present, value] of before) {
           if (present) Object.assign(node, { [key]: value });
@@ -43,19 +45,20 @@ export function applyOnTrial(record: StructureRecord, change: StructureChange): 
       const index = record.agents.findIndex((candidate) => candidate.id === change.id);
       const node = record.agents[index];
       if (!node) return nothing;
-      applyChange(record, change);
+      applyChange(record, change, byId);
       return () => {
         record.archive.pop();
         record.agents.splice(index, 0, node);
+        byId.set(node.id, node);
       };
     }
     case 'node.restore': {
       const index = record.archive.map((entry) => entry.role_id).lastIndexOf(change.role_id);
       const entry = record.archive[index];
       if (!entry) return nothing;
-      applyChange(record, change);
+      applyChange(record, change, byId);
       return () => {
-        record.agents.pop();
+        byId.delete(record.agents.pop()!.id);
         record.archive.splice(index, 0, entry);
       };
     }

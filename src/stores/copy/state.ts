@@ -73,6 +73,7 @@ export async function openFsState(home: string): Promise<OrgState> {
     const structures = createFsStructureStore({ dir: paths.structures });
     const chat = createFsChatStore({ stateDir: paths.state, nodeDir });
     const webhooks = await createFsWebhookStore(paths.state);
+    const audit = createFsAuditStore(paths.state);
     // The chat store's start-up step (its open-runs journal made ready for appends).
     await chat.openRuns();
     const held = lock;
@@ -84,13 +85,14 @@ export async function openFsState(home: string): Promise<OrgState> {
       structures,
       log: createFsWorkspaceLogStore(paths.structures),
       chat,
-      audit: createFsAuditStore(paths.state),
+      audit,
       replies: createFsReplyJournal(join(paths.state, 'inbound-replies.jsonl')),
       webhooks,
       shelf: (structureId, nodeId, clock) => new FsArtifactShelf(nodeDir(structureId, nodeId), clock),
       async close() {
         await chat.close();
         await structures.close();
+        await audit.close?.();
         await held.release();
       },
     };

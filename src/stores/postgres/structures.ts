@@ -7,13 +7,13 @@
  * learns which structures changed since it last looked with one indexed query.
  */
 import { StaleStructureError, timelineEntry, type StructureStore } from '../../core/structures/structure-store.js';
-import { applyChange, type JournalEntry } from '../../core/structures/changes.js';
+import { applyChange, nodeIndex, type JournalEntry } from '../../core/structures/changes.js';
 import type { StructureRecord } from '../../core/structures/types.js';
 import type { Db } from './db.js';
 import { wake } from './notify.js';
 
 export interface PgStructureStoreOptions {
-  /** Changes past the base after which a new base is written (default 256). */
+  /** Changes past the base after which a new base is written (default 256, and at least the record's node count). */
   compactEvery?: number;
 }
 
@@ -35,9 +35,10 @@ export function createPgStructureStore(db: Db, options: PgStructureStoreOptions 
   const assemble = (row: Row, changes: JournalEntry[]): { record: StructureRecord; seq: number } => {
     const record = row.base;
     let seq = Number(row.base_seq);
+    const byId = nodeIndex(record);
     for (const entry of changes) {
       if (entry.seq <= seq) continue;
-      applyChange(record, entry.change);
+      applyChange(record, entry.change, byId);
       seq = entry.seq;
     }
     baseSeq.set(row.id, Number(row.base_seq));
@@ -102,7 +103,9 @@ export function createPgStructureStore(db: Db, options: PgStructureStoreOptions 
 
     async applied(record, seq) {
       const base = baseSeq.get(record.id) ?? 0;
-      if (seq - base < compactEvery) return;
+      // At least as many changes as the record has nodes: rewriting a large base then costs
+      // a constant share per change, so adding nodes stays linear as a structure grows.
+      if (seq - base < Math.max(compactEvery, record.agents.length + record.archive.length)) return;
       await db.query('UPDATE structures SET base = $2, base_seq = $3 WHERE id = $1 AND base_seq < $3 AND seq >= $3', [record.id, JSON.stringify(record), seq]);
       baseSeq.set(record.id, seq);
     },
