@@ -52,7 +52,14 @@ export interface AppDeps {
    */
   log?: Log;
   /** Opens the skill library without waiting for its load (default {@link openSkillStore}; tests hold the load to see the loading state). */
-  openSkills?: (options: SkillStoreOptions) => SkillStore;
+  openSkills?: (options: SkillStoreOptions, startAfter?: Promise<unknown>) => SkillStore;
+  /**
+   * true: the skill library starts loading only at {@link App.startSkillLoad}. `org serve`
+   * calls it once it listens, so that reading a large library (every file stat'ed, the
+   * index snapshot decoded, the watcher set up) does not share the one thread with the
+   * start-up and delay the listen. Default false: loading starts at once.
+   */
+  deferSkillLoad?: boolean;
   /** Delays before each webhook retry in ms (default: about 24 h of backoff); tests shorten it. */
   webhookRetrySchedule?: readonly number[];
 }
@@ -107,6 +114,8 @@ export interface App {
   log: Log;
   /** Number of skills in the library (for health). */
   skillCount(): number;
+  /** Starts loading the skill library when `deferSkillLoad` held it; does nothing otherwise or when called again. */
+  startSkillLoad(): void;
   /**
    * Whether this instance can take traffic (`GET /api/org/health/ready`): the skill index
    * is loaded, the structure store answers and the state folder is writable, and it is
@@ -227,6 +236,16 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
         },
       })
     : undefined;
+  // The gate of a deferred load: opened by startSkillLoad, or failed by close when the
+  // load never started (so that closing the store does not wait for it).
+  let openGate = (): void => undefined;
+  let failGate = (_reason: Error): void => undefined;
+  const gate = deps.deferSkillLoad
+    ? new Promise<void>((resolve, reject) => {
+        openGate = resolve;
+        failGate = reject;
+      })
+    : undefined;
   const searches = observeSkillSearches(
     (deps.openSkills ?? openSkillStore)({
       root: paths.skills,
@@ -236,7 +255,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
       commit: config.commit,
       ...(skillsRemote ? { remote: skillsRemote } : {}),
       log,
-    }),
+    }, gate),
     (error) => log('error', 'search: an observer failed', errorFields(error)),
   );
   const skills = searches.store;
@@ -327,6 +346,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     observeSearches: (listener) => searches.observe(listener),
     log,
     skillCount: () => skills.count(),
+    startSkillLoad: () => openGate(),
     async readiness() {
       // The structure store is the one of the backend (a folder or PostgreSQL); the state
       // folder holds the skill index and caches on either.
@@ -373,6 +393,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
       await structureStore.close();
       await inbound.idle();
       await audit.close();
+      failGate(new Error('the instance closed before its skill library was loaded'));
       await skills.close();
       await keys.close();
       await mailer.close();

@@ -5,6 +5,9 @@
  * response schemas are chat events (one branch per event type), and a history page
  * holds hundreds of them. Those nodes are written with `JSON.stringify` instead: the
  * values are the core's typed records, and the OpenAPI document keeps the full union.
+ *
+ * Each serializer is built on the route's first response, not when the server starts
+ * (building them all delayed `org serve`'s listening by about a second).
  */
 import type { FastifyReply, FastifySerializerCompiler } from 'fastify';
 import fastJsonStringify, { type AnySchema } from 'fast-json-stringify';
@@ -18,9 +21,15 @@ export function withoutUnions(schema: unknown): unknown {
   return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, withoutUnions(value)]));
 }
 
+/** A serializer built by `build` on its first call. */
+export function buildOnFirstUse(build: () => (data: unknown) => string): (data: unknown) => string {
+  let built: ((data: unknown) => string) | undefined;
+  return (data) => (built ??= build())(data);
+}
+
 /** fast-json-stringify over each response schema with its unions dropped (see the module comment). */
 export function createSerializerCompiler(): FastifySerializerCompiler<unknown> {
-  return ({ schema }) => fastJsonStringify(withoutUnions(schema) as AnySchema);
+  return ({ schema }) => buildOnFirstUse(() => fastJsonStringify(withoutUnions(schema) as AnySchema));
 }
 
 /**

@@ -59,7 +59,8 @@ export async function runServe(flags: ServeCommandFlags, output: Output, env: No
   try {
     // A library shared through a git remote comes from the remote, never from the bundle.
     if (flags.bundled !== false && !config.skillsRemote) seeded = (await seedBundledSkills(paths.skills, join(PACKAGE_ROOT, 'skills'))).copied.length;
-    app = await createApp(config, { log });
+    // The library loads once the server listens (see listen below).
+    app = await createApp(config, { log, deferSkillLoad: true });
   } catch (error) {
     await lock.release();
     throw error;
@@ -121,6 +122,9 @@ async function listen(app: App, config: ReturnType<typeof resolveConfig>, lock: 
 
   if (metricsListener) output.out(`org: metrics at ${baseUrl(config.host, metricsListener.port)}/metrics`);
   else if (config.metrics) output.out(`org: metrics at ${url}/metrics`);
+  // Only now: loading the library before listening would delay the listen by the time it
+  // takes to stat every skill file and decode the index (seconds at 10,000 skills).
+  app.startSkillLoad();
 
   const first = await app.firstStart();
   if (first) {

@@ -128,17 +128,21 @@ function searchOptions(query: unknown, request: SkillSearchRequest): { limit: nu
 
 /**
  * Opens the skills folder without waiting for it to load: the store answers at once and
- * its `ready()` resolves when the library is loaded (see {@link whileLoading}).
+ * its `ready()` resolves when the library is loaded (see {@link whileLoading}). With
+ * `startAfter`, the load begins once that promise resolves (a rejection fails the store
+ * with its reason, which is how a store never started is closed).
  */
-export function openSkillStore(input: SkillStoreOptions): SkillStore {
-  // Ready includes the start-up writes (a refreshed index snapshot): once ready, none is
-  // left in flight for a kill to catch half done.
-  return whileLoading(
-    createSkillStore(input).then(async (store) => {
-      await store.settle();
-      return store;
-    }),
-  );
+export function openSkillStore(input: SkillStoreOptions, startAfter?: Promise<unknown>): SkillStore {
+  const load = async () => {
+    const store = await createSkillStore(input);
+    // Ready includes the start-up writes (a refreshed index snapshot): once ready, none is
+    // left in flight for a kill to catch half done.
+    await store.settle();
+    return store;
+  };
+  // Held until `startAfter` (the server listening): loading a large library reads and
+  // stats every file, and on one thread that work would otherwise delay the listen.
+  return whileLoading(startAfter ? startAfter.then(load) : load());
 }
 
 /** Loads the skills folder and returns a ready store (watching when `watch` is set). */
