@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Entry point of the `org` command: runs the compiled CLI.
-import { exitQuietlyOnClosedPipe, main } from '../dist/cli/main.js';
+// Entry point of the `org` command: runs the compiled CLI, bundled (scripts/bundle-cli.mjs).
+import { exitQuietlyOnClosedPipe, main } from '../dist/bundle/main.js';
 
 // `org … | head`: a reader that stops early is not an error.
 exitQuietlyOnClosedPipe(process.stdout);

@@ -4,8 +4,7 @@
  */
 import { constants as fsConstants } from 'node:fs';
 import { access as fsAccess } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { AuditLog, createFsAuditStore } from './core/audit/index.js';
 import { AccessControl, ConnectionRegistry, KeyService, UserService, type RateCounter } from './core/auth/index.js';
 import { homePaths, type HomePaths, type OrgConfig } from './core/config.js';
@@ -14,6 +13,7 @@ import { createContainerRuntime, createLocalRuntime, createLlmRuntime, type Agen
 import { createSkillRemote, observeSkillSearches, openSkillStore, syncSkills, type SearchListener, type SkillStore, type SkillStoreOptions } from './core/skills/index.js';
 import { WebhookService, createFsWebhookStore, webhookRunObserver } from './core/webhooks/index.js';
 import { prepareHome } from './core/home.js';
+import { packageRoot } from './core/util/package-root.js';
 import type { Mailer } from './core/mail/index.js';
 import { createOutboxMailer, createSmtpMailer, readEmail } from './email/index.js';
 import { InboundService } from './core/inbound/index.js';
@@ -35,8 +35,8 @@ import {
   type Template,
 } from './core/structures/index.js';
 
-/** The package root (holds `templates/`, `skills/`, `package.json`), from `src/` or `dist/`. */
-export const PACKAGE_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
+/** The package root (holds `templates/`, `skills/`, `package.json`), from `src/`, `dist/` or the bundled CLI. */
+export const PACKAGE_ROOT = packageRoot(import.meta.url);
 
 /** Collaborators that tests may replace. */
 export interface AppDeps {

@@ -23,7 +23,7 @@ describe('the published package', () => {
   });
 
   it('holds the CLI, the server, the web UI, skills and templates', () => {
-    expect(files).toEqual(expect.arrayContaining(['bin/org.js', 'dist/cli/main.js', 'dist/server/index.js', 'dist/web/index.html', 'templates/skill.md', 'package.json']));
+    expect(files).toEqual(expect.arrayContaining(['bin/org.js', 'dist/bundle/main.js', 'dist/cli/main.js', 'dist/server/index.js', 'dist/web/index.html', 'templates/skill.md', 'package.json']));
     expect(files.some((file) => file.startsWith('skills/') && file.endsWith('.md'))).toBe(true);
     expect(files.some((file) => file.startsWith('dist/core/runtimes/') && file.endsWith('.js'))).toBe(true);
   });

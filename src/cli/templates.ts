@@ -1,10 +1,10 @@
 /** The files the CLI scaffolds from: the package's `templates/skill.md`. */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../core/util/package-root.js';
 
-/** Root of the org package (holds `templates/`): two levels above this file in src/ and dist/. */
-export const PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url));
+/** Root of the org package (holds `templates/`). */
+export const PACKAGE_DIR = packageRoot(import.meta.url);
 
 /** The bundled skill library shipped with the package, copied into new homes. */
 export const BUNDLED_SKILLS = join(PACKAGE_DIR, 'skills');

@@ -12,17 +12,19 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The `org` executable. */
 export const ORG_BIN = join(REPO_ROOT, 'bin', 'org.js');
-/** The compiled CLI that `bin/org.js` loads. */
+/** The compiled CLI (tsc's output) that the bundle is made from. */
 export const DIST_MAIN = join(REPO_ROOT, 'dist', 'cli', 'main.js');
+/** The bundled CLI that `bin/org.js` loads (scripts/bundle-cli.mjs). */
+export const DIST_BUNDLE = join(REPO_ROOT, 'dist', 'bundle', 'main.js');
 
-/** True when the CLI has been built (`npm run build`). */
+/** True when the CLI has been built and bundled (`npm run build`). */
 export function isBuilt(): boolean {
-  return existsSync(DIST_MAIN);
+  return existsSync(DIST_MAIN) && existsSync(DIST_BUNDLE);
 }
 
 /**
- * Builds the CLI with `tsc -p tsconfig.build.json` when `dist/` is missing (`npm test`
- * builds first, so this only matters when a test file runs alone on a fresh clone).
+ * Builds the CLI with `tsc -p tsconfig.build.json` and bundles it when `dist/` is missing
+ * (`npm test` builds first, so this only matters when a test file runs alone on a fresh clone).
  */
 export function ensureBuilt(): void {
   if (isBuilt()) return;
@@ -30,8 +32,9 @@ export function ensureBuilt(): void {
     execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: REPO_ROOT, stdio: 'pipe' });
   } catch (error) {
     // tsc exits non-zero on a type error but still emits; only a missing build is fatal.
-    if (!isBuilt()) throw error;
+    if (!existsSync(DIST_MAIN)) throw error;
   }
+  execFileSync(process.execPath, [join(REPO_ROOT, 'scripts', 'bundle-cli.mjs')], { cwd: REPO_ROOT, stdio: 'pipe' });
 }
 
 /** How a child process ended. */

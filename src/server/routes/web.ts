@@ -10,11 +10,11 @@
  * `/mcp` paths without a route keep their problem+json 404.
  */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve, sep } from 'node:path';
 import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import { errorCodes, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
+import { packageRoot } from '../../core/util/package-root.js';
 import { MAX_PATH_SEGMENT } from '../problem.js';
 
 export interface WebRoutesOptions {
@@ -22,8 +22,8 @@ export interface WebRoutesOptions {
   root?: string;
 }
 
-/** The package's `dist/web`, from both `src/server/routes` (tests) and `dist/server/routes`. */
-export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../../dist/web/', import.meta.url));
+/** The package's `dist/web`, from `src/server/routes` (tests), `dist/server/routes` and the bundled CLI. */
+export const DEFAULT_WEB_ROOT = join(packageRoot(import.meta.url), 'dist', 'web') + sep;
 
 /** Content-Security-Policy directives of the UI: same origin only, no inline scripts or styles. */
 export const WEB_CSP_DIRECTIVES = {
