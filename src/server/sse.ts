@@ -6,7 +6,7 @@
  * drains (the client reconnects, to another instance, and resumes with `Last-Event-ID`).
  */
 import type { FastifyReply } from 'fastify';
-import { isTerminal, sseFrame, type EncodedEvent, type Run } from '../core/chat/index.js';
+import { sseFrame, type EncodedEvent, type Run } from '../core/chat/index.js';
 
 export interface StreamOptions {
   /** Replay events after this sequence number (from `Last-Event-ID`). */
@@ -87,15 +87,10 @@ export function streamRun(reply: FastifyReply, run: Run, options: StreamOptions)
       });
     }
     // Each published batch (the events of one received chunk) leaves in one socket write.
-    unsubscribe = run.follow(options.after ?? 0, (events, frames) => {
+    unsubscribe = run.follow(options.after ?? 0, (batch) => {
       if (ended) return;
-      if (frames) raw.write(frames);
-      else {
-        let text = '';
-        for (const event of events) text += sseFrame(event);
-        raw.write(text);
-      }
-      if (isTerminal(events.at(-1)!)) finish();
+      raw.write(batch.frames);
+      if (batch.terminal) finish();
     });
     if (run.finished && !ended) finish();
   });

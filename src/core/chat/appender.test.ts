@@ -13,7 +13,7 @@ function gatedWriter() {
   const writer: RunEventWriter = {
     write: (batch) =>
       new Promise<void>((resolve, reject) => {
-        writes.push({ batch: [...batch], release: (error) => (error ? reject(error) : resolve()) });
+        writes.push({ batch: batch.events(), release: (error) => (error ? reject(error) : resolve()) });
         onWrite();
       }),
     close: async () => undefined,
@@ -139,8 +139,8 @@ describe('RunAppender', () => {
   it('side effects of a batch are written beside its events, before it is published', async () => {
     const order: string[] = [];
     const { appender, gate, run } = setup({
-      sideEffects: (batch) => {
-        order.push(`log ${batch.map((item) => item.input.type).join(',')}`);
+      logged: (events) => {
+        order.push(`log ${events.map((event) => event.type).join(',')}`);
         return Promise.resolve();
       },
     });

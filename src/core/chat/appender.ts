@@ -1,28 +1,53 @@
 /**
- * The one ordered appender of a run: every event of a turn goes through `append` (or
- * `appendTerminal`), which numbers it, stamps it and serialises it once, in call order.
- * Batches are then written (group-committed by the store), their side effects recorded,
- * and only then published to the run's subscribers, in number order. The first terminal
+ * The one ordered appender of a run: every event of a turn goes through `append`,
+ * `appendBatch` or `appendTerminal`, which number it, stamp it and serialise it once, in
+ * call order, straight into the bytes of its history line and of its SSE frame. Batches
+ * are then written (group-committed by the store), their side effects recorded, and
+ * only then published to the run's subscribers, in number order. The first terminal
  * event seals the run: anything appended after it is dropped.
+ *
+ * Nothing per event outlives its batch on the JavaScript heap: the batch becomes two
+ * Buffers (the history lines for the disk, the SSE frames for the streams and the run),
+ * and the agent's text is kept as one string per batch.
  */
-import { batchBytes, encodeEvent, type EncodedEvent } from './encoded.js';
+import { BatchBytes } from './batch-bytes.js';
+import type { EncodedEvent } from './encoded.js';
+import { FrameBatch, typeBit } from './frames.js';
 import type { Run } from './run.js';
 import type { RunEventWriter } from './store.js';
-import { isTerminal, type EventInput, type RelayedEvent } from './types.js';
+import { isTerminal, type EventInput, type EventType, type RelayedEvent } from './types.js';
 
 /** What the appender asks of the engine around each batch. */
 export interface AppenderHooks {
-  /** Durable side effects of a batch (the workspace log); written beside the events. */
-  sideEffects?(batch: readonly { input: EventInput; encoded: EncodedEvent }[]): Promise<void> | undefined;
+  /**
+   * Durable side effects of a batch's decisions and milestones (the workspace log),
+   * written beside its events. Called only for batches that hold some.
+   */
+  logged?(events: readonly EventInput[]): Promise<void> | undefined;
   /** Records the end of the run once its terminal event is durable. */
   end(terminal: EncodedEvent, text: string): Promise<void>;
   /** Reports a failure to write (the events are published anyway, so no one waits forever). */
   onError(error: unknown): void;
 }
 
+/** The events of one append, serialised. */
 interface Entry {
-  /** The entry's events; undefined while a reserved terminal place is being computed. */
-  items: { input: EventInput; encoded: EncodedEvent }[] | undefined;
+  /** False while a reserved terminal place is being computed. */
+  ready: boolean;
+  first: number;
+  last: number;
+  /** The history lines and SSE frames being written, until the entry is complete. */
+  building: BatchBytes | undefined;
+  /** The history lines, once the entry is complete. */
+  lineBytes: Buffer | undefined;
+  /** The SSE frames, once the entry is complete. */
+  frameBytes: Buffer | undefined;
+  types: number;
+  lastType: EventType;
+  /** JSON of the entry's terminal event, for the end record. */
+  lastJson: string;
+  /** Decisions and milestones, for the `logged` hook. */
+  logged: EventInput[] | undefined;
   /** Settles once the entry is durable and published. */
   promise: Promise<void>;
   resolve: () => void;
@@ -32,7 +57,8 @@ interface Entry {
 /** Numbers, persists and publishes a run's events, in one order. */
 export class RunAppender {
   private seq = 0;
-  private text = '';
+  /** The agent's text so far, one piece per entry. */
+  private readonly text: string[] = [];
   private sealedFlag = false;
   private readonly queue: Entry[] = [];
   private flushing: Promise<void> | undefined;
@@ -58,8 +84,9 @@ export class RunAppender {
     if (this.sealedFlag) return Promise.resolve();
     if (isTerminal(input)) this.sealedFlag = true;
     const entry = this.enqueue();
-    entry.items = [this.encode(input, raw, parsed)];
-    this.kick();
+    const text = this.encode(entry, input, this.now(), raw, parsed);
+    if (text) this.text.push(text);
+    this.complete(entry);
     return this.track(entry);
   }
 
@@ -70,18 +97,20 @@ export class RunAppender {
    */
   appendBatch(items: readonly RelayedEvent[]): Promise<void> {
     if (this.sealedFlag || items.length === 0) return Promise.resolve();
-    const entry = this.enqueue();
+    const entry = this.enqueue(items.length);
     const timestamp = this.now();
-    const encoded: { input: EventInput; encoded: EncodedEvent }[] = [];
+    const pieces: string[] = [];
     for (const { event, raw, parsed } of items) {
-      encoded.push(this.encode(event, raw, parsed, timestamp));
+      const piece = this.encode(entry, event, timestamp, raw, parsed);
+      if (piece) pieces.push(piece);
       if (isTerminal(event)) {
         this.sealedFlag = true;
         break;
       }
     }
-    entry.items = encoded;
-    this.kick();
+    // One flat string per batch, not a chain of one piece per event.
+    if (pieces.length > 0) this.text.push(pieces.join(''));
+    this.complete(entry);
     return this.track(entry);
   }
 
@@ -98,8 +127,12 @@ export class RunAppender {
       (error: unknown): EventInput[] => [{ type: 'error', content: { message: error instanceof Error ? error.message : 'the turn failed' } }],
     );
     void filled.then((inputs) => {
-      entry.items = inputs.map((input) => this.encode(input));
-      this.kick();
+      const timestamp = this.now();
+      for (const input of inputs) {
+        const text = this.encode(entry, input, timestamp);
+        if (text) this.text.push(text);
+      }
+      this.complete(entry);
     });
     return this.track(entry);
   }
@@ -113,14 +146,14 @@ export class RunAppender {
     }
   }
 
-  private enqueue(): Entry {
+  private enqueue(expected = 1): Entry {
     let resolve!: () => void;
     let reject!: (error: unknown) => void;
     const promise = new Promise<void>((res, rej) => {
       resolve = res;
       reject = rej;
     });
-    const entry: Entry = { items: undefined, promise, resolve, reject };
+    const entry: Entry = { ready: false, first: this.seq + 1, last: this.seq, building: new BatchBytes(expected), lineBytes: undefined, frameBytes: undefined, types: 0, lastType: 'text', lastJson: '', logged: undefined, promise, resolve, reject };
     this.queue.push(entry);
     return entry;
   }
@@ -130,40 +163,68 @@ export class RunAppender {
     return entry.promise;
   }
 
-  private encode(input: EventInput, raw?: string, parsed?: unknown, timestamp = this.now()): { input: EventInput; encoded: EncodedEvent } {
+  /** Numbers and serialises one event into `entry`; returns its text when it is a `text` event. */
+  private encode(entry: Entry, input: EventInput, timestamp: string, raw?: string, parsed?: unknown): string | undefined {
     const seq = ++this.seq;
-    if (input.type === 'text') this.text += input.content;
-    return { input, encoded: { seq, type: input.type, json: encodeEvent(input, timestamp, raw, parsed) } };
+    if (entry.last < entry.first) entry.first = seq;
+    const json = entry.building!.add(seq, input, timestamp, raw, parsed, isTerminal(input));
+    entry.last = seq;
+    entry.types |= typeBit(input.type);
+    entry.lastType = input.type;
+    if (json !== undefined) entry.lastJson = json;
+    if (input.type === 'decision' || input.type === 'milestone') (entry.logged ??= []).push(input);
+    return input.type === 'text' ? input.content : undefined;
+  }
+
+  /** Marks an entry complete: its bytes are final and it may be written. */
+  private complete(entry: Entry): void {
+    const { lines, frames } = entry.building!.finish();
+    entry.building = undefined;
+    entry.lineBytes = lines;
+    entry.frameBytes = frames;
+    entry.ready = true;
+    this.kick();
   }
 
   private kick(): void {
     this.flushing ??= this.flush().finally(() => {
       this.flushing = undefined;
       // Entries filled while the last write was finishing.
-      if (this.queue[0]?.items) this.kick();
+      if (this.queue[0]?.ready) this.kick();
     });
   }
 
   private async flush(): Promise<void> {
     for (;;) {
       const batch: Entry[] = [];
-      while (this.queue[0]?.items) batch.push(this.queue.shift()!);
+      while (this.queue[0]?.ready) {
+        const entry = this.queue.shift()!;
+        // A reserved place that produced nothing holds no event.
+        if (entry.last >= entry.first) batch.push(entry);
+        else entry.resolve();
+      }
       if (batch.length === 0) return;
-      const items = batch.length === 1 ? batch[0]!.items! : batch.flatMap((entry) => entry.items!);
-      const events = items.map((item) => item.encoded);
-      // The history lines and the SSE frames, from the same bytes.
-      const { lines, frames } = batchBytes(events);
+      // Copied once, to Buffers of their own size (the run keeps the frames).
+      const lines = Buffer.concat(batch.map((entry) => entry.lineBytes!));
+      const frames = Buffer.concat(batch.map((entry) => entry.frameBytes!));
+      let types = 0;
+      let logged: EventInput[] | undefined;
+      for (const entry of batch) {
+        types |= entry.types;
+        if (entry.logged) (logged ??= []).push(...entry.logged);
+      }
+      const tail = batch.at(-1)!;
+      const published = new FrameBatch(batch[0]!.first, tail.last, frames, types, tail.lastType);
       let failure: unknown;
       try {
-        await Promise.all([this.writer.write(events, lines), this.hooks.sideEffects?.(items)]);
-        const last = events.at(-1)!;
-        if (isTerminal(last)) await this.hooks.end(last, this.text);
+        await Promise.all([this.writer.write(published, lines), logged && this.hooks.logged?.(logged)]);
+        if (published.terminal) await this.hooks.end({ seq: tail.last, type: tail.lastType, json: tail.lastJson }, this.text.join(''));
       } catch (error) {
         failure = error;
         this.hooks.onError(error);
       }
       // Published even when the disk refused them: no subscriber or queued turn waits forever.
-      this.run.publish(events, frames);
+      this.run.publish(published);
       for (const entry of batch) {
         if (failure === undefined) entry.resolve();
         else entry.reject(failure);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batchBytes, decodeEvent, encodeEvent, historyLine, sseFrame } from './encoded.js';
+import { decodeEvent, encodeEvent, sseFrame } from './encoded.js';
 import { parseEvent } from './events.js';
 import type { EventInput } from './types.js';
 
@@ -48,24 +48,5 @@ describe('encodeEvent', () => {
     const encoded = { seq: 7, type: 'text' as const, json: encodeEvent({ type: 'text', content: 'x' }, TS) };
     expect(sseFrame(encoded)).toBe(`id: 7\ndata: ${encoded.json}\n\n`);
     expect(decodeEvent(encoded)).toEqual({ type: 'text', content: 'x', timestamp: TS });
-  });
-});
-
-describe('batchBytes', () => {
-  it('makes the history lines and SSE frames of a batch byte for byte as historyLine and sseFrame do, multi-byte text included', () => {
-    const events = [
-      { seq: 1, type: 'text' as const, json: encodeEvent({ type: 'text', content: 'plain' }, TS) },
-      { seq: 2, type: 'text' as const, json: encodeEvent({ type: 'text', content: 'naïve — 日本語 🎉 "quoted"\\' }, TS) },
-      { seq: 12345678901234, type: 'complete' as const, json: encodeEvent({ type: 'complete', content: { summary: 'done', artifacts: [] } }, TS) },
-    ];
-    const { lines, frames } = batchBytes(events);
-    expect(lines.toString('utf8')).toBe(events.map(historyLine).join(''));
-    expect(frames.toString('utf8')).toBe(events.map(sseFrame).join(''));
-    expect(lines.toString('utf8').trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual(events.map((event) => ({ seq: event.seq, event: JSON.parse(event.json) as unknown })));
-  });
-
-  it('an empty batch has no bytes', () => {
-    const { lines, frames } = batchBytes([]);
-    expect(lines.length + frames.length).toBe(0);
   });
 });

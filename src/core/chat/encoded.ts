@@ -1,8 +1,9 @@
 /**
  * Events serialised once. A run's event is turned into its JSON text exactly once, when
- * it is numbered; the history line, the SSE frame and the replay all reuse that text.
- * A relayed event whose JSON already is the canonical `{type, content}` object is not
- * even serialised again: the timestamp is spliced into the bytes the container sent.
+ * it is numbered (written straight into its batch's bytes by `BatchBytes`); the history
+ * line, the SSE frame and the replay all carry that text. A relayed event whose JSON
+ * already is the canonical `{type, content}` object is not even serialised again: the
+ * timestamp is spliced into the bytes the container sent.
  */
 import type { ChatEvent, EventInput } from './types.js';
 
@@ -19,24 +20,31 @@ export interface EncodedEvent {
  * (so nothing was defaulted or dropped by validation).
  */
 export function encodeEvent(input: EventInput, timestamp: string, raw?: string, parsed?: unknown): string {
-  // A line break (whitespace of pretty-printed JSON) would split the SSE frame and the history line.
-  if (raw !== undefined && parsed !== undefined && raw.indexOf('\n') < 0 && raw.indexOf('\r') < 0 && isCanonical(parsed, input)) {
-    const end = raw.lastIndexOf('}');
-    if (end > 0) return `${raw.slice(0, end)},"timestamp":${timestampJson(timestamp)}}`;
-  }
+  if (reusable(input, raw, parsed)) return `${raw.slice(0, raw.lastIndexOf('}'))}${timestampTail(timestamp)}`;
   return JSON.stringify({ type: input.type, content: input.content, timestamp });
 }
 
-/** The last timestamp serialised, and its JSON: the events of a batch share one. */
-let lastTimestamp = '';
-let lastTimestampJson = '""';
+/**
+ * True when `raw`, the JSON text `input` was parsed from (as `parsed`), can stand for
+ * the event with the timestamp spliced in before its closing brace: it holds exactly the
+ * validated members, and no line break (whitespace of pretty-printed JSON would split
+ * the SSE frame and the history line).
+ */
+export function reusable(input: EventInput, raw: string | undefined, parsed: unknown): raw is string {
+  return raw !== undefined && parsed !== undefined && raw.indexOf('\n') < 0 && raw.indexOf('\r') < 0 && isCanonical(parsed, input) && raw.lastIndexOf('}') > 0;
+}
 
-function timestampJson(timestamp: string): string {
+/** The last timestamp serialised, and its tail: the events of a batch share one. */
+let lastTimestamp = '';
+let lastTail = ',"timestamp":""}';
+
+/** `,"timestamp":"<timestamp>"}`: what closes a reused JSON text instead of its brace. */
+export function timestampTail(timestamp: string): string {
   if (timestamp !== lastTimestamp) {
     lastTimestamp = timestamp;
-    lastTimestampJson = JSON.stringify(timestamp);
+    lastTail = `,"timestamp":${JSON.stringify(timestamp)}}`;
   }
-  return lastTimestampJson;
+  return lastTail;
 }
 
 /** True when `parsed` (the untrusted object) has exactly the members of the validated event. */
@@ -71,53 +79,6 @@ export function sseFrame(encoded: EncodedEvent): string {
  */
 export function historyLine(encoded: EncodedEvent): string {
   return `{"seq":${encoded.seq},"event":${encoded.json}}\n`;
-}
-
-/** The bytes of a batch of events, both ways they leave the engine. */
-export interface BatchBytes {
-  /** The history lines (`historyLine` of each event), for the run's file. */
-  lines: Buffer;
-  /** The SSE frames (`sseFrame` of each event), for every stream following the run. */
-  frames: Buffer;
-}
-
-/** Room for the framing of one event around its JSON (a sequence number of up to 16 digits included). */
-const FRAMING_BYTES = 48;
-
-/**
- * The history lines and SSE frames of a batch, made from the same bytes: each event's
- * JSON text is encoded to UTF-8 once, and both outputs copy those bytes between their
- * ASCII framing (cheaper than building and encoding two strings per event).
- */
-export function batchBytes(events: readonly EncodedEvent[]): BatchBytes {
-  let room = 0;
-  for (const event of events) room += event.json.length * 3;
-  const body = Buffer.allocUnsafe(room);
-  const ends = new Uint32Array(events.length);
-  let size = 0;
-  for (let index = 0; index < events.length; index++) {
-    size += body.write(events[index]!.json, size, 'utf8');
-    ends[index] = size;
-  }
-  const lines = Buffer.allocUnsafe(size + events.length * FRAMING_BYTES);
-  const frames = Buffer.allocUnsafe(size + events.length * FRAMING_BYTES);
-  let line = 0;
-  let frame = 0;
-  let start = 0;
-  for (let index = 0; index < events.length; index++) {
-    const seq = events[index]!.seq;
-    const end = ends[index]!;
-    line += lines.write(`{"seq":${seq},"event":`, line, 'latin1');
-    line += body.copy(lines, line, start, end);
-    lines[line++] = 0x7d; // }
-    lines[line++] = 0x0a;
-    frame += frames.write(`id: ${seq}\ndata: `, frame, 'latin1');
-    frame += body.copy(frames, frame, start, end);
-    frames[frame++] = 0x0a;
-    frames[frame++] = 0x0a;
-    start = end;
-  }
-  return { lines: lines.subarray(0, line), frames: frames.subarray(0, frame) };
 }
 
 /** Approximate memory held by an encoded event, for byte-bounded caches. */

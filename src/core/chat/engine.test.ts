@@ -159,8 +159,10 @@ describe('ChatEngine', () => {
       },
     }));
     const run = await send(engine, 'flood');
-    const batches: { seqs: number[]; frames: string | undefined }[] = [];
-    run.follow(0, (events, frames) => batches.push({ seqs: events.map((event) => event.seq), frames: frames?.toString('utf8') }));
+    const batches: { seqs: number[]; frames: string }[] = [];
+    run.follow(0, (batch) => {
+      batches.push({ seqs: batch.events().map((event) => event.seq), frames: batch.frames.toString('utf8') });
+    });
     gate();
     await run.done;
     expect(batches).toHaveLength(1);

@@ -16,6 +16,7 @@ import type { NodeRecord } from '../structures/types.js';
 import { RunAppender } from './appender.js';
 import { FsArtifactShelf, type ArtifactShelf, type DecodedAttachment } from './artifacts.js';
 import { decodeEvent, type EncodedEvent } from './encoded.js';
+import { FrameBatch } from './frames.js';
 import { enrich } from './enrich.js';
 import { outcomeOf, RunObservers, type RunObserver, type TraceCarrier } from './observer.js';
 import type { ChatActivity, ChatDirectory, ChatSkills } from './ports.js';
@@ -141,7 +142,7 @@ export class ChatEngine {
         json: JSON.stringify({ type: 'error', content: { message: 'interrupted by restart' }, timestamp: isoNow(this.clock) }),
       };
       const writer = this.options.store.eventWriter(where);
-      await writer.write([interrupted]);
+      await writer.write(FrameBatch.of([interrupted]));
       await this.options.store.endRun(where, this.endRecord(where.runId, interrupted, text));
       recovered++;
     }
@@ -191,7 +192,7 @@ export class ChatEngine {
     const now = isoNow(this.clock);
     const run = new Run(where);
     const appender = new RunAppender(run, this.options.store.eventWriter(where), () => isoNow(this.clock), {
-      sideEffects: (batch) => this.logDecisions(run, batch),
+      logged: (events) => this.logDecisions(run, events),
       end: (terminal, text) => this.options.store.endRun(where, this.endRecord(where.runId, terminal, text)),
       onError: this.onError,
     });
@@ -238,9 +239,9 @@ export class ChatEngine {
   }
 
   /** Decisions and milestones of a batch go to the workspace log, beside the events. */
-  private logDecisions(run: Run, batch: readonly { input: EventInput }[]): Promise<void> | undefined {
+  private logDecisions(run: Run, events: readonly EventInput[]): Promise<void> | undefined {
     const entries = [];
-    for (const { input } of batch) {
+    for (const input of events) {
       if (input.type !== 'decision' && input.type !== 'milestone') continue;
       entries.push({
         type: input.type,

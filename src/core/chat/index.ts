@@ -3,6 +3,7 @@ export * from './appender.js';
 export * from './drain.js';
 export * from './artifacts.js';
 export * from './encoded.js';
+export * from './frames.js';
 export * from './fs-store/index.js';
 export * from './engine.js';
 export * from './enrich.js';

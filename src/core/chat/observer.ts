@@ -46,7 +46,7 @@ export interface RunObserver {
 
 /** The outcome of a finished run from its terminal event. */
 export function outcomeOf(run: Run): RunOutcome {
-  const last = run.eventsAfter(Math.max(0, run.lastSeq - 1)).at(-1);
+  const last = run.lastEvent;
   if (!last || last.type === 'complete') return last ? 'complete' : 'error';
   const message = (JSON.parse(last.json) as { content?: { message?: unknown } }).content?.message;
   return message === 'cancelled' ? 'cancelled' : 'error';

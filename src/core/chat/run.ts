@@ -1,27 +1,30 @@
 /**
  * A run: one turn of one node, as live subscribers see it. It holds the events
- * published so far (each once, as encoded JSON) and fans them out in order; it ends with
- * exactly one terminal event. Numbering and persistence happen before an event gets here
- * (see `RunAppender`): a published event is already durable.
+ * published so far, batch by batch as the SSE frames they were sent as (see
+ * `FrameBatch`: bytes outside the JavaScript heap, one object per batch, decoded only
+ * when asked), and fans them out in order; it ends with exactly one terminal event.
+ * Numbering and persistence happen before an event gets here (see `RunAppender`): a
+ * published event is already durable.
  */
-import { decodeEvent, encodedBytes, type EncodedEvent } from './encoded.js';
+import { decodeEvent, type EncodedEvent } from './encoded.js';
+import { FrameBatch } from './frames.js';
 import type { RunLocation } from './store.js';
-import { isTerminal, type ChatEvent, type RunStatus } from './types.js';
+import type { ChatEvent, EventType, RunStatus } from './types.js';
 
 /** A subscriber to a run's events, one by one. */
 export type RunListener = (event: EncodedEvent) => void;
 
-/**
- * A subscriber to a run's events, batch by batch as they were published (never empty),
- * with the batch's SSE frames as bytes when the publisher made them (`batchBytes`).
- */
-export type RunBatchListener = (events: readonly EncodedEvent[], frames?: Buffer) => void;
+/** A subscriber to a run's events, batch by batch as they were published. */
+export type RunBatchListener = (batch: FrameBatch) => void;
+
+/** Memory counted per batch besides its frames. */
+const BATCH_OVERHEAD = 96;
 
 /** The live state of one run. */
 export class Run {
   status: RunStatus = 'running';
   readonly controller = new AbortController();
-  private readonly published: EncodedEvent[] = [];
+  private readonly published: FrameBatch[] = [];
   private readonly listeners = new Set<RunBatchListener>();
   private heldBytes = 0;
   private resolveDone!: () => void;
@@ -52,7 +55,7 @@ export class Run {
 
   /** Sequence number of the last published event (0 before the first). */
   get lastSeq(): number {
-    return this.published.at(-1)?.seq ?? 0;
+    return this.published.at(-1)?.last ?? 0;
   }
 
   /** Approximate memory held by the published events. */
@@ -60,15 +63,14 @@ export class Run {
     return this.heldBytes;
   }
 
-  /** Publishes durable events, in sequence order, to every subscriber (`frames`: their SSE frames, when made). */
-  publish(batch: readonly EncodedEvent[], frames?: Buffer): void {
-    if (batch.length === 0) return;
-    for (const event of batch) {
-      this.published.push(event);
-      this.heldBytes += encodedBytes(event);
-      if (isTerminal(event)) this.status = event.type === 'complete' ? 'complete' : 'error';
-    }
-    for (const listener of this.listeners) listener(batch, frames);
+  /** Publishes durable events, in sequence order, to every subscriber. */
+  publish(events: readonly EncodedEvent[] | FrameBatch): void {
+    if (!(events instanceof FrameBatch) && events.length === 0) return;
+    const batch = events instanceof FrameBatch ? events : FrameBatch.of(events);
+    this.published.push(batch);
+    this.heldBytes += batch.frames.length + BATCH_OVERHEAD;
+    if (batch.terminal) this.status = batch.lastType === 'complete' ? 'complete' : 'error';
+    for (const listener of this.listeners) listener(batch);
     if (this.finished) {
       this.listeners.clear();
       this.resolveDone();
@@ -76,12 +78,14 @@ export class Run {
   }
 
   /**
-   * Replays the events after `afterSeq` to `listener`, then follows live ones.
-   * Returns the unsubscribe function.
+   * Replays the events after `afterSeq` to `listener`, then follows live ones, one by
+   * one. With `types`, only events of those types are decoded and passed on (batches
+   * holding none of them cost nothing). Returns the unsubscribe function.
    */
-  subscribe(afterSeq: number, listener: RunListener): () => void {
-    return this.follow(afterSeq, (events) => {
-      for (const event of events) listener(event);
+  subscribe(afterSeq: number, listener: RunListener, types?: readonly EventType[]): () => void {
+    return this.follow(afterSeq, (batch) => {
+      if (types && !batch.holds(...types)) return;
+      for (const event of batch.events(afterSeq)) if (!types || types.includes(event.type)) listener(event);
     });
   }
 
@@ -90,34 +94,64 @@ export class Run {
    * ones batch by batch (a stream writes each batch at once). Returns the unsubscribe function.
    */
   follow(afterSeq: number, listener: RunBatchListener): () => void {
-    const earlier = this.eventsAfter(afterSeq);
-    if (earlier.length > 0) listener(earlier);
+    const earlier = this.batchAfter(afterSeq);
+    if (earlier) listener(earlier);
     if (this.finished) return () => undefined;
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  /** The published events after `afterSeq`. */
-  eventsAfter(afterSeq: number): EncodedEvent[] {
-    // Published events are in ascending order: the first one past `afterSeq` by bisection.
+  /** The published events after `afterSeq`, as one batch (undefined when there are none). */
+  private batchAfter(afterSeq: number): FrameBatch | undefined {
+    const from = this.firstBatchAfter(afterSeq);
+    if (from >= this.published.length) return undefined;
+    const head = this.published[from]!;
+    const last = this.published.at(-1)!;
+    if (from === this.published.length - 1 && afterSeq < head.first) return head;
+    const parts = [head.framesAfter(afterSeq)];
+    let types = head.types;
+    for (let index = from + 1; index < this.published.length; index++) {
+      parts.push(this.published[index]!.frames);
+      types |= this.published[index]!.types;
+    }
+    return new FrameBatch(Math.max(head.first, afterSeq + 1), last.last, Buffer.concat(parts), types, last.lastType);
+  }
+
+  /** Index of the first published batch holding an event after `afterSeq`. */
+  private firstBatchAfter(afterSeq: number): number {
+    // Batches are in ascending order: bisection on their last sequence number.
     let low = 0;
     let high = this.published.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (this.published[middle]!.seq > afterSeq) high = middle;
+      if (this.published[middle]!.last > afterSeq) high = middle;
       else low = middle + 1;
     }
-    return this.published.slice(low);
+    return low;
+  }
+
+  /** The published events after `afterSeq`, decoded from their frames. */
+  eventsAfter(afterSeq: number): EncodedEvent[] {
+    const events: EncodedEvent[] = [];
+    for (let index = this.firstBatchAfter(afterSeq); index < this.published.length; index++) {
+      for (const event of this.published[index]!.events(afterSeq)) events.push(event);
+    }
+    return events;
+  }
+
+  /** The last published event, if any. */
+  get lastEvent(): EncodedEvent | undefined {
+    return this.published.at(-1)?.lastEvent();
   }
 
   /** Every published event, decoded (for JSON answers such as the sync endpoint). */
   decoded(): ChatEvent[] {
-    return this.published.map(decodeEvent);
+    return this.eventsAfter(0).map(decodeEvent);
   }
 
   /** The terminal event, once there is one. */
   get terminal(): ChatEvent | undefined {
     const last = this.published.at(-1);
-    return last && isTerminal(last) ? decodeEvent(last) : undefined;
+    return last?.terminal ? decodeEvent(last.lastEvent()) : undefined;
   }
 }

@@ -10,6 +10,7 @@
  *   instance) can close them.
  */
 import type { EncodedEvent } from './encoded.js';
+import type { FrameBatch } from './frames.js';
 import type { AttachmentInfo, RunStatus } from './types.js';
 
 /** Where a run belongs. */
@@ -75,9 +76,10 @@ export interface MessagePage {
 export interface RunEventWriter {
   /**
    * Appends a batch durably; resolves once it is on disk (or committed). `lines`, when
-   * given, are the batch's history lines as bytes (`batchBytes`), ready to append.
+   * given, are the batch's history lines (`historyLine` of each event) as bytes, ready
+   * to append.
    */
-  write(batch: readonly EncodedEvent[], lines?: Buffer): Promise<void>;
+  write(batch: FrameBatch, lines?: Buffer): Promise<void>;
   /** Releases what the writer holds (an open file). */
   close(): Promise<void>;
 }

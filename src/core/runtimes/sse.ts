@@ -7,6 +7,7 @@
  * response headers) and the idle clock (time without any byte of the body, SSE
  * comments included). The caller's signal aborts the request at once.
  */
+import { StringDecoder } from 'node:string_decoder';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { request, type Dispatcher } from 'undici';
 
@@ -179,7 +180,9 @@ export async function streamSse(req: SseRequest, handlers: SseHandlers): Promise
         if (!stopped && handlers.onMessage(message) === true) stopped = true;
       },
     });
-    const decoder = new TextDecoder();
+    // Buffer-backed decoding (a character split across chunks is held back): cheaper per
+    // chunk than TextDecoder's streaming mode.
+    const decoder = new StringDecoder('utf8');
     const chunks = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
     for (;;) {
       let next: IteratorResult<Buffer>;
@@ -191,11 +194,11 @@ export async function streamSse(req: SseRequest, handlers: SseHandlers): Promise
       // A chunk read just before an abort is dropped: nothing is relayed after it.
       if (req.signal.aborted) return { kind: 'aborted' };
       if (next.done) {
-        parser.feed(decoder.decode());
+        parser.feed(decoder.end());
         return stopped ? { kind: 'stopped' } : { kind: 'ended' };
       }
       idleClock.touch();
-      parser.feed(decoder.decode(next.value, { stream: true }));
+      parser.feed(decoder.write(next.value));
       if (stopped) return { kind: 'stopped' };
       const wait = handlers.afterChunk?.();
       if (wait) {

@@ -10,19 +10,23 @@ import type { WebhookEvent } from './service.js';
 export function webhookRunObserver(emit: (event: WebhookEvent) => void): RunObserver {
   return {
     queued(run) {
-      const stop = run.subscribe(0, (encoded) => {
-        if (encoded.type !== 'skill_learned') return;
-        const event = decodeEvent(encoded);
-        if (event.type !== 'skill_learned') return;
-        const content = event.content as { slug: string; name: string; stored?: boolean };
-        if (content.stored !== true) return;
-        stop();
-        emit({ type: 'draft.created', structureId: run.structureId, data: { ...runIds(run), slug: content.slug, name: content.name } });
-      });
+      // Only batches holding a learning outcome are decoded.
+      const stop = run.subscribe(
+        0,
+        (encoded) => {
+          const event = decodeEvent(encoded);
+          if (event.type !== 'skill_learned') return;
+          const content = event.content as { slug: string; name: string; stored?: boolean };
+          if (content.stored !== true) return;
+          stop();
+          emit({ type: 'draft.created', structureId: run.structureId, data: { ...runIds(run), slug: content.slug, name: content.name } });
+        },
+        ['skill_learned'],
+      );
       run.done.then(stop, stop);
     },
     finished(run, outcome) {
-      const last = run.eventsAfter(Math.max(0, run.lastSeq - 1)).at(-1);
+      const last = run.lastEvent;
       const terminal = last ? decodeEvent(last) : undefined;
       if (terminal?.type === 'complete') {
         emit({ type: 'run.completed', structureId: run.structureId, data: { ...runIds(run), summary: terminal.content.summary, artifacts: terminal.content.artifacts } });

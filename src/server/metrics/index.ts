@@ -90,7 +90,7 @@ function observeRuns(app: Pick<App, 'chat'>, collectors: OrgCollectors, queued: 
       dequeue(run);
       started.set(run.id, process.hrtime.bigint());
       collectors.runsActive.inc({ runtime });
-      const stop = run.subscribe(run.lastSeq, () => {
+      const stop = run.follow(run.lastSeq, () => {
         stop();
         const from = accepted.get(run.id);
         if (from !== undefined) collectors.firstEvent.observe({ runtime }, seconds(from));

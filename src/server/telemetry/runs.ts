@@ -31,21 +31,25 @@ export function runTracer(tracer: Tracer): RunObserver {
       const tools = new Map<string, Span[]>();
       const runContext = trace.setSpan(parent, span);
       runs.set(run.id, { span, context: runContext, tools });
-      const stop = run.subscribe(0, (encoded) => {
-        if (encoded.type !== 'tool_call' && encoded.type !== 'tool_result') return;
-        const event = decodeEvent(encoded);
-        if (event.type === 'tool_call') {
-          const tool = tracer.startSpan(
-            `execute_tool ${event.content.tool}`,
-            { kind: SpanKind.INTERNAL, attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': event.content.tool, 'org.run_id': run.id } },
-            runContext,
-          );
-          tools.set(event.content.tool, [...(tools.get(event.content.tool) ?? []), tool]);
-        } else if (event.type === 'tool_result') {
-          const open = tools.get(event.content.tool);
-          open?.shift()?.end();
-        }
-      });
+      // Only batches holding tool calls or results are decoded.
+      const stop = run.subscribe(
+        0,
+        (encoded) => {
+          const event = decodeEvent(encoded);
+          if (event.type === 'tool_call') {
+            const tool = tracer.startSpan(
+              `execute_tool ${event.content.tool}`,
+              { kind: SpanKind.INTERNAL, attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': event.content.tool, 'org.run_id': run.id } },
+              runContext,
+            );
+            tools.set(event.content.tool, [...(tools.get(event.content.tool) ?? []), tool]);
+          } else if (event.type === 'tool_result') {
+            const open = tools.get(event.content.tool);
+            open?.shift()?.end();
+          }
+        },
+        ['tool_call', 'tool_result'],
+      );
       void run.done.then(stop);
     },
     started(run, runtime) {

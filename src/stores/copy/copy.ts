@@ -6,7 +6,7 @@
  */
 import { Buffer } from 'node:buffer';
 import type { Readable } from 'node:stream';
-import type { AgentEndRecord, StoredMessage } from '../../core/chat/index.js';
+import { FrameBatch, type AgentEndRecord, type StoredMessage } from '../../core/chat/index.js';
 import type { Clock } from '../../core/util/index.js';
 import type { StructureRecord } from '../../core/structures/types.js';
 import type { OrgState } from './state.js';
@@ -159,7 +159,8 @@ async function copyRuns(from: OrgState, to: OrgState, node: { structureId: strin
     );
     const writer = to.chat.eventWriter(where);
     try {
-      await writer.write(await from.chat.events(agent.run_id, 0));
+      const events = await from.chat.events(agent.run_id, 0);
+      if (events.length > 0) await writer.write(FrameBatch.of(events));
     } finally {
       await writer.close();
     }
