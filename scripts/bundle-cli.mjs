@@ -12,7 +12,7 @@ import { build } from 'esbuild';
 const root = join(import.meta.dirname, '..');
 
 /** ES-module packages inlined: many small files each, plain code (no files read beside them, no native parts). */
-const INLINED = /^(typebox|unified|remark-[a-z]+|micromark[a-z-]*|mdast-util-[a-z-]+|unist-util-[a-z-]+|vfile[a-z-]*|trough|bail|devlop|zwitch|longest-streak|is-plain-obj|character-entities[a-z-]*|decode-named-character-reference|ccount)(\/|$)/;
+const INLINED = /^(typebox|unified|remark(-[a-z]+)?|micromark[a-z-]*|mdast-util-[a-z-]+|unist-util-[a-z-]+|vfile[a-z-]*|trough|bail|devlop|zwitch|longest-streak|is-plain-obj|character-entities[a-z-]*|decode-named-character-reference|ccount)(\/|$)/;
 
 const outdir = join(root, 'dist', 'bundle');
 rmSync(outdir, { recursive: true, force: true });

@@ -19,8 +19,7 @@ import { createOutboxMailer, createSmtpMailer, readEmail } from './email/index.j
 import { InboundService } from './core/inbound/index.js';
 import { pendingWrites } from './core/storage/index.js';
 import { isOrgError } from './core/errors.js';
-import { openPgBackend, type PgBackend } from './stores/postgres/backend.js';
-import { wake } from './stores/postgres/notify.js';
+import type { PgBackend } from './stores/postgres/backend.js';
 import { createLineLog, errorFields, guardLog, type Clock, type Log, systemClock } from './core/util/index.js';
 import {
   InviteService,
@@ -175,8 +174,9 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
   const activity = new NodeActivity();
   // Set once the chat engine exists: the backend's heartbeat takes over dead instances' runs.
   let takeOver: () => void = () => undefined;
+  // The PostgreSQL layer (and the pg driver) is loaded only for an instance that uses it.
   const shared: PgBackend | undefined = config.storeUrl
-    ? await openPgBackend({
+    ? await (await import('./stores/postgres/backend.js')).openPgBackend({
         url: config.storeUrl,
         leaseMs: config.leaseMs,
         cacheDir: join(paths.cache, 'artifacts'),
@@ -232,7 +232,11 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
         clock: () => clock.now(),
         // The other instances sharing the store are told to pull (a wake-up, delivered on commit).
         onPublished: (commit) => {
-          if (shared) void wake(shared.db.pool, 'skills', commit).catch((error: unknown) => log('warn', 'announcing a skills commit failed', errorFields(error)));
+          if (shared) {
+            void import('./stores/postgres/notify.js')
+              .then(({ wake }) => wake(shared.db.pool, 'skills', commit))
+              .catch((error: unknown) => log('warn', 'announcing a skills commit failed', errorFields(error)));
+          }
         },
       })
     : undefined;

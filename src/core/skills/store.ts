@@ -31,7 +31,7 @@ import { isValidSlug } from './slug.js';
 import { applyFileChanges, applyFileChangesHeld } from './sync.js';
 import { listDeletedSkills } from './trash.js';
 import type { DeletedSkill, SearchMatch, Skill, SkillListEntry, SkillProblem } from './types.js';
-import { watchSkills, type SkillWatcher } from './watcher.js';
+import type { SkillWatcher } from './watcher.js';
 import { listResources, readResource } from './resources.js';
 import { removeSkill, replaceSkillFiles, restoreSkill, upsertSkill, type ScopeOptions, type UpsertInput, type UpsertResult } from './writes.js';
 
@@ -180,13 +180,17 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
         (error: unknown) => options.log('error', 'applying skill file changes failed', { files: names.length, ...errorFields(error) }),
       );
   };
+  // chokidar is loaded only by a store that watches (and only when it starts: not before
+  // the server listens).
   const watching: Promise<SkillWatcher | undefined> = options.watch
-    ? watchSkills({
-        root: options.root,
-        debounceMs: options.debounceMs,
-        onBatch,
-        onError: (error) => options.log('error', 'skill watcher error', errorFields(error)),
-      })
+    ? import('./watcher.js').then(({ watchSkills }) =>
+        watchSkills({
+          root: options.root,
+          debounceMs: options.debounceMs,
+          onBatch,
+          onError: (error) => options.log('error', 'skill watcher error', errorFields(error)),
+        }),
+      )
     : Promise.resolve(undefined);
   const [{ catalog, report }, watcher] = await Promise.all([
     loadCatalog(options, { tuning: options.tuning, ...(synonyms ? { synonyms } : {}) }),

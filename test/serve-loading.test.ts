@@ -1,0 +1,60 @@
+/**
+ * What `org serve` loads on a filesystem home, from the bundled CLI that `bin/org.js`
+ * runs: the many-file ES-module packages (TypeBox, the markdown parser) come inside the
+ * bundle, so Node never resolves one of their files; the PostgreSQL driver is not loaded
+ * at all. The child records every module it resolves through a resolution hook preloaded
+ * with `--import`; that fastify (external) is in the record is the control.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, startServe } from './helpers/child.js';
+
+const REGISTER = fileURLToPath(new URL('./fixtures/module-log/register.mjs', import.meta.url));
+const ADMIN = 'test-admin-token-0123456789abcdef';
+
+describe('the modules org serve loads', () => {
+  let dir: string;
+  beforeAll(async () => {
+    ensureBuilt();
+    dir = await mkdtemp(join(tmpdir(), 'org-serve-loading-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('resolves no file of the bundled packages and never loads the PostgreSQL driver on a filesystem home', async () => {
+    const log = join(dir, 'serve.log');
+    const home = join(dir, 'home');
+    const child = await startServe({
+      home,
+      args: ['--no-demo'],
+      env: { NODE_OPTIONS: `--import ${REGISTER}`, ORG_TEST_MODULE_LOG: log, ORG_ADMIN_TOKEN: ADMIN, ORG_CONFIG_DIR: join(home, 'cfg') },
+    });
+    try {
+      await child.ready;
+      // Routes validate with TypeBox schemas and skills are parsed as markdown: both ran.
+      const search = await fetch(`${child.url}/api/org/knowledge/search`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'write a weekly report', limit: 3 }),
+      });
+      expect(search.status).toBe(200);
+      const invalid = await fetch(`${child.url}/api/org/knowledge/search`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 5 }),
+      });
+      expect(invalid.status).toBe(400);
+    } finally {
+      expect(await child.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    }
+    const loaded = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
+    expect(loaded.some((url) => url.includes('/dist/bundle/main.js'))).toBe(true);
+    expect(loaded.some((url) => url.includes('/node_modules/fastify/'))).toBe(true);
+    expect(loaded.filter((url) => /\/node_modules\/(typebox|micromark|mdast-util-[a-z-]+|unified)\//.test(url))).toEqual([]);
+    expect(loaded.filter((url) => /\/node_modules\/(pg|pg-[a-z-]+)\//.test(url))).toEqual([]);
+    // org's own modules come from the bundle, not from tsc's output beside it.
+    expect(loaded.filter((url) => /\/dist\/(app|server|core|cli)\//.test(url))).toEqual([]);
+  });
+});
