@@ -4,11 +4,14 @@
  * the example container agent behind one node. One workspace is walked through in
  * order: sign in, create from a template, drag a node (persisted), chat with a
  * container-backed node (streamed events, summary, attachment), resume a running turn
- * after a reload, stop a slow turn, approve a learned draft, author a skill and download
- * a run report, mint and revoke a key, invite and accept, delete/restore/add nodes, the
- * log. Screenshots of each page go to test-results/web/. No console errors allowed.
+ * after a reload and after the server drops its stream, stop a slow turn, approve a
+ * learned draft, author a skill and download a run report, mint and revoke a key, invite
+ * and accept, delete/restore/add nodes, the log. Screenshots of each page go to
+ * test-results/web/. No console errors allowed.
  */
 import { existsSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
@@ -21,13 +24,15 @@ import { ADMIN_TOKEN, startInstance, type TestInstance } from './helpers/instanc
 const WAIT = 15_000;
 
 /**
- * Failed requests the test provokes on purpose, which chromium reports on the console
- * and the UI shows to the user: signing in with a wrong token (401 on the workspaces
- * list) and deleting a node that has reports (409).
+ * Failed requests the test provokes on purpose, which chromium reports on the console:
+ * signing in with a wrong token (401 on the workspaces list) and deleting a node that has
+ * reports (409), both shown to the user, and the chat stream the server cuts mid-run
+ * (picked up again without the user noticing).
  */
 const EXPECTED = [
   { text: /Failed to load resource: the server responded with a status of 401/, url: /\/api\/org\/structures$/ },
   { text: /Failed to load resource: the server responded with a status of 409/, url: /\/api\/org\/structures\/[0-9a-f-]+\/agents\/exec-cto$/ },
+  { text: /Failed to load resource: net::ERR_INCOMPLETE_CHUNKED_ENCODING/, url: /\/api\/org\/chat\/message$/ },
 ];
 
 interface NodeBody {
@@ -205,6 +210,42 @@ describe('web UI end to end', () => {
     expect(await turn.locator('.ev-tool').count()).toBe(1);
     expect((await turn.locator('.ev-text').textContent())?.trim()).toBe('You said: slow 500');
     expect(await turn.locator('.ev-summary').textContent()).toBe('Echoed 2 word(s) from Acme.');
+  });
+
+  it('picks a turn up again when the server drops its stream mid-run: the turn completes once, no event shown twice or lost', async () => {
+    // The connection that carries the message's stream, cut from the server's side once
+    // the first event is on screen.
+    const sockets: Socket[] = [];
+    const watch = (request: IncomingMessage) => {
+      if (request.method === 'POST' && request.url === '/api/org/chat/message') sockets.push(request.socket);
+    };
+    t.server.server.on('request', watch);
+    const resumed = page.waitForRequest((request) => request.url().includes('/api/org/chat/runs/') && request.url().endsWith('/events'), { timeout: WAIT });
+    const before = await page.locator('.msg-agent').count();
+    try {
+      await send('slow 300 one two three');
+      // This turn's first event is on screen (not the thought of an earlier turn).
+      await visible(page.locator('.msg-agent').nth(before).locator('.ev-thought'));
+    } finally {
+      t.server.server.off('request', watch);
+    }
+    expect(sockets).toHaveLength(1);
+    sockets[0]!.destroy();
+    const request = await resumed;
+    // Resumed after the events already shown: the server replays only what follows.
+    expect(Number(request.headers()['last-event-id'])).toBeGreaterThanOrEqual(1);
+    const turn = page.locator('.msg-agent').nth(before);
+    await visible(turn.locator('.ev-complete'));
+    expect(await page.locator('.msg-agent').count()).toBe(before + 1);
+    expect(await turn.locator('.ev-complete').count()).toBe(1);
+    expect(await turn.locator('.ev-thought').count()).toBe(1);
+    expect(await turn.locator('.ev-tool').count()).toBe(1);
+    expect(await turn.locator('.ev-milestone').count()).toBe(1);
+    // Every word once, in order: a repeated or a lost text event would show here.
+    expect((await turn.locator('.ev-text').textContent())?.trim()).toBe('You said: slow 300 one two three');
+    expect(await turn.locator('.ev-summary').textContent()).toBe('Echoed 5 word(s) from Acme.');
+    await expect.poll(() => turn.locator('.status').textContent(), { timeout: WAIT }).toBe('complete');
+    expect(await page.locator('.chat .notice-error').count()).toBe(0);
   });
 
   it('shows the node working while a slow turn runs, and Stop cancels it', async () => {
@@ -430,7 +471,7 @@ describe('web UI end to end', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 
-  it('logged no console errors beyond the two failed requests it provoked on purpose', () => {
+  it('logged no console errors beyond the failed requests it provoked on purpose', () => {
     const unexpected = problems.filter((problem) => !EXPECTED.some((expected) => expected.text.test(problem.text) && expected.url.test(problem.url ?? '')));
     expect(unexpected).toEqual([]);
     expect(problems.length).toBeLessThanOrEqual(EXPECTED.length);

@@ -1,12 +1,11 @@
 /**
  * Component tests of the chat event rendering: EventList rendered to static markup per
  * event type (no DOM needed), plus the pure pieces behind it — block grouping, the chat
- * reducer that merges live events into history, the SSE stream reader and the draft
- * picker of learned-skill links.
+ * reducer that merges live events into history, and the draft picker of learned-skill
+ * links. (Reading the stream is the shared client's, tested in src/client.)
  */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { readChatStream } from '../src/api/sse';
 import type { ChatEvent, HistoryMessage, SkillEntry } from '../src/api/types';
 import { toBlocks } from '../src/chat/blocks';
 import { EventList } from '../src/chat/EventList';
@@ -190,49 +189,6 @@ describe('chatReducer', () => {
       limit: 50,
     });
     expect(state.messages.map((m) => m.id)).toEqual(['user-1', 'agent-1']);
-  });
-});
-
-describe('readChatStream', () => {
-  it('parses id/data frames split across chunks, skips comments, stops at the terminal event', async () => {
-    const frames = [
-      ': keepalive\n\n',
-      'id: 1\ndata: {"type":"thought","content":"hm","timestamp":"' + T + '"}\n\n',
-      'id: 2\ndata: {"type":"text","con',
-      'tent":"hi","timestamp":"' + T + '"}\n\nid: 3\ndata: {"type":"complete","content":{"summary":"s","artifacts":[]},"timestamp":"' + T + '"}\n\n',
-    ];
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        for (const frame of frames) controller.enqueue(new TextEncoder().encode(frame));
-        controller.close();
-      },
-    });
-    const seen: [string, number | undefined][] = [];
-    const result = await readChatStream(new Response(body), (event, seq) => seen.push([event.type, seq]));
-    expect(result.terminal).toBe(true);
-    expect(seen).toEqual([
-      ['thought', 1],
-      ['text', 2],
-      ['complete', 3],
-    ]);
-  });
-
-  it('skips frames that are not a ChatEvent of the schema', async () => {
-    const response = new Response(
-      'id: 1\ndata: {"type":"text","content":5,"timestamp":"' + T + '"}\n\n' +
-        'id: 2\ndata: {"type":"complete","content":{"summary":"s"}}\n\n' +
-        'id: 3\ndata: {"type":"text","content":"ok","timestamp":"' + T + '"}\n\n',
-    );
-    const seen: [string, number | undefined][] = [];
-    const result = await readChatStream(response, (event, seq) => seen.push([event.type, seq]));
-    expect(seen).toEqual([['text', 3]]);
-    expect(result.terminal).toBe(false);
-  });
-
-  it('reports a stream that ends without a terminal event (a dropped connection)', async () => {
-    const response = new Response('id: 1\ndata: {"type":"text","content":"x","timestamp":"' + T + '"}\n\n');
-    const result = await readChatStream(response, () => undefined);
-    expect(result.terminal).toBe(false);
   });
 });
 

@@ -2,7 +2,9 @@
  * The web UI's API client: the shared transport of `src/client` (one fetch per call,
  * the bearer token, problem+json read into an `OrgError` once for the CLI, the MCP
  * bridge and the browser), with failures handed to the UI as an {@link ApiError} that
- * carries the problem's members, and network failures as fetch's own `TypeError`.
+ * carries the problem's members, and network failures as fetch's own `TypeError`. Chat
+ * streams use the same transport through the shared client's `openChatStream` and
+ * `followRun` (one SSE reading loop and one reconnect policy for every client).
  */
 import { isOrgError, type OrgError } from '../../../src/core/errors.js';
 import { open, type CallOptions, type Transport } from '../../../src/client/http.js';
@@ -34,6 +36,17 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * What the UI shows for a failure of the shared client: an `OrgError` read from an answer
+ * becomes an {@link ApiError}, a server that could not be reached fetch's `TypeError`;
+ * anything else (the caller's own abort) is returned as it is.
+ */
+export function apiFailure(error: unknown): unknown {
+  if (!isOrgError(error)) return error;
+  if (error.cause instanceof TypeError) return error.cause;
+  return ApiError.from(error);
+}
+
 /** One readable sentence from problem details: the detail plus field errors. */
 export function describeProblem(problem: Problem): string {
   const base = problem.detail || problem.title || `request failed with status ${problem.status}`;
@@ -62,11 +75,13 @@ export interface RequestOptions {
 /** An API client bound to one token. */
 export interface Api {
   readonly token: string;
+  /** The shared client's transport (for chat streams: `openChatStream`, `followRun`, `cancelRun`). */
+  readonly transport: Transport;
   get<T>(path: string, options?: RequestOptions): Promise<T>;
   post<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T>;
   patch<T>(path: string, body: unknown, options?: RequestOptions): Promise<T>;
   del(path: string, options?: RequestOptions): Promise<void>;
-  /** A raw response (for streams); throws ApiError when not ok. */
+  /** A raw response (a download); throws ApiError when not ok. */
   raw(method: string, path: string, options?: RequestOptions): Promise<Response>;
   /** Downloads a file with the bearer and hands it to the browser as a download. */
   download(path: string, filename: string): Promise<void>;
@@ -99,9 +114,7 @@ export function createApi(token: string, onUnauthorized: () => void = () => unde
       });
       return exchange.response;
     } catch (error) {
-      if (!isOrgError(error)) throw error; // the caller's own abort
-      if (error.cause instanceof TypeError) throw error.cause; // the server could not be reached
-      throw ApiError.from(error);
+      throw apiFailure(error);
     }
   };
   const json = async <T>(method: string, path: string, options?: RequestOptions): Promise<T> => {
@@ -112,6 +125,7 @@ export function createApi(token: string, onUnauthorized: () => void = () => unde
   };
   return {
     token,
+    transport,
     get: (path, options) => json('GET', path, options),
     post: (path, body, options) => json('POST', path, { ...options, ...(body !== undefined ? { body } : {}) }),
     patch: (path, body, options) => json('PATCH', path, { ...options, body }),

@@ -1,6 +1,6 @@
 /** Chat panel state: history (oldest first) and live events merged in by run. Pure. */
 import type { ChatEvent, HistoryMessage } from '../api/types';
-import { isTerminal } from '../api/sse';
+import { isTerminal } from '../../../src/core/chat/types.js';
 
 /** The panel's messages, oldest first. */
 export interface ChatState {

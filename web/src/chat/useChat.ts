@@ -1,11 +1,14 @@
 /**
  * The chat of one node: loads history (newest page, older pages on request), sends
- * messages and reads the live stream, resumes a running turn after a reload or a
- * dropped connection (GET runs/{id}/events with Last-Event-ID), and cancels.
+ * messages and reads the live stream, resumes a running turn after a reload, and cancels.
+ * Streams are the shared client's (`openChatStream`, `followRun`): one SSE reading loop
+ * and one reconnect policy (Last-Event-ID after a dropped connection, no event shown
+ * twice or skipped) for the CLI, the MCP bridge and the browser.
  */
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
-import { ApiError, type Api } from '../api/client';
-import { readChatStream } from '../api/sse';
+import { cancelRun, followRun, openChatStream, type ChatStream } from '../../../src/client/stream.js';
+import { isOrgError } from '../../../src/core/errors.js';
+import { apiFailure, type Api } from '../api/client';
 import type { HistoryMessage } from '../api/types';
 import { chatReducer, initialChat } from './reducer';
 
@@ -26,15 +29,6 @@ export async function fileToAttachment(file: File): Promise<Attachment> {
   for (let at = 0; at < bytes.length; at += 0x8000) binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
   return { name: file.name, content_type: file.type || 'application/octet-stream', content_base64: btoa(binary), size: file.size };
 }
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 
 /** The chat hook's result. */
 export interface Chat {
@@ -60,8 +54,7 @@ export function useChat(api: Api, structureId: string, roleId: string): Chat {
   const [error, setError] = useState<unknown>(null);
   const [activeRunId, setActiveRunId] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
-  /** Events seen per run (the SSE id of the last one): the Last-Event-ID to resume from. */
-  const seen = useRef(new Map<string, number>());
+  /** Runs being followed (one stream per run, whoever asks). */
   const following = useRef(new Set<string>());
   const controller = useRef(new AbortController());
   const stateRef = useRef(state);
@@ -74,56 +67,28 @@ export function useChat(api: Api, structureId: string, roleId: string): Chat {
     [api, structureId, roleId],
   );
 
-  /** Follows a run until its terminal event, reconnecting with Last-Event-ID when the connection drops. */
-  const follow = useCallback(
-    async (runId: string, first?: Response) => {
-      if (following.current.has(runId)) {
-        first?.body?.cancel().catch(() => undefined);
-        return;
-      }
-      following.current.add(runId);
-      setActiveRunId(runId);
-      const signal = controller.current.signal;
-      let response = first;
-      let failures = 0;
-      try {
-        while (!signal.aborted) {
-          try {
-            response ??= await api.raw('GET', `/api/org/chat/runs/${encodeURIComponent(runId)}/events`, {
-              headers: { accept: 'text/event-stream', 'last-event-id': String(seen.current.get(runId) ?? 0) },
-              signal,
-            });
-            const current = response;
-            response = undefined;
-            const result = await readChatStream(current, (event, seq) => {
-              const count = seen.current.get(runId) ?? 0;
-              if (seq !== undefined && seq <= count) return; // already shown
-              seen.current.set(runId, seq ?? count + 1);
-              dispatch({ type: 'event', runId, event });
-            });
-            if (result.terminal) return;
-            failures = 0;
-          } catch (failure) {
-            if (signal.aborted) return;
-            if (failure instanceof ApiError && failure.status >= 400 && failure.status < 500 && failure.status !== 429) {
-              setError(failure);
-              return;
-            }
-            if (++failures > 10) {
-              setError(new Error('The connection to the running turn was lost; reload the page to pick it up again.'));
-              return;
-            }
-          }
-          // The connection dropped before the end of the turn: pick it up where it left off.
-          await sleep(Math.min(500 * 2 ** failures, 5000), signal);
-        }
-      } finally {
-        following.current.delete(runId);
-        if (!signal.aborted) setActiveRunId((current) => (current === runId ? null : current));
-      }
-    },
-    [api],
-  );
+  /** Shows a run's events until its terminal event; the shared stream reconnects by itself after a drop. */
+  const follow = useCallback(async (stream: ChatStream) => {
+    const { runId } = stream;
+    if (following.current.has(runId)) {
+      stream.close();
+      return;
+    }
+    following.current.add(runId);
+    setActiveRunId(runId);
+    const signal = controller.current.signal;
+    try {
+      for await (const { event } of stream) dispatch({ type: 'event', runId, event });
+    } catch (failure) {
+      if (signal.aborted) return;
+      // The stream's retries ran out: the turn goes on on the server, a reload picks it up.
+      const lost = isOrgError(failure) && failure.extra?.run_id === runId;
+      setError(lost ? new Error('The connection to the running turn was lost; reload the page to pick it up again.') : apiFailure(failure));
+    } finally {
+      following.current.delete(runId);
+      if (!signal.aborted) setActiveRunId((current) => (current === runId ? null : current));
+    }
+  }, []);
 
   /** Loads the newest page and resumes its running turn, if any. */
   const refresh = useCallback(
@@ -132,16 +97,15 @@ export function useChat(api: Api, structureId: string, roleId: string): Chat {
       dispatch({ type: 'newest', page, limit: PAGE, replace });
       const running = page.find((message) => message.sender === 'agent' && message.status === 'running');
       if (running && !following.current.has(running.run_id)) {
-        seen.current.set(running.run_id, running.events.length);
-        void follow(running.run_id);
+        // The page holds the run's events so far: the server sends only what follows them.
+        void follow(followRun(api.transport, running.run_id, running.events.length, { signal: controller.current.signal }));
       }
     },
-    [fetchPage, follow],
+    [api, fetchPage, follow],
   );
 
   useEffect(() => {
     controller.current = new AbortController();
-    seen.current.clear();
     following.current.clear();
     dispatch({ type: 'reset' });
     setError(null);
@@ -163,17 +127,14 @@ export function useChat(api: Api, structureId: string, roleId: string): Chat {
       setSending(true);
       setError(null);
       try {
-        const response = await api.raw('POST', '/api/org/chat/message', {
-          body: {
-            structure_id: structureId,
-            role_id: roleId,
-            message,
-            ...(attachments.length > 0 ? { attachments: attachments.map(({ name, content_type, content_base64 }) => ({ name, content_type, content_base64 })) } : {}),
-          },
-          headers: { accept: 'text/event-stream' },
-          signal: controller.current.signal,
-        });
-        const runId = response.headers.get('x-org-run-id') ?? `local-${Date.now()}`;
+        const body = {
+          structure_id: structureId,
+          role_id: roleId,
+          message,
+          ...(attachments.length > 0 ? { attachments: attachments.map(({ name, content_type, content_base64 }) => ({ name, content_type, content_base64 })) } : {}),
+        };
+        const stream = await openChatStream(api.transport, body, { signal: controller.current.signal });
+        const runId = stream.runId;
         const now = new Date().toISOString();
         const base = { run_id: runId, created_at: now, completed_at: null, summary: null, artifacts: [] };
         dispatch({
@@ -181,13 +142,12 @@ export function useChat(api: Api, structureId: string, roleId: string): Chat {
           user: { ...base, id: `local-user-${runId}`, sender: 'user', text: message, attachments: attachments.map(({ name, content_type, size }) => ({ name, content_type, size })), events: [], status: 'complete' },
           agent: { ...base, id: `local-agent-${runId}`, sender: 'agent', text: '', attachments: [], events: [], status: 'running' },
         });
-        seen.current.set(runId, 0);
         setSending(false);
-        await follow(runId, response);
+        await follow(stream);
         if (!controller.current.signal.aborted) await refresh();
         return true;
       } catch (failure) {
-        if (!controller.current.signal.aborted) setError(failure);
+        if (!controller.current.signal.aborted) setError(apiFailure(failure));
         return false;
       } finally {
         setSending(false);
@@ -199,10 +159,10 @@ export function useChat(api: Api, structureId: string, roleId: string): Chat {
   const stop = useCallback(async () => {
     if (!activeRunId) return;
     try {
-      await api.post(`/api/org/chat/runs/${encodeURIComponent(activeRunId)}/cancel`);
+      // A run that finished meanwhile (409) is no error: the stream shows how it ended.
+      await cancelRun(api.transport, activeRunId);
     } catch (failure) {
-      // 409: it finished meanwhile; the stream shows how.
-      if (!(failure instanceof ApiError && failure.status === 409)) setError(failure);
+      setError(apiFailure(failure));
     }
   }, [api, activeRunId]);
 
