@@ -49,6 +49,8 @@ describe('org serve validates every option before listening', () => {
     [['--port', '70000'], {}, /--port must be an integer from 0 to 65535/],
     [['--sync-timeout', 'x'], {}, /--sync-timeout must be a positive number/],
     [['--host', ''], {}, /--host must be a host name or address/],
+    [['--trust-proxy', 'true'], {}, /--trust-proxy: "true" is not an address, a CIDR range or one of loopback/],
+    [[], { ORG_TRUST_PROXY: '10.0.0.0/40' }, /ORG_TRUST_PROXY: "10\.0\.0\.0\/40" is not an address/],
     [[], { ORG_LOG_LEVEL: 'loud' }, /ORG_LOG_LEVEL must be one of/],
     [[], { ORG_WEBHOOK_RETRIES: '5,soon' }, /ORG_WEBHOOK_RETRIES must be delays in seconds \(0 to 86400\) separated by commas/],
     [[], { ORG_WEBHOOK_RETRIES: '5,,60' }, /ORG_WEBHOOK_RETRIES must be delays in seconds/],

@@ -30,7 +30,7 @@ pids=()
 trap 'kill "${pids[@]}" 2>/dev/null; wait' EXIT INT TERM
 for n in 1 2 3; do
   "${org[@]}" serve --home "$work/home-$n" --port "808$n" --no-demo \
-    --store "$ORG_STORE_URL" --skills-remote "$remote" &
+    --store "$ORG_STORE_URL" --skills-remote "$remote" --trust-proxy loopback &
   pids+=("$!")
 done
 wait

@@ -5,6 +5,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { invalid } from './errors.js';
+import { parseTrustedProxies } from './trusted-proxies.js';
 
 /** Everything an instance needs to run. Every field is documented in README.md. */
 export interface OrgConfig {
@@ -60,6 +61,13 @@ export interface OrgConfig {
    */
   corsOrigins: string[];
   /**
+   * Reverse proxies whose `X-Forwarded-For`, `-Proto` and `-Host` are believed
+   * (`--trust-proxy`, repeatable; `ORG_TRUST_PROXY`, comma separated): addresses, CIDR
+   * ranges or `loopback`/`linklocal`/`uniquelocal`. Default none: the client address is
+   * the connection's.
+   */
+  trustProxy: string[];
+  /**
    * Where OTLP/HTTP traces go, from the standard variables (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`,
    * else `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`); absent (or `OTEL_SDK_DISABLED=true`,
    * `OTEL_TRACES_EXPORTER=none`): no tracing, and nothing of OpenTelemetry is loaded.
@@ -103,6 +111,7 @@ export interface ServeFlags {
   store?: string;
   skillsRemote?: string;
   corsOrigin?: string[];
+  trustProxy?: string[];
   metrics?: boolean;
   metricsPort?: string | number;
   sseKeepalive?: string | number;
@@ -200,6 +209,10 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     flags.corsOrigin && flags.corsOrigin.length > 0
       ? parseCorsOrigins(flags.corsOrigin, '--cors-origin')
       : parseCorsOrigins(env.ORG_CORS_ORIGINS ? [env.ORG_CORS_ORIGINS] : [], 'ORG_CORS_ORIGINS');
+  const trustProxy =
+    flags.trustProxy && flags.trustProxy.length > 0
+      ? parseTrustedProxies(flags.trustProxy, '--trust-proxy')
+      : parseTrustedProxies(env.ORG_TRUST_PROXY ? [env.ORG_TRUST_PROXY] : [], 'ORG_TRUST_PROXY');
   const inboundSecret = env.ORG_INBOUND_SECRET?.trim();
   const storeUrl = (flags.store ?? env.ORG_STORE_URL)?.trim() || undefined;
   if (storeUrl !== undefined && !/^postgres(ql)?:\/\/[^\s]+$/.test(storeUrl)) {
@@ -250,6 +263,7 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     inboundDomain: (env.ORG_INBOUND_DOMAIN?.trim() || 'localhost').toLowerCase(),
     ...(smtpPort === undefined ? {} : { smtpPort: parsePort(smtpPort, flags.smtpPort === undefined ? 'ORG_SMTP_PORT' : '--smtp-port') }),
     corsOrigins,
+    trustProxy,
     ...(tracesUrl ? { otlpTracesUrl: tracesUrl } : {}),
     metrics: flags.metrics === true || metricsPort !== undefined || env.ORG_METRICS === '1' || env.ORG_METRICS === 'true',
     ...(metricsPort === undefined ? {} : { metricsPort: parsePort(metricsPort, flags.metricsPort === undefined ? 'ORG_METRICS_PORT' : '--metrics-port') }),

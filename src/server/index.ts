@@ -60,6 +60,8 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   const server = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
     bodyLimit: app.config.bodyLimit,
+    // Only the configured proxies' X-Forwarded-* headers are believed (request.ip, protocol, host).
+    ...(app.config.trustProxy.length > 0 ? { trustProxy: app.config.trustProxy } : {}),
     // Closing is answered by registerClosing, as a problem.
     return503OnClosing: false,
     // Errors raised before a route runs take the same problem+json path as the rest.

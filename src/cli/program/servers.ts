@@ -21,6 +21,11 @@ export function registerServers(program: Command, ctx: CommandContext): void {
       'allow browser apps on this origin to call the API, e.g. https://app.example.com; repeatable, * for any (env ORG_CORS_ORIGINS, comma separated; default none)',
       (value: string, previous: string[] = []) => [...previous, value],
     )
+    .option(
+      '--trust-proxy <addresses>',
+      'believe X-Forwarded-For from these reverse proxies (addresses, CIDR ranges or loopback), so rate limits and the audit log see the real client; repeatable (env ORG_TRUST_PROXY, comma separated; default none)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .option('--metrics', 'serve Prometheus metrics at GET /metrics (env ORG_METRICS=1)')
     .option('--metrics-port <port>', 'serve GET /metrics on this separate port instead of the API port (env ORG_METRICS_PORT)')
     .option('--store <url>', 'keep all service state in PostgreSQL, shared by every instance naming it: postgres://user:pass@host:port/db (env ORG_STORE_URL)')
