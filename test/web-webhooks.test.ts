@@ -3,7 +3,7 @@
  * a webhook and is shown its signing secret once (the secret the server then signs with,
  * checked on a real local receiver), sees bad input explained in words, reads the
  * deliveries log (a 500 then a 200: delivered after two attempts) and removes the webhook
- * after confirming. A viewer gets no Webhooks section and cannot act through the API.
+ * after confirming. A viewer gets no Webhooks (nor Keys & members) section and cannot act through the API.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -156,7 +156,11 @@ describe('webhooks in the web UI', () => {
       await viewerPage.goto(`${t.url}/#/w/${structureId}/log`);
       const sections = viewerPage.getByRole('navigation', { name: 'Workspace sections' });
       await visible(sections.getByRole('link', { name: 'Log' }));
-      expect(await sections.getByRole('link').allInnerTexts()).not.toContain('Webhooks');
+      const links = await sections.getByRole('link').allInnerTexts();
+      // Owner-only sections are not offered to a viewer.
+      expect(links).not.toContain('Webhooks');
+      expect(links).not.toContain('Keys & members');
+      expect(links).toContain('Skills');
       await viewerPage.goto(`${t.url}/#/w/${structureId}/webhooks`);
       await visible(viewerPage.getByText('Only owners of this workspace can manage its webhooks. Your role is viewer.'));
       expect(await viewerPage.getByRole('button', { name: 'Add webhook' }).count()).toBe(0);

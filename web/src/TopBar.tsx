@@ -10,7 +10,7 @@ import { href, navigate, type Route } from './router';
 const SECTIONS = [
   { page: 'canvas', label: 'Canvas', link: href.canvas, owner: false },
   { page: 'skills', label: 'Skills', link: (id: string) => href.skills(id), owner: false },
-  { page: 'access', label: 'Keys & members', link: href.access, owner: false },
+  { page: 'access', label: 'Keys & members', link: href.access, owner: true },
   { page: 'webhooks', label: 'Webhooks', link: href.webhooks, owner: true },
   { page: 'log', label: 'Log', link: href.log, owner: false },
 ] as const;
