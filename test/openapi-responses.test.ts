@@ -146,6 +146,9 @@ describe('live answers match the OpenAPI document', () => {
     expect(created.status).toBe(201);
     const owner = created.body.token;
     expect((await call('whoAmI', '/api/org/whoami', { token: owner })).status).toBe(200);
+    const spare = (await call<{ token: string; user: { id: string } }>('createUser', '/api/org/users', { body: { email: 'spare@example.com' } })).body;
+    expect((await call('rotateMyToken', '/api/org/users/me/token', { token: spare.token })).status).toBe(200);
+    expect((await call('resetUserToken', `/api/org/users/${spare.user.id}/token`)).status).toBe(200);
 
     // Structures and nodes.
     const structure = (await call<{ id: string; agents: { id: string; role_id: string }[] }>('createStructure', '/api/org/structures', { token: owner, body: { name: 'Acme', template: 'exec-team' } })).body;

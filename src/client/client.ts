@@ -134,6 +134,16 @@ export class OrgClient {
     return this.#call('/api/org/users', { method: 'POST', body: { email } }, request);
   }
 
+  /** `POST /api/org/users/me/token`: a new token for the caller (shown once); the one this client uses stops working. */
+  rotateToken(request?: RequestOptions): Promise<CreatedUser> {
+    return this.#call('/api/org/users/me/token', { method: 'POST' }, request);
+  }
+
+  /** `POST /api/org/users/{id}/token` (administrator only): a new token for the user (shown once); their old one stops working. */
+  resetUserToken(userId: string, request?: RequestOptions): Promise<CreatedUser> {
+    return this.#call(`/api/org/users/${encodeURIComponent(userId)}/token`, { method: 'POST' }, request);
+  }
+
   // ── structures and nodes ─────────────────────────────────────────────────────
 
   /** Structures the caller can access, with the caller's role. */

@@ -33,6 +33,7 @@ import { structureRoutes } from './routes/structures.js';
 import { systemRoutes } from './routes/system.js';
 import { webRoutes } from './routes/web.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { userRoutes } from './routes/users.js';
 import { whoamiRoutes } from './routes/whoami.js';
 import { createSerializerCompiler } from './serialization.js';
 import './types.js';
@@ -118,6 +119,7 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   await server.register(chatRoutes, { app: { chat: app.chat, config: app.config, connections: app.connections, streams: app.streams } });
   await server.register(artifactRoutes, { app: { nodes: app.nodes, chat: app.chat } });
   await server.register(whoamiRoutes);
+  await server.register(userRoutes, { app: { users: app.users } });
   await server.register(inboundRoutes, { app: { inbound: app.inbound, config: app.config } });
   await server.register(webhookRoutes, { app: { webhooks: app.webhooks } });
   await server.register(auditRoutes, { app: { audit: app.audit } });

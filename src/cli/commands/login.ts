@@ -83,3 +83,62 @@ export async function runWhoami(args: WhoamiArgs, partial: Partial<CommandDeps> 
   });
   return 0;
 }
+
+/** Arguments of `org token rotate`. */
+export interface TokenRotateArgs extends ConnectionFlags {
+  json?: boolean;
+}
+
+/**
+ * Replaces the caller's token with a new one. Where the old token was saved for this
+ * server, the new one takes its place; otherwise (a token from --token or ORG_TOKEN) it
+ * is printed once, for the person to put where the old one was.
+ */
+export async function runTokenRotate(args: TokenRotateArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
+  const deps = withDefaults(partial);
+  const connection = await resolveConnection(args, deps.env);
+  if (!connection.token) throw invalid(`not logged in to ${connection.url}: run  ${commandLine('org', 'login', '--url', connection.url)}`);
+  const configDir = configDirOf(deps.env);
+  const saved = (await readCredentials(configDir)).servers[connection.url];
+  const rotated = await deps.makeClient(connection).rotateToken();
+  // Saved as soon as it is known: the old token no longer works.
+  const file = saved?.token === connection.token ? await saveLogin(configDir, connection.url, { token: rotated.token, email: rotated.user.email }, { makeDefault: false }) : undefined;
+  if (args.json) {
+    printJson(deps.output, { ...rotated, saved_to: file ?? null });
+    return 0;
+  }
+  if (file) {
+    deps.output.out(`new token for ${rotated.user.email} saved to ${file}; the old one no longer works.`);
+    return 0;
+  }
+  deps.output.out(`new token for ${rotated.user.email}:`);
+  deps.output.out('');
+  deps.output.out(`  ${rotated.token}`);
+  deps.output.out('');
+  deps.output.err(`warning: this token is shown only once, and the old one no longer works: put it where the old one was (${connection.tokenSource === 'env' ? 'ORG_TOKEN' : '--token'}).`);
+  return 0;
+}
+
+/** Arguments of `org users reset-token`. */
+export interface ResetTokenArgs extends ConnectionFlags {
+  userId: string;
+  json?: boolean;
+}
+
+/** The administrator gives a user a new token (printed once) and stops their old one. */
+export async function runUsersResetToken(args: ResetTokenArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
+  const deps = withDefaults(partial);
+  const connection = await resolveConnection(args, deps.env);
+  const reset = await deps.makeClient(connection).resetUserToken(args.userId);
+  if (args.json) {
+    printJson(deps.output, reset);
+    return 0;
+  }
+  deps.output.out(`new token for ${reset.user.email} (${reset.user.id}); their old one no longer works:`);
+  deps.output.out('');
+  deps.output.out(`  ${reset.token}`);
+  deps.output.out('');
+  deps.output.err('warning: this token is shown only once — hand it to the user over a safe channel.');
+  deps.output.err(`they log in with: ${commandLine('org', 'login', '--url', connection.url)} --token TOKEN`);
+  return 0;
+}

@@ -1,11 +1,11 @@
-/** Wiring of the setup commands: `org login`, `org whoami`, `org init`, `org doctor`. */
+/** Wiring of the setup commands: `org login`, `org whoami`, `org token rotate`, `org init`, `org doctor`. */
 import type { Command } from 'commander';
 import type { DoctorArgs } from '../commands/doctor.js';
 import type { InitArgs } from '../commands/init.js';
-import type { LoginArgs, WhoamiArgs } from '../commands/login.js';
+import type { LoginArgs, TokenRotateArgs, WhoamiArgs } from '../commands/login.js';
 import { examples, run, withConnection, type CommandContext } from './common.js';
 
-/** Registers `login`, `whoami`, `init` and `doctor`. */
+/** Registers `login`, `whoami`, `token rotate`, `init` and `doctor`. */
 export function registerSetup(program: Command, ctx: CommandContext): void {
   program
     .command('login')
@@ -20,6 +20,12 @@ export function registerSetup(program: Command, ctx: CommandContext): void {
     .option('--json', 'print JSON')
     .addHelpText('after', examples('org whoami', 'org whoami --url http://127.0.0.1:4780 --json'))
     .action((flags: WhoamiArgs) => run(ctx, flags, async () => (await import('../commands/login.js')).runWhoami));
+
+  const token = program.command('token').description('your token on a server').addHelpText('after', examples('org token rotate'));
+  withConnection(token.command('rotate').description('replace your token with a new one (the old one stops working); saved where the old one was'))
+    .option('--json', 'print JSON (includes the new token)')
+    .addHelpText('after', examples('org token rotate', 'org token rotate --url https://org.example.com'))
+    .action((flags: TokenRotateArgs) => run(ctx, flags, async () => (await import('../commands/login.js')).runTokenRotate));
 
   program
     .command('init [dir]')

@@ -51,4 +51,10 @@ export function registerSharing(program: Command, ctx: CommandContext): void {
     .option('--json', 'print JSON (includes the token)')
     .addHelpText('after', examples('ORG_TOKEN=$ORG_ADMIN_TOKEN org users add ana@example.com'))
     .action((email: string, flags: ConnectionFlags & { json?: boolean }) => run(ctx, { ...flags, email }, async () => (await runners()).runUsersAdd));
+  withConnection(users.command('reset-token <user_id>').description('give a user a new token, printed once, and stop their old one (administrator token needed)'))
+    .option('--json', 'print JSON (includes the token)')
+    .addHelpText('after', examples('ORG_TOKEN=$ORG_ADMIN_TOKEN org users reset-token 0b6f…'))
+    .action((userId: string, flags: ConnectionFlags & { json?: boolean }) =>
+      run(ctx, { ...flags, userId }, async () => (await import('../commands/login.js')).runUsersResetToken),
+    );
 }

@@ -27,6 +27,11 @@ export class UserService {
   private readonly ids: IdGenerator;
   /** Users by token hash, as last read. */
   private readonly byHash = new Map<string, UserRecord>();
+  /**
+   * Counts `forget` calls: a store read that started before a token changed must not put
+   * the old token back in the cache when it finishes after the change.
+   */
+  private generation = 0;
 
   constructor(private readonly options: UserServiceOptions) {
     this.store = options.store;
@@ -68,13 +73,17 @@ export class UserService {
   }
 
   /**
-   * Replaces a user's token with a new one (returned once; the old one stops working).
-   * Used only to finish an invite acceptance whose first attempt never returned the token.
+   * Replaces a user's token with a new one (returned once): the old one stops working
+   * at once on this instance, and on the others sharing the store as soon as they hear of
+   * the change. Rotating a leaked token, the administrator resetting a lost one, and
+   * finishing an invite acceptance whose first attempt never returned the token.
    */
   async replaceToken(userId: string): Promise<string> {
     const token = mintToken('user');
     this.forget(userId);
     await this.users.setTokenHash(userId, hashToken(token));
+    // Again once written: a lookup of the old token that raced the write is dropped too.
+    this.forget(userId);
     return token;
   }
 
@@ -87,7 +96,10 @@ export class UserService {
   async byTokenHash(hash: string): Promise<UserRecord | undefined> {
     const cached = this.byHash.get(hash);
     if (cached) return cached;
+    const generation = this.generation;
     const user = await this.users.byTokenHash(hash);
+    // A token changed while reading: the record read may be the old one; answer from the store again.
+    if (generation !== this.generation) return this.byTokenHash(hash);
     if (user) this.byHash.set(hash, user);
     return user;
   }
@@ -115,11 +127,13 @@ export class UserService {
 
   /** Drops what is cached of a user (another instance changed or removed it). */
   forget(userId: string): void {
+    this.generation++;
     for (const [hash, user] of this.byHash) if (user.id === userId) this.byHash.delete(hash);
   }
 
   /** Drops every cached user (wake-ups from other instances may have been missed). */
   forgetAll(): void {
+    this.generation++;
     this.byHash.clear();
   }
 }

@@ -11,6 +11,7 @@ import { Nullable, StringEnum, Timestamp, Uuid } from './common.js';
 export const AUDIT_ACTIONS = [
   'token.new_client',
   'user.create',
+  'user.token_rotate',
   'structure.create',
   'node.add',
   'node.update',
