@@ -8,7 +8,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runTokenRotate, runUsersResetToken } from '../src/cli/commands/login.js';
+import { runTokenRotate } from '../src/cli/commands/login.js';
+import { runUsersResetToken } from '../src/cli/commands/sharing.js';
 import { saveLogin } from '../src/core/credentials.js';
 import type { AuditPage, CreatedUser } from '../src/core/schemas/index.js';
 import { capture } from './cli-helpers.js';

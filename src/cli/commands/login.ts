@@ -118,27 +118,3 @@ export async function runTokenRotate(args: TokenRotateArgs, partial: Partial<Com
   deps.output.err(`warning: this token is shown only once, and the old one no longer works: put it where the old one was (${connection.tokenSource === 'env' ? 'ORG_TOKEN' : '--token'}).`);
   return 0;
 }
-
-/** Arguments of `org users reset-token`. */
-export interface ResetTokenArgs extends ConnectionFlags {
-  userId: string;
-  json?: boolean;
-}
-
-/** The administrator gives a user a new token (printed once) and stops their old one. */
-export async function runUsersResetToken(args: ResetTokenArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
-  const deps = withDefaults(partial);
-  const connection = await resolveConnection(args, deps.env);
-  const reset = await deps.makeClient(connection).resetUserToken(args.userId);
-  if (args.json) {
-    printJson(deps.output, reset);
-    return 0;
-  }
-  deps.output.out(`new token for ${reset.user.email} (${reset.user.id}); their old one no longer works:`);
-  deps.output.out('');
-  deps.output.out(`  ${reset.token}`);
-  deps.output.out('');
-  deps.output.err('warning: this token is shown only once — hand it to the user over a safe channel.');
-  deps.output.err(`they log in with: ${commandLine('org', 'login', '--url', connection.url)} --token TOKEN`);
-  return 0;
-}

@@ -198,11 +198,35 @@ export async function runUsersAdd(args: ConnectionFlags & { email: string; json?
     printJson(deps.output, created);
     return 0;
   }
-  deps.output.out(`created user ${created.user.email} (${created.user.id})`);
+  printUserToken(deps, `created user ${created.user.email} (${created.user.id})`, created.token, client.url);
+  return 0;
+}
+
+/** Arguments of `org users reset-token`. */
+export interface ResetTokenArgs extends ConnectionFlags {
+  userId: string;
+  json?: boolean;
+}
+
+/** The administrator gives a user a new token (printed once) and stops their old one. */
+export async function runUsersResetToken(args: ResetTokenArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
+  const deps = withDefaults(partial);
+  const client = await connect(args, deps);
+  const reset = await client.resetUserToken(args.userId);
+  if (args.json) {
+    printJson(deps.output, reset);
+    return 0;
+  }
+  printUserToken(deps, `new token for ${reset.user.email} (${reset.user.id}); their old one no longer works:`, reset.token, client.url);
+  return 0;
+}
+
+/** Prints a user's token, shown this once, with how to hand it over and log in with it. */
+function printUserToken(deps: CommandDeps, heading: string, token: string, url: string): void {
+  deps.output.out(heading);
   deps.output.out('');
-  deps.output.out(`  ${created.token}`);
+  deps.output.out(`  ${token}`);
   deps.output.out('');
   deps.output.err('warning: this token is shown only once — hand it to the user over a safe channel.');
-  deps.output.err(`they log in with: ${commandLine('org', 'login', '--url', client.url)} --token TOKEN`);
-  return 0;
+  deps.output.err(`they log in with: ${commandLine('org', 'login', '--url', url)} --token TOKEN`);
 }

@@ -55,6 +55,6 @@ export function registerSharing(program: Command, ctx: CommandContext): void {
     .option('--json', 'print JSON (includes the token)')
     .addHelpText('after', examples('ORG_TOKEN=$ORG_ADMIN_TOKEN org users reset-token 0b6f…'))
     .action((userId: string, flags: ConnectionFlags & { json?: boolean }) =>
-      run(ctx, { ...flags, userId }, async () => (await import('../commands/login.js')).runUsersResetToken),
+      run(ctx, { ...flags, userId }, async () => (await runners()).runUsersResetToken),
     );
 }
