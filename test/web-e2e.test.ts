@@ -220,7 +220,8 @@ describe('web UI end to end', () => {
       if (request.method === 'POST' && request.url === '/api/org/chat/message') sockets.push(request.socket);
     };
     t.server.server.on('request', watch);
-    const resumed = page.waitForRequest((request) => request.url().includes('/api/org/chat/runs/') && request.url().endsWith('/events'), { timeout: WAIT });
+    // No time bound of its own: the resume request is the event waited for (the test's timeout bounds it).
+    const resumed = page.waitForRequest((request) => request.url().includes('/api/org/chat/runs/') && request.url().endsWith('/events'), { timeout: 0 });
     const before = await page.locator('.msg-agent').count();
     try {
       await send('slow 300 one two three');
@@ -244,7 +245,8 @@ describe('web UI end to end', () => {
     // Every word once, in order: a repeated or a lost text event would show here.
     expect((await turn.locator('.ev-text').textContent())?.trim()).toBe('You said: slow 300 one two three');
     expect(await turn.locator('.ev-summary').textContent()).toBe('Echoed 5 word(s) from Acme.');
-    await expect.poll(() => turn.locator('.status').textContent(), { timeout: WAIT }).toBe('complete');
+    await turn.locator('.status').filter({ hasText: /^complete$/ }).waitFor({ timeout: 0 });
+    expect(await turn.locator('.status').textContent()).toBe('complete');
     expect(await page.locator('.chat .notice-error').count()).toBe(0);
   });
 
