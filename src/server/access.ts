@@ -94,21 +94,24 @@ export function registerAccess(server: FastifyInstance, app: AccessDeps): void {
 
   server.addHook('preHandler', (request, _reply, done) => {
     const rule = request.routeOptions.config.access;
+    if (!rule) return done();
     // Instances sharing a store: what another instance changed is in before the scope is resolved.
-    const syncing = rule && !(rule.kind === 'public' && rule.local) ? app.sync() : undefined;
-    const decide = () => {
-      let pending: Promise<void> | undefined;
-      try {
-        pending = rule ? resolveAccess(app, request, rule) : undefined;
-      } catch (error) {
-        return done(error as Error);
-      }
-      if (pending) pending.then(() => done(), done);
-      else done();
-    };
-    if (syncing) syncing.then(decide, done);
-    else decide();
+    const syncing = rule.kind === 'public' && rule.local ? undefined : app.sync();
+    if (syncing) syncing.then(() => decide(app, request, rule, done), done);
+    else decide(app, request, rule, done);
   });
+}
+
+/** Resolves a request's access and calls `done` (with the refusal, if any). */
+function decide(app: AccessDeps, request: FastifyRequest, rule: AccessRule, done: (error?: Error) => void): void {
+  let pending: Promise<void> | undefined;
+  try {
+    pending = resolveAccess(app, request, rule);
+  } catch (error) {
+    return done(error as Error);
+  }
+  if (pending) pending.then(() => done(), done);
+  else done();
 }
 
 /**

@@ -9,7 +9,7 @@
  * is sent: an acknowledged action always has its entry. The first use of a token from a
  * new client (address and user agent) is an entry too.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preSerializationHookHandler } from 'fastify';
 import type { App } from '../app.js';
 import type { AuditOrigin } from '../core/audit/index.js';
 import type { Principal } from '../core/auth/index.js';
@@ -85,12 +85,25 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Registers the audit hooks. */
 export function registerAudit(server: FastifyInstance, app: Pick<App, 'audit'>): void {
+  const keepAnswer: preSerializationHookHandler<unknown> = (request, _reply, payload, done) => {
+    request.auditAnswer = payload;
+    done(null, payload);
+  };
+  const recordAction: onSendHookHandler = (request, reply, payload, done) => {
+    const rule = request.routeOptions.config.audit;
+    if (!rule || reply.statusCode >= 400 || rule.skip?.(request)) return done(null, payload);
+    record(app, request, reply, rule).then(() => done(null, payload), done);
+  };
   server.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (!route.url.startsWith('/api/org') || methods.every((method) => READS.has(String(method)))) return;
-    if ((route.config as { audit?: AuditRule | false } | undefined)?.audit === undefined) {
-      throw new Error(`route ${methods.join(',')} ${route.url} declares no audit rule (an action, or false)`);
+    const rule = (route.config as { audit?: AuditRule | false } | undefined)?.audit;
+    // Only routes with an audit rule run the hooks that record it: reads pay nothing for them.
+    if (rule) {
+      route.preSerialization = [...hooksOf(route.preSerialization), keepAnswer];
+      route.onSend = [...hooksOf(route.onSend), recordAction];
     }
+    if (!route.url.startsWith('/api/org') || methods.every((method) => READS.has(String(method)))) return;
+    if (rule === undefined) throw new Error(`route ${methods.join(',')} ${route.url} declares no audit rule (an action, or false)`);
   });
 
   // After authentication and scope: a token's first use from a new client.
@@ -110,16 +123,12 @@ export function registerAudit(server: FastifyInstance, app: Pick<App, 'audit'>):
     );
   });
 
-  server.addHook('preSerialization', (request, _reply, payload, done) => {
-    if (request.routeOptions.config.audit) request.auditAnswer = payload;
-    done(null, payload);
-  });
+}
 
-  server.addHook('onSend', (request, reply, payload, done) => {
-    const rule = request.routeOptions.config.audit;
-    if (!rule || reply.statusCode >= 400 || rule.skip?.(request)) return done(null, payload);
-    record(app, request, reply, rule).then(() => done(null, payload), done);
-  });
+/** A route option's hooks as a list (absent, one, or several). */
+function hooksOf<T>(hooks: T | T[] | undefined): T[] {
+  if (hooks === undefined) return [];
+  return Array.isArray(hooks) ? hooks : [hooks];
 }
 
 async function record(app: Pick<App, 'audit'>, request: FastifyRequest, reply: FastifyReply, rule: AuditRule): Promise<void> {
