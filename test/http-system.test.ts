@@ -234,11 +234,25 @@ describe('rate limit per token', () => {
       for (let i = 0; i < 5; i++) {
         const ok = await t.server.inject({ method: 'GET', url: '/api/org/structures', headers: t.auth(user.token) });
         expect(ok.statusCode).toBe(200);
+        // Every answer tells the caller where it stands.
+        expect(ok.headers['x-ratelimit-limit']).toBe('5');
+        expect(ok.headers['x-ratelimit-remaining']).toBe(String(4 - i));
+        expect(Number(ok.headers['x-ratelimit-reset'])).toBeGreaterThanOrEqual(0);
+        expect(Number(ok.headers['x-ratelimit-reset'])).toBeLessThanOrEqual(60);
       }
       const limited = await t.server.inject({ method: 'GET', url: '/api/org/structures', headers: t.auth(user.token) });
       expectProblem(limited, 429, 'rate_limited');
       expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
+      expect(limited.headers['x-ratelimit-remaining']).toBe('0');
+      expect(limited.json().detail).toMatch(/^rate limit of 5 requests a minute exceeded; retry in \d+ seconds?$/);
+      // Refused requests are counted too, and stay refused.
+      expectProblem(await t.server.inject({ method: 'GET', url: '/api/org/structures', headers: t.auth(user.token) }), 429, 'rate_limited');
+      // A request with an unknown token is counted under that token, before it is refused as unknown.
+      for (let i = 0; i < 5; i++) {
+        expectProblem(await t.server.inject({ method: 'GET', url: '/api/org/structures', headers: t.auth('org_u_unknown') }), 401, 'unauthorized');
+      }
+      expectProblem(await t.server.inject({ method: 'GET', url: '/api/org/structures', headers: t.auth('org_u_unknown') }), 429, 'rate_limited');
       // The administrator spent one request creating the user; it still has room.
       const other = await t.server.inject({ method: 'GET', url: '/api/org/structures', headers: t.auth(ADMIN_TOKEN) });
       expect(other.statusCode).toBe(200);

@@ -103,7 +103,7 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   server.decorate('sseStreams', { open: 0 });
   if (app.config.metrics) mountMetrics(server, { chat: app.chat, skillCount: app.skillCount, observeSearches: app.observeSearches }, app.config.metricsPort !== undefined, options.mcp);
 
-  await registerRateLimit(server, { max: app.config.rateLimit, ...(app.rateCounter ? { counter: app.rateCounter } : {}) });
+  registerRateLimit(server, { max: app.config.rateLimit, ...(app.rateCounter ? { counter: app.rateCounter } : {}) });
 
   registerAccess(server, app);
   registerLogIds(server, { nodes: app.nodes });

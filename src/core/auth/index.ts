@@ -4,6 +4,7 @@ export * from './fs-key-store.js';
 export * from './fs-user-store.js';
 export * from './key-store.js';
 export * from './keys.js';
+export * from './memory-rate-counter.js';
 export * from './principal.js';
 export * from './rate-counter.js';
 export * from './roles.js';
