@@ -52,9 +52,11 @@ export class AccessControl {
    * user's already known to this instance; undefined means "ask `authenticateHash`".
    */
   authenticateKnown(hash: string): Principal | undefined {
-    if (this.adminHash && sameHash(hash, this.adminHash)) return { kind: 'admin', id: 'admin' };
+    // A user's token, the usual caller, is found without comparing against the administrator's.
     const user = this.options.users.knownByTokenHash(hash);
-    return user && userPrincipal(user);
+    if (user) return userPrincipal(user);
+    if (this.adminHash && sameHash(hash, this.adminHash)) return ADMIN;
+    return undefined;
   }
 
   /** Resolves the SHA-256 of a bearer token (see `hashToken`); undefined for unknown or revoked tokens. */
@@ -75,12 +77,12 @@ export class AccessControl {
    */
   authorize(principal: Principal, action: Action, structureId: string, roleId?: string): Grant {
     const rule = ACTION_RULES[action];
-    const missing = () => notFound(`structure ${structureId} not found`);
-    if (!this.options.structures.has(structureId)) throw missing();
-    if (principal.kind === 'admin') return { role: 'owner' };
+    // Runs on every request: the refusal is built only when refusing (no closure per call).
+    if (!this.options.structures.has(structureId)) throw missingStructure(structureId);
+    if (principal.kind === 'admin') return OWNER_GRANT;
     if (principal.kind === 'mcp') {
       const key = principal.key;
-      if (key.structure_id !== structureId) throw missing();
+      if (key.structure_id !== structureId) throw missingStructure(structureId);
       if (rule.mcp === 'no') throw forbidden(`an MCP node key may not ${describe(action)}`);
       if (rule.mcp === 'own_node' && roleId !== undefined && roleId !== key.role_id) {
         throw forbidden(`this MCP key belongs to node ${key.role_id}, not ${roleId}`);
@@ -88,7 +90,7 @@ export class AccessControl {
       return { role: 'node' };
     }
     const role = this.options.members.roleOf(structureId, principal.id);
-    if (!role) throw missing();
+    if (!role) throw missingStructure(structureId);
     if (!roleAtLeast(role, rule.minRole)) throw forbidden(`your role ${role} may not ${describe(action)}; ${rule.minRole} or higher is needed`);
     return { role };
   }
@@ -102,6 +104,17 @@ export class AccessControl {
   requirePerson(principal: Principal): void {
     if (principal.kind === 'mcp') throw forbidden('an MCP node key may not do this');
   }
+}
+
+/** The administrator as a principal (one object: it carries nothing per request). */
+const ADMIN: Principal = Object.freeze({ kind: 'admin', id: 'admin' });
+
+/** The administrator's grant (the same for every structure). */
+const OWNER_GRANT: Grant = Object.freeze({ role: 'owner' });
+
+/** A structure that does not exist, or that the caller is no member of: the same 404. */
+function missingStructure(structureId: string): Error {
+  return notFound(`structure ${structureId} not found`);
 }
 
 /** Thrown when no usable bearer token was presented. */
