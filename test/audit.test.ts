@@ -9,6 +9,7 @@
  */
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Client } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry, AuditPage } from '../src/core/schemas/index.js';
 import { inviteTokenFor } from './helpers/outbox.js';
@@ -256,6 +257,34 @@ describe('the audit log', () => {
     expect((await api('GET', '/api/org/whoami', key.body.token, undefined, 'agent-runner/1')).status).toBe(200);
     const keyUse = (await audit('?action=token.new_client')).body.entries.find((entry) => entry.actor.id === key.body.id);
     expect(keyUse).toMatchObject({ structure_id: structureId, actor: { kind: 'mcp', id: key.body.id, email: null }, user_agent: 'agent-runner/1' });
+  });
+
+  it('notices a new client on a connection that already carried a known one', async () => {
+    const first = await t.createUser('first@example.com');
+    const second = await t.createUser('second@example.com');
+    const seen = async (id: string) =>
+      (await api<AuditPage>('GET', `/api/org/audit?action=token.new_client&actor=${id}`, ADMIN_TOKEN)).body.entries.map((entry) => entry.user_agent);
+    // One keep-alive connection: every request below travels on the same socket.
+    const connection = new Client(t.url, { pipelining: 1 });
+    const sockets = new Set<number>();
+    const get = async (token: string, agent: string) => {
+      const answer = await connection.request({ method: 'GET', path: '/api/org/whoami', headers: { authorization: `Bearer ${token}`, 'user-agent': agent } });
+      await answer.body.text();
+      expect(answer.statusCode).toBe(200);
+    };
+    connection.on('connect', () => sockets.add(sockets.size));
+    try {
+      await get(first.token, 'desk/1');
+      await get(first.token, 'desk/1');
+      await get(second.token, 'desk/1');
+      await get(first.token, 'desk/2');
+      await get(first.token, 'desk/1');
+    } finally {
+      await connection.close();
+    }
+    expect(sockets.size).toBe(1);
+    expect(await seen(first.id)).toEqual(['desk/2', 'desk/1']);
+    expect(await seen(second.id)).toEqual(['desk/1']);
   });
 
   it('keeps every entry across a restart, and knows the clients it has seen', async () => {

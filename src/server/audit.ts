@@ -9,6 +9,7 @@
  * is sent: an acknowledged action always has its entry. The first use of a token from a
  * new client (address and user agent) is an entry too.
  */
+import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preSerializationHookHandler } from 'fastify';
 import type { App } from '../app.js';
 import type { AuditOrigin } from '../core/audit/index.js';
@@ -83,6 +84,36 @@ export function originOf(request: FastifyRequest): AuditOrigin {
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** What makes a client new for a token: who, from which address, with which user agent (as sent). */
+interface ClientSeen {
+  kind: Principal['kind'];
+  id: string;
+  ip: string;
+  userAgent: string | string[] | undefined;
+}
+
+/**
+ * The client each connection was last found already known (or recorded) as. A client
+ * once known stays known, so the later requests of a keep-alive connection from the same
+ * client skip building its audit key; any change (another token, a forwarded address, a
+ * user agent) is looked up again.
+ */
+const knownOnConnection = new WeakMap<Socket, ClientSeen>();
+
+function clientOf(request: FastifyRequest, principal: Principal): ClientSeen {
+  return { kind: principal.kind, id: principal.id, ip: request.ip, userAgent: request.headers['user-agent'] };
+}
+
+function isKnownOn(known: ClientSeen | undefined, request: FastifyRequest, principal: Principal): boolean {
+  return (
+    known !== undefined &&
+    known.id === principal.id &&
+    known.kind === principal.kind &&
+    known.ip === request.ip &&
+    known.userAgent === request.headers['user-agent']
+  );
+}
+
 /** Registers the audit hooks. */
 export function registerAudit(server: FastifyInstance, app: Pick<App, 'audit'>): void {
   const keepAnswer: preSerializationHookHandler<unknown> = (request, _reply, payload, done) => {
@@ -111,11 +142,20 @@ export function registerAudit(server: FastifyInstance, app: Pick<App, 'audit'>):
   server.addHook('preHandler', (request, _reply, done) => {
     const principal = request.principal;
     if (!principal || principal.kind === 'admin') return done();
+    const socket = request.raw.socket;
+    if (isKnownOn(knownOnConnection.get(socket), request, principal)) return done();
+    const client = clientOf(request, principal);
     const actor = actorOf(principal);
     const origin = originOf(request);
-    if (app.audit.isKnownClient(actor, origin.ip, origin.userAgent)) return done();
+    if (app.audit.isKnownClient(actor, origin.ip, origin.userAgent)) {
+      knownOnConnection.set(socket, client);
+      return done();
+    }
     app.audit.noteClient(actor, origin, principal.kind === 'mcp' ? principal.key.structure_id : null).then(
-      () => done(),
+      () => {
+        knownOnConnection.set(socket, client);
+        done();
+      },
       (error: unknown) => {
         request.log.error({ ...errorFields(error) }, 'audit: a new client could not be recorded');
         done();
