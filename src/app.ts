@@ -256,6 +256,8 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
       stateDir: paths.state,
       clock: () => clock.now(),
       watch: config.watchSkills,
+      // This process holds the home: temps in skills/ are leftovers of a killed one.
+      sweepTemps: true,
       commit: config.commit,
       ...(skillsRemote ? { remote: skillsRemote } : {}),
       log,

@@ -3,15 +3,14 @@
  * two roots are guarded against links (nothing below `skills/` or `.org/` is ever
  * reached through a symbolic link), its folders exist, and the temp files of atomic
  * writes that a killed process left behind are removed, so a crash leaves no litter in
- * the git-tracked skills folder, in the artifact shelves or beside any state file.
+ * the artifact shelves or beside any state file (those of the git-tracked skills folder
+ * go when the skill library loads, before any skill is read (the watcher never
+ * reports them): see the store's `sweepTemps` option).
  */
 import { keepListedArtifacts } from './chat/artifacts.js';
 import type { HomePaths } from './config.js';
 import { guardRoot, mkdirSafe, sweepTemps } from './storage/index.js';
 import type { Log } from './util/log.js';
-
-/** A skill file's temp: `<slug>.md.<n>` (a user's other files in `skills/` are left alone). */
-const SKILL_TEMP = /^[a-z0-9]+(?:-[a-z0-9]+)*\.md\.\d{1,10}$/;
 
 /** What {@link prepareHome} removed, relative to the home. */
 export interface PreparedHome {
@@ -27,10 +26,10 @@ export async function prepareHome(paths: HomePaths, log: Log): Promise<PreparedH
   await guardRoot(paths.state);
   await mkdirSafe(paths.structures);
   await mkdirSafe(paths.outbox);
-  const removedTemps = [
-    ...(await sweepTemps(paths.skills, { match: SKILL_TEMP })).map((file) => `skills/${file}`),
-    ...(await sweepTemps(paths.state, { recursive: true, keep: keepListedArtifacts() })).map((file) => `.org/${file}`),
-  ];
+  // The skills folder's temps are removed by the skill load (its `sweepTemps` option),
+  // from the listing it reads anyway: listing a folder of 50,000 skills here would
+  // delay the server's listen by a few hundred milliseconds.
+  const removedTemps = (await sweepTemps(paths.state, { recursive: true, keep: keepListedArtifacts() })).map((file) => `.org/${file}`);
   if (removedTemps.length > 0) {
     log('warn', 'removed temp files of writes cut short by an earlier stop', { files: removedTemps.slice(0, 20), count: removedTemps.length });
   }

@@ -9,6 +9,7 @@ import { lstatSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { unlinkIfPresent } from '../storage/index.js';
 import { Catalog } from './catalog.js';
 import { readSnapshot } from './persist.js';
 import {
@@ -30,10 +31,15 @@ export interface LoadReport {
   /** Snapshot entries whose file is gone. */
   removed: number;
   problems: number;
+  /** Temp files of interrupted writes removed from the folder (with the `sweepTemps` option). */
+  removedTemps: string[];
   /** Why the snapshot was not used (`none` when there was none), or `used`. */
   snapshot: string;
   ms: number;
 }
+
+/** A skill file's temp: `<slug>.md.<n>` (a user's other files in `skills/` are left alone). */
+export const SKILL_TEMP = /^[a-z0-9]+(?:-[a-z0-9]+)*\.md\.\d{1,10}$/;
 
 /** Files read synchronously between two yields to the event loop. */
 const SLICE = 256;
@@ -65,7 +71,14 @@ export async function loadCatalog(
     const signature = statSignature(join(options.root, DELETED_DIR));
     if (signature) catalog.catalog.putProblem(DELETED_DIR, TRASH_LINK_PROBLEM, signature);
   }
-  const report: LoadReport = { read: 0, reused: 0, removed: 0, problems: 0, snapshot, ms: 0 };
+  const report: LoadReport = { read: 0, reused: 0, removed: 0, problems: 0, removedTemps: [], snapshot, ms: 0 };
+  if (options.sweepTemps) {
+    for (const entry of entries) {
+      if (!entry.isFile() || !SKILL_TEMP.test(entry.name)) continue;
+      await unlinkIfPresent(join(options.root, entry.name));
+      report.removedTemps.push(entry.name);
+    }
+  }
   const seen = new Set<string>();
 
   for (let i = 0; i < names.length; i += SLICE) {

@@ -49,6 +49,13 @@ export interface SkillStoreOptions {
   tuning?: Partial<SearchTuning>;
   /** Called with the slug of every skill file the store reads and parses (tests, metrics). */
   onFileRead?: (slug: string) => void;
+  /**
+   * Remove the temp files of atomic writes a killed process left in `root`
+   * (`<slug>.md.<n>`) while loading, from the folder listing the load reads anyway
+   * (default false). Only for the process that holds the home (the server): another
+   * process's write in progress looks the same.
+   */
+  sweepTemps?: boolean;
 }
 
 /** Options with every default applied. */
@@ -67,6 +74,7 @@ export interface ResolvedSkillStoreOptions {
   synonyms: SynonymSource | false | undefined;
   tuning: Partial<SearchTuning>;
   onFileRead: (slug: string) => void;
+  sweepTemps: boolean;
 }
 
 /** Merges the defaults and validates; throws a 400 `OrgError` on bad configuration. */
@@ -96,5 +104,6 @@ export function resolveStoreOptions(options: SkillStoreOptions): ResolvedSkillSt
     synonyms: options.synonyms,
     tuning: options.tuning ?? {},
     onFileRead: options.onFileRead ?? (() => undefined),
+    sweepTemps: options.sweepTemps ?? false,
   };
 }

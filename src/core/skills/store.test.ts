@@ -193,6 +193,25 @@ describe('loading', () => {
     ]);
   });
 
+  it('with sweepTemps, removes the temp files of interrupted writes from the listing it loads, and only then', async () => {
+    await mkdir(home.root, { recursive: true });
+    await writeSkillFile(home.root, 'good', 'Good skill');
+    await writeFile(join(home.root, 'good.md.2417754183'), 'half written');
+    await writeFile(join(home.root, 'backup.txt.1'), 'the user keeps this');
+    const kept = await open();
+    expect(kept.loadReport.removedTemps).toEqual([]);
+    await kept.close();
+    expect((await readdir(home.root)).sort()).toEqual(['backup.txt.1', 'good.md', 'good.md.2417754183']);
+
+    const warned: string[] = [];
+    const s = await open({ sweepTemps: true, persistIndex: false, log: (level, message) => { if (level === 'warn') warned.push(message); } });
+    expect(s.loadReport.removedTemps).toEqual(['good.md.2417754183']);
+    expect(warned).toEqual(['removed temp files of writes cut short by an earlier stop']);
+    expect((await readdir(home.root)).sort()).toEqual(['backup.txt.1', 'good.md']);
+    expect(s.list().map((e) => e.slug)).toEqual(['good']);
+    expect(s.problems()).toEqual([]);
+  });
+
   it('announces changes to listeners and survives a throwing listener', async () => {
     const seen: SkillChangeEvent[] = [];
     const errors: string[] = [];

@@ -97,7 +97,7 @@ export interface SkillStore {
   /**
    * Applies the file changes the watcher has reported but not yet handed over (skipping
    * the rest of its debounce), and waits for them and for queued writes to finish, the
-   * index snapshot included (start-up, tests, shutdown). Changes chokidar has not
+   * index snapshot included (start-up, tests, shutdown). Changes the folder watch has not
    * reported yet are not known here: to wait for one edit, wait for its change event
    * ({@link subscribe}).
    */
@@ -180,8 +180,8 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
         (error: unknown) => options.log('error', 'applying skill file changes failed', { files: names.length, ...errorFields(error) }),
       );
   };
-  // chokidar is loaded only by a store that watches (and only when it starts: not before
-  // the server listens).
+  // The watcher is loaded only by a store that watches (and only when it starts: not
+  // before the server listens).
   const watching: Promise<SkillWatcher | undefined> = options.watch
     ? import('./watcher.js').then(({ watchSkills }) =>
         watchSkills({
@@ -196,7 +196,12 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
     loadCatalog(options, { tuning: options.tuning, ...(synonyms ? { synonyms } : {}) }),
     watching,
   ]);
-  options.log('info', 'skills loaded', { ...report, skills: catalog.records.size });
+  options.log('info', 'skills loaded', { ...report, removedTemps: report.removedTemps.length, skills: catalog.records.size });
+  if (report.removedTemps.length > 0) {
+    // Each one is a write a crash cut short (see `sweepTemps`).
+    const files = report.removedTemps.map((name) => `skills/${name}`);
+    options.log('warn', 'removed temp files of writes cut short by an earlier stop', { files: files.slice(0, 20), count: files.length });
+  }
   for (const problem of catalog.problems.values()) {
     options.log('warn', 'skill file skipped', { file: problem.file, message: problem.message });
   }

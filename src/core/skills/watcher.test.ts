@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -20,7 +20,7 @@ describe('watchSkills', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it('flush() hands over what chokidar reported at once, without waiting out the debounce', async () => {
+  it('flush() hands over what the folder watch reported at once, without waiting out the debounce', async () => {
     const batches: string[][] = [];
     let reported!: () => void;
     const heard = new Promise<void>((resolve) => (reported = resolve));
@@ -71,5 +71,40 @@ describe('watchSkills', () => {
     watcher.flush();
     expect(reports.filter((name) => name !== 'last.md')).toEqual([]);
     expect(batches).toEqual([['last.md']]);
+  });
+
+  it('reports files created, replaced by a rename (an atomic write) and removed, and nothing in sub-folders', async () => {
+    const batches: string[][] = [];
+    const heard = new Map<string, () => void>();
+    const hear = (name: string) => new Promise<void>((resolve) => heard.set(name, resolve));
+    watcher = await watchSkills({
+      root,
+      debounceMs: FOREVER,
+      onBatch: (names) => batches.push([...names].sort()),
+      onError: (error) => {
+        throw error;
+      },
+      onReport: (name) => heard.get(name)?.(),
+    });
+    // The folder's events arrive in order: once a later marker file is reported, every
+    // earlier change has been reported too.
+    await mkdir(join(root, 'sub'));
+    const first = hear('marker-one.md');
+    await writeFile(join(root, 'sub', 'inside.md'), 'x');
+    await writeFile(join(root, 'one.md'), 'x');
+    await writeFile(join(root, 'marker-one.md'), 'x');
+    await first;
+    watcher.flush();
+    const second = hear('marker-two.md');
+    await writeFile(join(root, 'two.md.123'), 'y');
+    await rename(join(root, 'two.md.123'), join(root, 'two.md'));
+    await unlink(join(root, 'one.md'));
+    await writeFile(join(root, 'marker-two.md'), 'x');
+    await second;
+    watcher.flush();
+    expect(batches).toEqual([
+      ['marker-one.md', 'one.md'],
+      ['marker-two.md', 'one.md', 'two.md'],
+    ]);
   });
 });
