@@ -1,7 +1,8 @@
 /**
  * The bytes of a batch of events, written as they are numbered: each event's history
  * line (`{"seq":<n>,"event":<json>}`) and SSE frame (`id: <n>`, `data: <json>`, blank
- * line) go straight into two growing Buffers. A relayed event whose text can be reused
+ * line) go straight into two growing Buffers. An event's JSON is encoded once, into the
+ * frame, and copied from there into the line. A relayed event whose text can be reused
  * (`reusable`) is copied from the container's text with the timestamp spliced in, and
  * no per-event string is made at all: building strings and encoding them per batch
  * cost more than the rest of the relay, and thousands of them waiting for an fsync
@@ -12,40 +13,43 @@ import type { EventInput } from './types.js';
 
 /** A Buffer that grows as bytes are appended. */
 class ByteWriter {
-  private buffer: Buffer;
+  buffer: Buffer;
   length = 0;
 
   constructor(capacity: number) {
     this.buffer = Buffer.allocUnsafe(Math.max(64, capacity));
   }
 
-  private room(bytes: number): void {
+  /** Makes room for `bytes` more bytes. */
+  room(bytes: number): void {
     if (this.length + bytes <= this.buffer.length) return;
     const grown = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.length + bytes));
     this.buffer.copy(grown, 0, 0, this.length);
     this.buffer = grown;
   }
 
-  /** Appends text known to be ASCII (framing, numbers, timestamps), byte by byte. */
-  ascii(text: string): void {
-    this.room(text.length);
+  /** Appends bytes (room must have been made). */
+  put(bytes: Uint8Array): void {
+    this.buffer.set(bytes, this.length);
+    this.length += bytes.length;
+  }
+
+  /** Appends a non-negative integer in decimal (room must have been made). */
+  integer(value: number): void {
+    let digits = 1;
+    for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
     const buffer = this.buffer;
+    this.length += digits;
     let at = this.length;
-    for (let index = 0; index < text.length; index++) buffer[at++] = text.charCodeAt(index);
-    this.length = at;
+    do {
+      buffer[--at] = 0x30 + (value % 10);
+      value = Math.floor(value / 10);
+    } while (value > 0);
   }
 
-  /** Appends any text as UTF-8. */
+  /** Appends text as UTF-8 (room must have been made: three bytes per character). */
   utf8(text: string): void {
-    this.room(text.length * 3);
     this.length += this.buffer.write(text, this.length, 'utf8');
-  }
-
-  /** Appends a JSON object's text without its closing brace (and any whitespace after it). */
-  openObject(json: string): void {
-    this.utf8(json);
-    while (this.buffer[this.length - 1] !== 0x7d) this.length--;
-    this.length--;
   }
 
   /** The bytes written (a view of the growing buffer: copy them to keep them). */
@@ -53,6 +57,20 @@ class ByteWriter {
     return this.buffer.subarray(0, this.length);
   }
 }
+
+const ascii = (text: string) => Buffer.from(text, 'latin1');
+const LINE_START = ascii('{"seq":');
+const LINE_EVENT = ascii(',"event":');
+const LINE_END = ascii('}\n');
+const FRAME_START = ascii('id: ');
+const FRAME_DATA = ascii('\ndata: ');
+const FRAME_END = ascii('\n\n');
+/** Room for the framing of one event around its JSON (a 16-digit sequence number included). */
+const FRAMING = 48;
+
+/** The timestamp tail of the last timestamp, as bytes: the events of a batch share one. */
+let tailOf = '';
+let tailBytes = Buffer.alloc(0);
 
 /** Builds the history lines and SSE frames of consecutive events. */
 export class BatchBytes {
@@ -71,35 +89,45 @@ export class BatchBytes {
    * Returns the event's JSON text when `keepJson` asks for it (a terminal event's end record).
    */
   add(seq: number, input: EventInput, timestamp: string, raw?: string, parsed?: unknown, keepJson = false): string | undefined {
-    const number = String(seq);
     const { lines, frames } = this;
+    let json: string | undefined;
+    let text: string;
+    let reuse = false;
     if (!keepJson && reusable(input, raw, parsed)) {
-      const tail = timestampTail(timestamp);
-      lines.ascii('{"seq":');
-      lines.ascii(number);
-      lines.ascii(',"event":');
-      lines.openObject(raw);
-      lines.ascii(tail);
-      lines.ascii('}\n');
-      frames.ascii('id: ');
-      frames.ascii(number);
-      frames.ascii('\ndata: ');
-      frames.openObject(raw);
-      frames.ascii(tail);
-      frames.ascii('\n\n');
-      return undefined;
+      text = raw;
+      reuse = true;
+    } else {
+      text = json = encodeEvent(input, timestamp, raw, parsed);
     }
-    const json = encodeEvent(input, timestamp, raw, parsed);
-    lines.ascii('{"seq":');
-    lines.ascii(number);
-    lines.ascii(',"event":');
-    lines.utf8(json);
-    lines.ascii('}\n');
-    frames.ascii('id: ');
-    frames.ascii(number);
-    frames.ascii('\ndata: ');
-    frames.utf8(json);
-    frames.ascii('\n\n');
+    // The frame: `id: <seq>\ndata: <json>\n\n`, the JSON encoded once, here.
+    frames.room(text.length * 3 + FRAMING + 64);
+    frames.put(FRAME_START);
+    frames.integer(seq);
+    frames.put(FRAME_DATA);
+    const jsonStart = frames.length;
+    frames.utf8(text);
+    if (reuse) {
+      // The container's object without its closing brace (and what follows it), then the timestamp.
+      const buffer = frames.buffer;
+      let end = frames.length;
+      while (buffer[end - 1] !== 0x7d) end--;
+      frames.length = end - 1;
+      if (timestamp !== tailOf) {
+        tailOf = timestamp;
+        tailBytes = ascii(timestampTail(timestamp));
+      }
+      frames.put(tailBytes);
+    }
+    const jsonEnd = frames.length;
+    frames.put(FRAME_END);
+    // The history line: `{"seq":<seq>,"event":<json>}\n`, the JSON copied from the frame.
+    lines.room(jsonEnd - jsonStart + FRAMING);
+    lines.put(LINE_START);
+    lines.integer(seq);
+    lines.put(LINE_EVENT);
+    frames.buffer.copy(lines.buffer, lines.length, jsonStart, jsonEnd);
+    lines.length += jsonEnd - jsonStart;
+    lines.put(LINE_END);
     return keepJson ? json : undefined;
   }
 
