@@ -3,13 +3,16 @@
  * eventsource-parser, and say how it ended. Used by the container relay and the LLM
  * runtime, which turn each way of ending into their own `error` message.
  *
+ * A caller that gives `onData` takes the common frames straight from the received
+ * bytes (see sse-frames.ts).
+ *
  * Two clocks guard the exchange: the connect clock (connecting and receiving the
  * response headers) and the idle clock (time without any byte of the body, SSE
  * comments included). The caller's signal aborts the request at once.
  */
-import { StringDecoder } from 'node:string_decoder';
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { EventSourceMessage } from 'eventsource-parser';
 import { request, type Dispatcher } from 'undici';
+import { SseReader } from './sse-frames.js';
 
 /** A streamed POST. */
 export interface SseRequest {
@@ -31,6 +34,13 @@ export interface SseRequest {
 export interface SseHandlers {
   /** Called for each SSE message in order; return `true` to stop reading (the request is then closed). */
   onMessage(message: EventSourceMessage): boolean | void;
+  /**
+   * Offered, in order with `onMessage`, the value of each frame of the plain form (see
+   * above) as `bytes[start..end)`; returns `true` when it took the message, `false` to
+   * have it parsed by eventsource-parser and given to `onMessage` instead. It must
+   * decline any value holding a CR (a line break in SSE). `bytes` is only read during the call's chunk.
+   */
+  onData?(bytes: Buffer, start: number, end: number): boolean;
   /**
    * Called after each chunk of the body has been parsed. A returned promise pauses
    * reading, and the idle clock, until it settles: this is how a caller applies
@@ -174,15 +184,7 @@ export async function streamSse(req: SseRequest, handlers: SseHandlers): Promise
       return { kind: 'content-type', contentType: (Array.isArray(contentType) ? contentType[0] : contentType) ?? '' };
     }
 
-    let stopped = false;
-    const parser = createParser({
-      onEvent(message) {
-        if (!stopped && handlers.onMessage(message) === true) stopped = true;
-      },
-    });
-    // Buffer-backed decoding (a character split across chunks is held back): cheaper per
-    // chunk than TextDecoder's streaming mode.
-    const decoder = new StringDecoder('utf8');
+    const reader = new SseReader(handlers);
     const chunks = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
     for (;;) {
       let next: IteratorResult<Buffer>;
@@ -194,12 +196,12 @@ export async function streamSse(req: SseRequest, handlers: SseHandlers): Promise
       // A chunk read just before an abort is dropped: nothing is relayed after it.
       if (req.signal.aborted) return { kind: 'aborted' };
       if (next.done) {
-        parser.feed(decoder.end());
-        return stopped ? { kind: 'stopped' } : { kind: 'ended' };
+        reader.end();
+        return reader.stopped ? { kind: 'stopped' } : { kind: 'ended' };
       }
       idleClock.touch();
-      parser.feed(decoder.write(next.value));
-      if (stopped) return { kind: 'stopped' };
+      reader.feed(next.value);
+      if (reader.stopped) return { kind: 'stopped' };
       const wait = handlers.afterChunk?.();
       if (wait) {
         idleClock.stop();
