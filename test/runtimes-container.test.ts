@@ -8,11 +8,12 @@ import { createServer, type IncomingHttpHeaders, type RequestListener, type Serv
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startContainerAgent, type ContainerAgent } from '../examples/container-agent/server.mjs';
-import type { EventInput } from '../src/core/chat/types.js';
+import { isRelayedBytes, type EventInput } from '../src/core/chat/types.js';
 import { OrgError } from '../src/core/errors.js';
 import { createContainerRuntime, type ContainerRuntimeOptions } from '../src/core/runtimes/container.js';
 import { fakeTools, recordingEmit, sampleSkill, sampleTurn } from './helpers/runtime-contract.js';
-import type { RelayedEvent, Turn } from '../src/core/runtimes/types.js';
+import type { RelayedItem, Turn } from '../src/core/runtimes/types.js';
+import { eventsOfBytes } from '../src/core/chat/event-bytes.js';
 import { notifier } from './helpers/notifier.js';
 
 let agent: ContainerAgent;
@@ -185,36 +186,44 @@ describe('container runtime against the example agent', () => {
 });
 
 describe('container runtime handing events over in batches', () => {
-  it('hands the events of each received chunk to emit.batch at once, in order, the JSON text of each beside it', async () => {
+  it('hands the events of each received chunk to emit.batch at once, in order: plain text events as their bytes, others parsed', async () => {
     const url = await rawServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       // One write: one chunk on the wire (small enough for one read).
       let body = '';
-      for (let i = 0; i < 100; i++) body += `data: {"type":"text","content":"part ${i}"}\n\n`;
+      for (let i = 0; i < 100; i++) body += `id: ${i}\ndata: {"type":"text","content":"part ${i}"}\n\n`;
+      // Not the plain form (a member after content): parsed, between the groups.
+      body += 'data: {"type":"thought","content":"odd","extra":1}\n\n';
+      body += 'data: {"type":"thought","content":"tab\\there \\u00e9 ✓"}\n\n';
       res.write(body);
       res.end('data: {"type":"complete","content":{"summary":"done","artifacts":[]}}\n\n');
     });
-    const batches: RelayedEvent[][] = [];
+    const batches: RelayedItem[][] = [];
     const single: EventInput[] = [];
     const emit = Object.assign(
       async (event: EventInput) => {
         single.push(event);
       },
       {
-        batch: async (events: RelayedEvent[]) => {
+        batch: async (events: RelayedItem[]) => {
           batches.push(events);
         },
       },
     );
     await createContainerRuntime(url).run(sampleTurn({ message: 'x' }), emit, fakeTools(), new AbortController().signal);
     expect(single).toEqual([]);
-    const relayed = batches.flat();
+    const items = batches.flat();
+    const relayed = items.flatMap((item) => (isRelayedBytes(item) ? eventsOfBytes(item) : [item]));
     expect(relayed.map((item) => item.event)).toEqual([
       ...Array.from({ length: 100 }, (_, i) => ({ type: 'text', content: `part ${i}` })),
+      { type: 'thought', content: 'odd' },
+      { type: 'thought', content: 'tab\there é ✓' },
       { type: 'complete', content: { summary: 'done', artifacts: [] } },
     ]);
     expect(relayed[7]!.raw).toBe('{"type":"text","content":"part 7"}');
-    expect(relayed[7]!.parsed).toEqual({ type: 'text', content: 'part 7' });
+    expect(relayed[100]!.raw).toBe('{"type":"thought","content":"odd","extra":1}');
+    // The plain events came as groups of bytes, the odd one and the terminal one parsed.
+    expect(items.map((item) => (isRelayedBytes(item) ? 'bytes' : item.event.type)).filter((kind, index, all) => kind !== all[index - 1])).toEqual(['bytes', 'thought', 'bytes', 'complete']);
     // A hundred events written at once arrive in a chunk or a few, never one batch each.
     expect(batches.length).toBeLessThan(10);
   });
@@ -259,6 +268,25 @@ describe('container runtime against raw servers', () => {
       { type: 'thought', content: 'x' },
       { type: 'complete', content: { summary: 's', artifacts: ['r.md'] } },
     ]);
+  });
+
+  it('refuses malformed events that look almost plain with the same errors as any other, after relaying the plain ones before them', async () => {
+    const cases: [string, string][] = [
+      ['{"type":"text","content":"tab\there"}', 'data is not JSON: "{\\"type\\":\\"text\\",\\"content\\":\\"tab here\\"}"'],
+      ['{"type":"text","content":"bad \\x"}', 'data is not JSON: "{\\"type\\":\\"text\\",\\"content\\":\\"bad \\\\x\\"}"'],
+      ['{"type":"text","content":5}', 'text event: content must be a string'],
+      ['{"type":"texts","content":"x"}', 'unknown event type "texts"'],
+    ];
+    for (const [bad, message] of cases) {
+      const url = await rawServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(`id: 1\ndata: {"type":"text","content":"fine"}\n\nid: 2\ndata: ${bad}\n\ndata: {"type":"text","content":"never relayed"}\n\n`);
+      });
+      const events = await turnOn(url, 'x');
+      expect(events.slice(0, 1)).toEqual([{ type: 'text', content: 'fine' }]);
+      expect(lastError(events)).toBe(`container sent an invalid event: ${message}`);
+      expect(events).toHaveLength(2);
+    }
   });
 
   it('stops at the terminal event and ignores what follows', async () => {

@@ -15,7 +15,8 @@ import type { EncodedEvent } from './encoded.js';
 import { FrameBatch, typeBit } from './frames.js';
 import type { Run } from './run.js';
 import type { RunEventWriter } from './store.js';
-import { isTerminal, type EventInput, type EventType, type RelayedEvent } from './types.js';
+import { textOfBytes, typeOfKind } from './event-bytes.js';
+import { isRelayedBytes, isTerminal, type EventInput, type EventType, type RelayedItem } from './types.js';
 
 /** What the appender asks of the engine around each batch. */
 export interface AppenderHooks {
@@ -95,12 +96,32 @@ export class RunAppender {
    * with one time, written with one commit and published as one batch); resolves once
    * they are durable. Events after a terminal one are dropped.
    */
-  appendBatch(items: readonly RelayedEvent[]): Promise<void> {
+  appendBatch(items: readonly RelayedItem[]): Promise<void> {
     if (this.sealedFlag || items.length === 0) return Promise.resolve();
-    const entry = this.enqueue(items.length);
+    let expected = 0;
+    for (const item of items) expected += isRelayedBytes(item) ? item.spans.length / 3 : 1;
+    const entry = this.enqueue(expected);
     const timestamp = this.now();
     const pieces: string[] = [];
-    for (const { event, raw, parsed } of items) {
+    for (const item of items) {
+      if (isRelayedBytes(item)) {
+        // Text and thought events as the bytes they arrived in: none is terminal or logged.
+        const { source, spans } = item;
+        const building = entry.building!;
+        let seq = this.seq;
+        if (entry.last < entry.first) entry.first = seq + 1;
+        for (let index = 0; index < spans.length; index += 3) {
+          building.addBytes(++seq, source, spans[index]!, spans[index + 1]!, timestamp);
+          const type = typeOfKind(spans[index + 2]!);
+          entry.types |= typeBit(type);
+          entry.lastType = type;
+        }
+        this.seq = entry.last = seq;
+        const text = textOfBytes(item);
+        if (text) pieces.push(text);
+        continue;
+      }
+      const { event, raw, parsed } = item;
       const piece = this.encode(entry, event, timestamp, raw, parsed);
       if (piece) pieces.push(piece);
       if (isTerminal(event)) {

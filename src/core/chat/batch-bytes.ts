@@ -131,6 +131,34 @@ export class BatchBytes {
     return keepJson ? json : undefined;
   }
 
+  /**
+   * Adds event `seq`, stamped with `timestamp`, whose JSON text (validated, canonical, one
+   * line) is `source[start..end)`: copied as it is, the timestamp spliced in before its
+   * closing brace.
+   */
+  addBytes(seq: number, source: Buffer, start: number, end: number, timestamp: string): void {
+    const { lines, frames } = this;
+    if (timestamp !== tailOf) {
+      tailOf = timestamp;
+      tailBytes = ascii(timestampTail(timestamp));
+    }
+    const size = end - 1 - start;
+    frames.room(size + tailBytes.length + FRAMING);
+    frames.put(FRAME_START);
+    frames.integer(seq);
+    frames.put(FRAME_DATA);
+    frames.length += source.copy(frames.buffer, frames.length, start, end - 1);
+    frames.put(tailBytes);
+    frames.put(FRAME_END);
+    lines.room(size + tailBytes.length + FRAMING);
+    lines.put(LINE_START);
+    lines.integer(seq);
+    lines.put(LINE_EVENT);
+    lines.length += source.copy(lines.buffer, lines.length, start, end - 1);
+    lines.put(tailBytes);
+    lines.put(LINE_END);
+  }
+
   /** The history lines and SSE frames added so far (views: copy what is kept). */
   finish(): { lines: Buffer; frames: Buffer } {
     return { lines: this.lines.bytes(), frames: this.frames.bytes() };

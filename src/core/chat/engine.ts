@@ -25,7 +25,7 @@ import { followRemoteRun } from './remote-run.js';
 import { Run } from './run.js';
 import type { ChatStore, MessagePage, RunLocation } from './store.js';
 import { TurnEvents } from './turn.js';
-import { isTerminal, type ChatEvent, type EventInput, type HistoryMessage, type RelayedEvent } from './types.js';
+import { isTerminal, type ChatEvent, type EventInput, type HistoryMessage, type RelayedItem } from './types.js';
 
 /** Picks the runtime for a node (container, LLM or local). */
 export type RuntimeRouter = (node: NodeRecord) => AgentRuntime;
@@ -281,7 +281,7 @@ export class ChatEngine {
       const trace = this.observers.traceContext(run);
       if (trace) turn.trace_context = trace;
       const emit = Object.assign((event: EventInput, raw?: string, parsed?: unknown) => events.handle(event, raw, parsed), {
-        batch: (relayed: RelayedEvent[]) => events.handleBatch(relayed),
+        batch: (relayed: RelayedItem[]) => events.handleBatch(relayed),
       });
       await runtime.run(turn, emit, this.tools(run), run.controller.signal);
       if (!appender.sealed) await events.handle({ type: 'error', content: { message: `the ${runtime.name} runtime ended without a complete or error event` } });

@@ -8,7 +8,7 @@
 import type { RunAppender } from './appender.js';
 import { draftFromTurn, type LearnedContent } from './learn.js';
 import type { ChatSkills } from './ports.js';
-import type { EventInput, RelayedEvent } from './types.js';
+import { isRelayedBytes, type EventInput, type RelayedItem } from './types.js';
 
 /** What a turn knows about itself. */
 export interface TurnFacts {
@@ -61,26 +61,31 @@ export class TurnEvents {
    * Runs of ordinary events go to the appender as one batch; the events learning acts
    * on (`skill_learned`, a terminal event after one) are handled one by one between them.
    */
-  handleBatch(items: readonly RelayedEvent[]): Promise<void> {
-    if (!items.some((item) => this.needsOwnHandling(item.event.type))) {
-      if (this.learned === undefined) for (const { event } of items) if ((event.type === 'tool_call' || event.type === 'milestone') && this.steps.length < 200) this.steps.push(event);
+  handleBatch(items: readonly RelayedItem[]): Promise<void> {
+    // Groups recognised from their bytes hold text and thought events only: nothing learning acts on.
+    if (!items.some((item) => !isRelayedBytes(item) && this.needsOwnHandling(item.event.type))) {
+      if (this.learned === undefined) for (const item of items) if (!isRelayedBytes(item)) this.noteStep(item.event);
       return this.appender.appendBatch(items);
     }
     const waits: Promise<void>[] = [];
-    let plain: RelayedEvent[] = [];
+    let plain: RelayedItem[] = [];
     for (const item of items) {
-      const { type } = item.event;
-      if (this.needsOwnHandling(type)) {
+      if (!isRelayedBytes(item) && this.needsOwnHandling(item.event.type)) {
         if (plain.length > 0) waits.push(this.appender.appendBatch(plain));
         plain = [];
         waits.push(this.handle(item.event, item.raw, item.parsed));
         continue;
       }
-      if ((type === 'tool_call' || type === 'milestone') && this.learned === undefined && this.steps.length < 200) this.steps.push(item.event);
+      if (!isRelayedBytes(item) && this.learned === undefined) this.noteStep(item.event);
       plain.push(item);
     }
     if (plain.length > 0) waits.push(this.appender.appendBatch(plain));
     return waits.length === 1 ? waits[0]! : Promise.all(waits).then(() => undefined);
+  }
+
+  /** Keeps a tool call or milestone as a step of a draft distilled from the turn. */
+  private noteStep(event: EventInput): void {
+    if ((event.type === 'tool_call' || event.type === 'milestone') && this.steps.length < 200) this.steps.push(event);
   }
 
   /** True for the events learning acts on: `skill_learned`, and a terminal event once something was learned. */

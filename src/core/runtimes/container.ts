@@ -1,16 +1,18 @@
 /**
  * The container runtime (API.md §6 "Routing", docs/runtime-protocol.md): relays a turn
  * to an agent running behind `POST {container_url}/turn` and passes its SSE answer on
- * as chat events, each validated with `parseEvent`. Anything that goes wrong — a bad
- * event, an unreachable or silent container, a stream without a terminal event — ends
- * the turn with an `error` saying what happened.
+ * as chat events, each validated with `parseEvent` (text and thought events of the plain
+ * form are validated in the bytes they arrive in, see `stringEventAt`). Anything that
+ * goes wrong — a bad event, an unreachable or silent container, a stream without a
+ * terminal event — ends the turn with an `error` saying what happened.
  */
 import type { Dispatcher } from 'undici';
+import { stringEventAt } from '../chat/event-bytes.js';
 import { parseEvent } from '../chat/events.js';
 import { isTerminal } from '../chat/types.js';
 import { OrgError } from '../errors.js';
 import { streamSse, type SseOutcome } from './sse.js';
-import type { AgentRuntime, Emit, RelayedEvent, Turn, TurnTools } from './types.js';
+import type { AgentRuntime, Emit, RelayedBytes, RelayedItem, Turn, TurnTools } from './types.js';
 import { PendingEmits, displayUrl, excerpt, formatDuration } from './util.js';
 
 export interface ContainerRuntimeOptions {
@@ -110,8 +112,11 @@ export function createContainerRuntime(containerUrl: string, options: ContainerR
       let terminal = false;
       let invalid: string | undefined;
       // The events of the chunk being parsed, handed over together once it is parsed.
-      let chunk: RelayedEvent[] = [];
+      let chunk: RelayedItem[] = [];
+      // The group the chunk's latest events recognised from their bytes joined.
+      let group: RelayedBytes | undefined;
       const handOver = () => {
+        group = undefined;
         if (chunk.length === 0) return;
         pending.pushBatch(chunk);
         chunk = [];
@@ -127,7 +132,19 @@ export function createContainerRuntime(containerUrl: string, options: ContainerR
           ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
         },
         {
+          onData(bytes, start, end) {
+            // Text and thought events as they arrive, validated in place; the rest is parsed.
+            const kind = stringEventAt(bytes, start, end);
+            if (kind < 0) return false;
+            if (group?.source !== bytes) {
+              group = { source: bytes, spans: [] };
+              chunk.push(group);
+            }
+            group.spans.push(start, end, kind);
+            return true;
+          },
           onMessage(message) {
+            group = undefined;
             let value: unknown;
             try {
               value = JSON.parse(message.data);

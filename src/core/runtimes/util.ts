@@ -3,8 +3,9 @@
  * excerpts for messages, and the emit tracker that lets a relay read on while the
  * engine records earlier events.
  */
-import type { EventInput } from '../chat/types.js';
-import type { Emit, RelayedEvent } from './types.js';
+import { eventsOfBytes } from '../chat/event-bytes.js';
+import { isRelayedBytes, type EventInput } from '../chat/types.js';
+import type { Emit, RelayedItem } from './types.js';
 
 /** Waits `ms` milliseconds, or less when `signal` aborts (never rejects). */
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -54,14 +55,19 @@ export class PendingEmits {
    * Emits the events of one received chunk now, as one batch when the engine takes
    * batches (else one by one); their completion is awaited by the next `flush`.
    */
-  pushBatch(events: RelayedEvent[]): void {
+  pushBatch(events: RelayedItem[]): void {
     if (events.length === 0) return;
     const batch = this.emit.batch;
     if (!batch) {
-      for (const { event, raw, parsed } of events) this.push(event, raw, parsed);
+      for (const item of events) {
+        if (isRelayedBytes(item)) for (const { event, raw, parsed } of eventsOfBytes(item)) this.push(event, raw, parsed);
+        else this.push(item.event, item.raw, item.parsed);
+      }
       return;
     }
-    this.track(() => batch(events), events.length);
+    let count = 0;
+    for (const item of events) count += isRelayedBytes(item) ? item.spans.length / 3 : 1;
+    this.track(() => batch(events), count);
   }
 
   private track(start: () => Promise<void>, count: number): void {

@@ -1,0 +1,139 @@
+/**
+ * Relayed events validated where they lie in the received bytes. The relay's common
+ * case, a container's `{"type":"text","content":"…"}` (or any type whose content is a
+ * plain string, see `STRING_EVENT_TYPES`), is checked byte by byte, without decoding it
+ * to a string or parsing it to an object: the exact text `parseEvent` would accept and
+ * hand over unchanged (the two members in that order, no whitespace, a well-formed JSON
+ * string in valid UTF-8). Such an event is then written to the history and the stream as
+ * the bytes it arrived in, with its sequence number and timestamp spliced in (see
+ * `BatchBytes.addBytes`). Anything else — another shape, another type, bad JSON — is not
+ * recognised here and goes through `JSON.parse` and `parseEvent`, which accept or refuse
+ * it with their own message, so what is accepted and every error stay the same.
+ */
+import { isUtf8 } from 'node:buffer';
+import { STRING_EVENT_TYPES } from './events.js';
+import type { EventInput, EventType, RelayedBytes } from './types.js';
+
+/** `{"type":"<type>","content":"` of each string-content type, as bytes. */
+const PREFIXES = STRING_EVENT_TYPES.map((type) => Buffer.from(`{"type":"${type}","content":"`, 'latin1'));
+
+/** Flag of a recognised event whose content holds a backslash escape. */
+export const ESCAPED = 0x100;
+/** Mask of the type's index in `STRING_EVENT_TYPES`. */
+const TYPE_MASK = 0xff;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const CLOSE = 0x7d;
+
+/** True for the characters that may follow a backslash, besides `u`. */
+const SIMPLE_ESCAPE = new Uint8Array(128);
+for (const char of '"\\/bfnrt') SIMPLE_ESCAPE[char.charCodeAt(0)] = 1;
+
+/** True for the bytes of hexadecimal digits. */
+const HEX = new Uint8Array(256);
+for (const char of '0123456789abcdefABCDEF') HEX[char.charCodeAt(0)] = 1;
+
+/**
+ * Recognises the event in `bytes[start..end)`: `-1` when it is not exactly
+ * `{"type":"<string-content type>","content":"<JSON string>"}`, else the type's index in
+ * `STRING_EVENT_TYPES`, with `ESCAPED` set when the content holds a backslash escape.
+ * Any control character (a CR or LF included) makes it unrecognised.
+ */
+export function stringEventAt(bytes: Uint8Array, start: number, end: number): number {
+  let kind = -1;
+  let at = start;
+  for (let index = 0; index < PREFIXES.length; index++) {
+    const prefix = PREFIXES[index]!;
+    if (end - start < prefix.length + 2) continue;
+    let same = true;
+    for (let offset = 0; offset < prefix.length; offset++) {
+      if (bytes[start + offset] !== prefix[offset]) {
+        same = false;
+        break;
+      }
+    }
+    if (same) {
+      kind = index;
+      at = start + prefix.length;
+      break;
+    }
+  }
+  if (kind < 0) return -1;
+  const contentStart = at;
+  // The content ends at the closing quote, which must be followed by the closing brace alone.
+  const last = end - 2;
+  let escaped = false;
+  let high = false;
+  while (at < last) {
+    const byte = bytes[at]!;
+    if (byte === QUOTE || byte < 0x20) return -1;
+    if (byte === BACKSLASH) {
+      escaped = true;
+      const next = bytes[at + 1]!;
+      if (at + 1 < last && next < 128 && SIMPLE_ESCAPE[next] === 1) {
+        at += 2;
+        continue;
+      }
+      if (next === 0x75 && at + 5 < last && HEX[bytes[at + 2]!] === 1 && HEX[bytes[at + 3]!] === 1 && HEX[bytes[at + 4]!] === 1 && HEX[bytes[at + 5]!] === 1) {
+        at += 6;
+        continue;
+      }
+      return -1;
+    }
+    if (byte >= 0x80) high = true;
+    at++;
+  }
+  if (at !== last || bytes[last] !== QUOTE || bytes[last + 1] !== CLOSE) return -1;
+  // What StringDecoder would turn into U+FFFD is left to the general path, which does so.
+  if (high && !isUtf8(bytes.subarray(contentStart, last))) return -1;
+  return escaped ? kind | ESCAPED : kind;
+}
+
+/** The type of a recognised event, from `stringEventAt`'s answer. */
+export function typeOfKind(kind: number): EventType {
+  return STRING_EVENT_TYPES[kind & TYPE_MASK]!;
+}
+
+/** Where the content of a recognised event of `kind` starts, after its opening quote. */
+export function contentStart(start: number, kind: number): number {
+  return start + PREFIXES[kind & TYPE_MASK]!.length;
+}
+
+/** The events of `group`, parsed (for consumers that take events one by one). */
+export function eventsOfBytes(group: RelayedBytes): { event: EventInput; raw: string; parsed: unknown }[] {
+  const events: { event: EventInput; raw: string; parsed: unknown }[] = [];
+  const { source, spans } = group;
+  for (let index = 0; index < spans.length; index += 3) {
+    const raw = source.toString('utf8', spans[index]!, spans[index + 1]!);
+    const parsed = JSON.parse(raw) as EventInput;
+    events.push({ event: parsed, raw, parsed });
+  }
+  return events;
+}
+
+/**
+ * The text of the `text` events of `group`, joined: their contents are copied as the
+ * JSON string bodies they arrived as and decoded once (a concatenation of well-formed
+ * JSON string bodies is one).
+ */
+export function textOfBytes(group: RelayedBytes): string {
+  const { source, spans } = group;
+  let size = 0;
+  let escaped = false;
+  for (let index = 0; index < spans.length; index += 3) {
+    const kind = spans[index + 2]!;
+    if (typeOfKind(kind) !== 'text') continue;
+    if ((kind & ESCAPED) !== 0) escaped = true;
+    size += spans[index + 1]! - 2 - contentStart(spans[index]!, kind);
+  }
+  if (size === 0) return '';
+  const body = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (let index = 0; index < spans.length; index += 3) {
+    const kind = spans[index + 2]!;
+    if (typeOfKind(kind) === 'text') at += source.copy(body, at, contentStart(spans[index]!, kind), spans[index + 1]! - 2);
+  }
+  const text = body.toString('utf8');
+  return escaped ? (JSON.parse(`"${text}"`) as string) : text;
+}
