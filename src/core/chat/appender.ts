@@ -99,8 +99,18 @@ export class RunAppender {
   appendBatch(items: readonly RelayedItem[]): Promise<void> {
     if (this.sealedFlag || items.length === 0) return Promise.resolve();
     let expected = 0;
-    for (const item of items) expected += isRelayedBytes(item) ? item.spans.length / 3 : 1;
-    const entry = this.enqueue(expected);
+    let jsonBytes = 0;
+    for (const item of items) {
+      if (!isRelayedBytes(item)) {
+        expected += 1;
+        jsonBytes += item.raw === undefined ? 128 : item.raw.length;
+        continue;
+      }
+      const { spans } = item;
+      expected += spans.length / 3;
+      jsonBytes += spans[spans.length - 2]! - spans[0]!;
+    }
+    const entry = this.enqueue(expected, jsonBytes);
     const timestamp = this.now();
     const pieces: string[] = [];
     for (const item of items) {
@@ -167,14 +177,14 @@ export class RunAppender {
     }
   }
 
-  private enqueue(expected = 1): Entry {
+  private enqueue(expected = 1, jsonBytes?: number): Entry {
     let resolve!: () => void;
     let reject!: (error: unknown) => void;
     const promise = new Promise<void>((res, rej) => {
       resolve = res;
       reject = rej;
     });
-    const entry: Entry = { ready: false, first: this.seq + 1, last: this.seq, building: new BatchBytes(expected), lineBytes: undefined, frameBytes: undefined, types: 0, lastType: 'text', lastJson: '', logged: undefined, promise, resolve, reject };
+    const entry: Entry = { ready: false, first: this.seq + 1, last: this.seq, building: new BatchBytes(expected, jsonBytes), lineBytes: undefined, frameBytes: undefined, types: 0, lastType: 'text', lastJson: '', logged: undefined, promise, resolve, reject };
     this.queue.push(entry);
     return entry;
   }
@@ -225,9 +235,10 @@ export class RunAppender {
         else entry.resolve();
       }
       if (batch.length === 0) return;
-      // Copied once, to Buffers of their own size (the run keeps the frames).
-      const lines = Buffer.concat(batch.map((entry) => entry.lineBytes!));
-      const frames = Buffer.concat(batch.map((entry) => entry.frameBytes!));
+      // One entry's bytes are used as they are (the lines only until written, the frames kept
+      // by the run unless they fill too little of their buffer); several are copied once.
+      const lines = batch.length === 1 ? batch[0]!.lineBytes! : Buffer.concat(batch.map((entry) => entry.lineBytes!));
+      const frames = batch.length === 1 ? ownSized(batch[0]!.frameBytes!) : Buffer.concat(batch.map((entry) => entry.frameBytes!));
       let types = 0;
       let logged: EventInput[] | undefined;
       for (const entry of batch) {
@@ -252,4 +263,9 @@ export class RunAppender {
       }
     }
   }
+}
+
+/** `bytes` itself when it fills most of its memory, else a copy of its own size (for bytes kept long). */
+function ownSized(bytes: Buffer): Buffer {
+  return bytes.length * 4 >= bytes.buffer.byteLength * 3 ? bytes : Buffer.from(bytes);
 }

@@ -77,10 +77,15 @@ export class BatchBytes {
   private readonly lines: ByteWriter;
   private readonly frames: ByteWriter;
 
-  /** @param expected roughly how many events will be added (sizes the first buffers) */
-  constructor(expected = 1) {
-    this.lines = new ByteWriter(expected * 128);
-    this.frames = new ByteWriter(expected * 128);
+  /**
+   * @param expected roughly how many events will be added (sizes the first buffers)
+   * @param jsonBytes when known, how many bytes their JSON texts hold (sizes them closely)
+   */
+  constructor(expected = 1, jsonBytes?: number) {
+    // Each event's framing and timestamp add well under 80 bytes to its JSON.
+    const capacity = jsonBytes === undefined ? expected * 128 : jsonBytes + expected * 80;
+    this.lines = new ByteWriter(capacity);
+    this.frames = new ByteWriter(capacity);
   }
 
   /**
