@@ -186,7 +186,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
         onError: (error) => log('error', 'PostgreSQL store: connection or heartbeat failed (retrying)', errorFields(error)),
       })
     : undefined;
-  const users = new UserService(shared ? { store: shared.users, clock } : { file: paths.users, clock });
+  const users = new UserService(shared ? { store: shared.users, clock, connections } : { file: paths.users, clock, connections });
   const keys = new KeyService({ ...(shared ? { store: shared.keys } : { file: paths.keys }), connections, clock, log });
   const structureStore = shared?.structures ?? createFsStructureStore({ dir: paths.structures });
   const registry = new StructureRegistry(structureStore, clock);
@@ -213,15 +213,18 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
   await Promise.all([users.load(), keys.load(), invites.load(), registry.load()]);
   if (shared) {
     // Wake-ups from other instances: a revoked key stops here too (its streams and MCP
-    // sessions close), a changed token is forgotten, a changed structure is brought in.
+    // sessions close), a replaced token is forgotten (and its streams here close), a
+    // changed structure is brought in.
     shared.listener.on('key', (keyId) => keys.revoked(keyId));
-    shared.listener.on('user', (userId) => users.forget(userId));
+    shared.listener.on('user', (userId) => {
+      users.changedElsewhere(userId).catch((error: unknown) => log('error', 'applying a user changed elsewhere failed', errorFields(error)));
+    });
     shared.listener.on('structure', () => {
       registry.sync()?.catch((error: unknown) => log('error', 'bringing in a structure changed elsewhere failed', errorFields(error)));
     });
     shared.listener.onResync(() => {
       keys.forgetAll();
-      users.forgetAll();
+      users.resync().catch((error: unknown) => log('error', 'bringing in users changed elsewhere failed', errorFields(error)));
     });
   }
   // Opened, not awaited: the server listens while a large library loads (see openSkillStore).

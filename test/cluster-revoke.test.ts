@@ -4,12 +4,15 @@
  * (its turn held open by a container agent the test controls) and an MCP session. The
  * key is revoked through A: on B the stream ends with `error` "key revoked", the MCP
  * session is closed (its server stream ends and its id is unknown), and the key is
- * refused with 401 there too. Every wait is on an event (the stream's end).
+ * refused with 401 there too. Likewise a user's token replaced through A ends, on B, the
+ * streams opened with the old token, while the new one follows the turn there. Every
+ * wait is on an event (the stream's end).
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
+import { TOKEN_REPLACED } from '../src/core/auth/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase, type TestDatabase } from './support/database.js';
 import { ensureBuilt, startServe, type ServeChild } from './helpers/child.js';
@@ -109,5 +112,36 @@ describe('revoking a key on one instance of a cluster', { timeout: 120_000 }, ()
     expect((await api(b.url, 'GET', '/api/org/whoami', key.token)).status).toBe(401);
     expect((await api(b.url, 'GET', '/api/org/whoami', other.token)).status).toBe(200);
     turn.release();
+  });
+
+  it('ends, on the other instance, the streams of a user token replaced on one; the new token follows the turn there', async () => {
+    const user = await api(a.url, 'POST', '/api/org/users', ADMIN, { email: 'rotating@example.com' });
+    expect(user.status, JSON.stringify(user.body)).toBe(201);
+    const token = String(user.body.token);
+    const created = await api(a.url, 'POST', '/api/org/structures', token, { name: 'Rotate', template: 'blank' });
+    expect(created.status).toBe(201);
+    const structureId = String(created.body.id);
+    const rootId = (created.body.agents as { id: string }[])[0]?.id ?? null;
+    const added = await api(a.url, 'POST', `/api/org/structures/${structureId}/agents`, token, { role_id: 'office-clerk', label: 'Clerk', parent_id: rootId, container_url: gate.url });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+
+    const stream = await open(`${b.url}/api/org/chat/message`, { token, body: { structure_id: structureId, role_id: 'office-clerk', message: 'hold the rotation' } });
+    expect(stream.status).toBe(200);
+    const turn = await gate.turn('hold the rotation');
+    await stream.until((response) => response.frames().length >= 1);
+
+    const rotated = await api(a.url, 'POST', '/api/org/users/me/token', token);
+    expect(rotated.status).toBe(200);
+    const fresh = String(rotated.body.token);
+    await stream.ended;
+    expect(stream.frames().at(-1)?.event).toMatchObject({ type: 'error', content: { message: TOKEN_REPLACED } });
+    expect((await api(b.url, 'GET', '/api/org/whoami', token)).status).toBe(401);
+
+    const follow = await open(`${b.url}/api/org/chat/runs/${String(stream.headers['x-org-run-id'])}/events`, { method: 'GET', token: fresh });
+    expect(follow.status).toBe(200);
+    await follow.until((response) => response.frames().length >= 1);
+    turn.release();
+    await follow.ended;
+    expect(follow.frames().at(-1)?.event?.type).toBe('complete');
   });
 });

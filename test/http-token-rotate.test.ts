@@ -2,7 +2,8 @@
  * Replacing user tokens over real HTTP: a person rotates their own token, the
  * administrator resets anyone's; the answer carries the new token once, the old one is
  * refused from then on (also when it was in use just before), and each replacement is
- * in the audit log. The CLI's `org token rotate` saves the new token where the old one
+ * in the audit log. The chat streams opened with the old token end at once; the turn
+ * goes on and can be followed with the new one. The CLI's `org token rotate` saves the new token where the old one
  * was saved; `org users reset-token` prints it once.
  */
 import { readFile } from 'node:fs/promises';
@@ -10,10 +11,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTokenRotate } from '../src/cli/commands/login.js';
 import { runUsersResetToken } from '../src/cli/commands/sharing.js';
+import { TOKEN_REPLACED } from '../src/core/auth/index.js';
 import { saveLogin } from '../src/core/credentials.js';
 import type { AuditPage, CreatedUser } from '../src/core/schemas/index.js';
 import { capture } from './cli-helpers.js';
+import { startGateAgent } from './helpers/gate-agent.js';
 import { ADMIN_TOKEN, startInstance, type TestInstance } from './helpers/instance.js';
+import { open } from './helpers/sse.js';
 
 describe('replacing user tokens', () => {
   let t: TestInstance;
@@ -71,11 +75,43 @@ describe('replacing user tokens', () => {
     expect((await post('/api/org/users/me/token', key)).status).toBe(403);
   });
 
+  it('ends the chat streams opened with the replaced token; the turn goes on and the new token follows it', async () => {
+    const gate = await startGateAgent();
+    try {
+      const fay = await t.createUser('fay@example.com');
+      const structure = await t.createStructure(fay.token, 'personal', 'Streams');
+      const roleId = structure.agents[0]!.role_id;
+      const patched = await fetch(`${t.url}/api/org/structures/${structure.id}/agents/${roleId}`, {
+        method: 'PATCH',
+        headers: { ...t.auth(fay.token), 'content-type': 'application/json' },
+        body: JSON.stringify({ container_url: gate.url }),
+      });
+      expect(patched.status, await patched.text()).toBe(200);
+      const stream = await open(`${t.url}/api/org/chat/message`, { token: fay.token, body: { structure_id: structure.id, role_id: roleId, message: 'hold for fay' } });
+      expect(stream.status).toBe(200);
+      const turn = await gate.turn('hold for fay');
+      await stream.until((response) => response.frames().length >= 1);
+
+      const rotated = (await (await post('/api/org/users/me/token', fay.token)).json()) as CreatedUser;
+      await stream.ended;
+      expect(stream.frames().at(-1)?.event).toMatchObject({ type: 'error', content: { message: TOKEN_REPLACED } });
+
+      const follow = await open(`${t.url}/api/org/chat/runs/${String(stream.headers['x-org-run-id'])}/events`, { method: 'GET', token: rotated.token });
+      expect(follow.status).toBe(200);
+      await follow.until((response) => response.frames().length >= 1);
+      turn.release();
+      await follow.ended;
+      expect(follow.frames().at(-1)?.event?.type).toBe('complete');
+    } finally {
+      await gate.close();
+    }
+  });
+
   it('records every replacement in the audit log', async () => {
     const page = (await (await fetch(`${t.url}/api/org/audit?action=user.token_rotate`, { headers: t.auth(ADMIN_TOKEN) })).json()) as AuditPage;
     const byTarget = page.entries.map((entry) => [entry.actor.kind, entry.target?.type, entry.status]);
-    expect(byTarget).toHaveLength(2);
-    expect(byTarget).toEqual(expect.arrayContaining([['user', 'user', 200], ['admin', 'user', 200]]));
+    expect(byTarget).toHaveLength(3);
+    expect(byTarget).toEqual(expect.arrayContaining([['user', 'user', 200], ['user', 'user', 200], ['admin', 'user', 200]]));
   });
 
   it('org token rotate saves the new token where the old one was saved; org users reset-token prints it once', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConnectionRegistry } from './connections.js';
+import { ConnectionRegistry, userConnectionKey } from './connections.js';
 
 describe('ConnectionRegistry', () => {
   it('closes every connection of a key with the reason, once, and leaves other keys open', () => {
@@ -28,5 +28,23 @@ describe('ConnectionRegistry', () => {
     expect(registry.count('k')).toBe(0);
     expect(registry.closeAll('k', 'key revoked')).toBe(0);
     expect(calls).toEqual([]);
+  });
+
+  it('closes a user’s connections opened with other tokens than the current one, and lists users with connections', () => {
+    const registry = new ConnectionRegistry();
+    const calls: string[] = [];
+    registry.register(userConnectionKey('u1', 'old'), (reason) => calls.push(`u1 old ${reason}`));
+    registry.register(userConnectionKey('u1', 'older'), (reason) => calls.push(`u1 older ${reason}`));
+    registry.register(userConnectionKey('u1', 'new'), (reason) => calls.push(`u1 new ${reason}`));
+    registry.register(userConnectionKey('u2', 'old'), (reason) => calls.push(`u2 old ${reason}`));
+    registry.register('key-1', (reason) => calls.push(`key ${reason}`));
+    expect(registry.users().sort()).toEqual(['u1', 'u2']);
+    expect(registry.closeUserExcept('u1', 'new', 'replaced')).toBe(2);
+    expect(calls.sort()).toEqual(['u1 old replaced', 'u1 older replaced']);
+    expect(registry.count(userConnectionKey('u1', 'new'))).toBe(1);
+    // A user who is gone: every connection ends.
+    expect(registry.closeUserExcept('u2', undefined, 'gone')).toBe(1);
+    expect(registry.users()).toEqual(['u1']);
+    expect(registry.count('key-1')).toBe(1);
   });
 });

@@ -6,6 +6,7 @@
  */
 import type { PublicUser } from '../schemas/auth.js';
 import { isoNow, uuid, type Clock, type IdGenerator, systemClock } from '../util/index.js';
+import type { ConnectionRegistry } from './connections.js';
 import { createFsUserStore } from './fs-user-store.js';
 import { hashToken, mintToken } from './tokens.js';
 import type { UserRecord, UserStore } from './user-store.js';
@@ -18,7 +19,12 @@ export type { PublicUser } from '../schemas/auth.js';
 export type UserServiceOptions = ({ store: UserStore; file?: undefined } | { file: string; store?: undefined }) & {
   clock?: Clock;
   ids?: IdGenerator;
+  /** Open connections by credential: those of a replaced token are closed. */
+  connections?: ConnectionRegistry;
 };
+
+/** What a stream opened with a replaced token is told as it ends. */
+export const TOKEN_REPLACED = 'this token was replaced; sign in with the new one';
 
 /** Creates users and resolves user tokens. */
 export class UserService {
@@ -81,10 +87,41 @@ export class UserService {
   async replaceToken(userId: string): Promise<string> {
     const token = mintToken('user');
     this.forget(userId);
-    await this.users.setTokenHash(userId, hashToken(token));
+    const hash = hashToken(token);
+    await this.users.setTokenHash(userId, hash);
     // Again once written: a lookup of the old token that raced the write is dropped too.
     this.forget(userId);
+    this.options.connections?.closeUserExcept(userId, hash, TOKEN_REPLACED);
     return token;
+  }
+
+  /**
+   * Applies a change to a user made on another instance sharing the store: forgets what
+   * is cached of it, then ends the connections here that were opened with a token it no
+   * longer has.
+   */
+  async changedElsewhere(userId: string): Promise<void> {
+    this.forget(userId);
+    await this.closeStale([userId]);
+  }
+
+  /**
+   * Applies changes that may have been missed (the wake-ups of other instances were
+   * lost): forgets every cached user and ends connections opened with tokens that are no
+   * longer current.
+   */
+  async resync(): Promise<void> {
+    this.forgetAll();
+    await this.closeStale(this.options.connections?.users() ?? []);
+  }
+
+  private async closeStale(userIds: readonly string[]): Promise<void> {
+    const connections = this.options.connections;
+    if (!connections) return;
+    for (const id of userIds) {
+      const current = await this.users.byId(id);
+      connections.closeUserExcept(id, current?.token_hash, TOKEN_REPLACED);
+    }
   }
 
   /** The id of the invite whose acceptance created this user, if any. */

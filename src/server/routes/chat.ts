@@ -3,10 +3,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../app.js';
+import { userConnectionKey } from '../../core/auth/index.js';
 import { decodeAttachments } from '../../core/chat/index.js';
 import { OrgError } from '../../core/errors.js';
 import { ChatMessageSchema, HISTORY_LIMIT, HistoryMessageSchema, HistoryQuerySchema, RunRefSchema, SyncResultSchema, Uuid } from '../../core/schemas/index.js';
 import { NoContent, problems } from '../schemas/common.js';
+import { bearerHashOf } from '../access.js';
 import { addLogIds } from '../log-ids.js';
 import { nodeScopeOf, runScopeOf } from '../scope.js';
 import { streamEvents, streamRun, type StreamOptions } from '../sse.js';
@@ -18,16 +20,18 @@ function originOf(request: FastifyRequest): { origin?: string } {
 }
 
 /**
- * Stream options of a request: the keepalive interval, revocation of an MCP key ends the
- * stream, and a drain ends it with `retry:` (at once when the run executes elsewhere).
+ * Stream options of a request: the keepalive interval, revocation of an MCP key (or the
+ * replacement of the user token it was opened with) ends the stream, and a drain ends it with `retry:` (at once when the run executes elsewhere).
  */
 function streamOptions(app: Pick<App, 'config' | 'connections' | 'chat' | 'streams'>, request: FastifyRequest, runId: string, after = 0): StreamOptions {
   const principal = request.principal;
+  const hash = bearerHashOf(request);
   return {
     after,
     keepaliveMs: app.config.keepaliveMs,
     watchDrain: (end) => app.streams.register({ local: () => app.chat.runsHere(runId), end }),
     ...(principal?.kind === 'mcp' ? { watchRevocation: (end: (reason: string) => void) => app.connections.register(principal.key.id, end) } : {}),
+    ...(principal?.kind === 'user' && hash ? { watchRevocation: (end: (reason: string) => void) => app.connections.register(userConnectionKey(principal.id, hash), end) } : {}),
   };
 }
 
