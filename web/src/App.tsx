@@ -89,6 +89,11 @@ export function App() {
     setAuth((current) => (current.status === 'signed-in' ? { ...current, structures } : current));
   }, [api]);
 
+  const adoptToken = useCallback((next: string) => {
+    storeToken(next);
+    setAuth((current) => (current.status === 'signed-in' ? { ...current, token: next } : current));
+  }, []);
+
   if (invite) {
     return (
       <AcceptInvite
@@ -126,7 +131,7 @@ export function App() {
       </main>
     );
   }
-  const session: Session = { api, me: auth.me, structures: auth.structures, refreshStructures, signOut: () => signOut() };
+  const session: Session = { api, me: auth.me, structures: auth.structures, refreshStructures, adoptToken, signOut: () => signOut() };
   return (
     <SessionContext.Provider value={session}>
       <LeaveGuardContext.Provider value={guard}>

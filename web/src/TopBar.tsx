@@ -1,10 +1,11 @@
 /**
- * The top bar: brand, structure switcher, the structure's sections, sign-out. On narrow
+ * The top bar: brand, structure switcher, the structure's sections, a new token, sign-out. On narrow
  * screens the switcher, sections and account controls fold into a menu opened by a
  * button (the same markup; CSS decides), which closes on navigation and on Escape.
  */
 import { useEffect, useState } from 'react';
 import { useSession } from './api/context';
+import { ReplaceToken } from './auth/ReplaceToken';
 import { href, navigate, type Route } from './router';
 
 const SECTIONS = [
@@ -108,6 +109,7 @@ export function TopBar({ route }: { route: Route }) {
               All workspaces
             </a>
           ) : null}
+          {me.kind === 'user' ? <ReplaceToken /> : null}
           <button type="button" className="btn btn-small" onClick={signOut}>
             Sign out
           </button>

@@ -17,6 +17,8 @@ export interface Session {
   /** The structures the token can access (refreshed by `refreshStructures`). */
   structures: StructureSummary[];
   refreshStructures: () => Promise<void>;
+  /** Carries on with a new token of the same person (after replacing the old one). */
+  adoptToken: (token: string) => void;
   signOut: () => void;
 }
 
