@@ -57,7 +57,7 @@ describe('replacing one’s token in the web UI', () => {
     await screenshot(page, 'token-01-new');
     expect((await whoami(ivy.token)).status).toBe(401);
     expect((await whoami(fresh)).status).toBe(200);
-    expect(await page.evaluate(() => localStorage.getItem('org.token'))).toBe(fresh);
+    expect(await page.evaluate("localStorage.getItem('org.token')")).toBe(fresh);
 
     await page.getByRole('button', { name: 'Done' }).click();
     await shown.waitFor({ state: 'detached', timeout: 0 });
