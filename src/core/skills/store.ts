@@ -190,7 +190,11 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
           onBatch,
           onError: (error) => options.log('error', 'skill watcher error', errorFields(error)),
         }),
-      )
+      ).catch((error: unknown) => {
+        // The library still loads and serves; only edits made outside org go unseen.
+        options.log('warn', 'the skills folder cannot be watched: files changed outside org are picked up at the next start', errorFields(error));
+        return undefined;
+      })
     : Promise.resolve(undefined);
   const [{ catalog, report }, watcher] = await Promise.all([
     loadCatalog(options, { tuning: options.tuning, ...(synonyms ? { synonyms } : {}) }),
