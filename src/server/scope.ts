@@ -98,17 +98,24 @@ export function assertOneScope(request: FastifyRequest): void {
  * (e.g. a `structure_id` in the query of a run route that belongs to another structure).
  */
 export function assertMatches(request: FastifyRequest, name: ScopeId, resolved: string): void {
-  const other = occurrences(request, name).find((entry) => entry.value !== resolved);
-  if (other) {
-    throw invalid(`${name} in the ${PLACE_WORDS[other.place]} is ${quote(other.value)}, not the ${name} this route acts on`, [
-      { path: `${placeName(other.place)}.${name}`, message: 'does not match the resource of this route' },
-    ]);
+  // Runs on every scoped request: places that do not name the id build nothing.
+  for (const place of PLACES) {
+    if (countIn(request[place], name) === 0) continue;
+    for (const value of valuesIn(request[place], name)) {
+      if (value === resolved) continue;
+      throw invalid(`${name} in the ${PLACE_WORDS[place]} is ${quote(value)}, not the ${name} this route acts on`, [
+        { path: `${placeName(place)}.${name}`, message: 'does not match the resource of this route' },
+      ]);
+    }
   }
 }
 
 /** The value of a scope id in its declared place, after validation. */
 export function declaredValue(request: FastifyRequest, place: ScopePlace, name: ScopeId): string | undefined {
-  return valuesIn(request[place], name)[0];
+  const source = request[place];
+  if (countIn(source, name) === 0) return undefined;
+  const value = (source as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value : valuesIn(source, name)[0];
 }
 
 function quote(value: string): string {
