@@ -5,7 +5,7 @@
  * scope to the handler as `request.scope`. No route handler checks roles or reads
  * scope ids itself.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { App } from '../app.js';
 import { hashToken, type Principal } from '../core/auth/index.js';
 import { invalid, isOrgError, notFound, unauthorized } from '../core/errors.js';
@@ -50,8 +50,18 @@ type AccessDeps = Pick<App, 'access' | 'chat' | 'structures' | 'sync'>;
 
 /** Registers the access hooks; every `/api/org` route must declare `config.access`. */
 export function registerAccess(server: FastifyInstance, app: AccessDeps): void {
+  // Declared, so that every request object has the same shape from the start (V8 keeps
+  // property reads fast on objects that do not grow new properties one by one).
+  server.decorateRequest('accessRule', undefined);
+  server.decorateRequest('principal', undefined);
+  server.decorateRequest('scope', undefined);
+  server.decorateRequest('bearerHash', undefined);
+
   server.addHook('onRoute', (route) => {
     const access = (route.config as { access?: AccessRule } | undefined)?.access;
+    // The rule is handed to the request by the route itself: Fastify's `request.routeOptions`
+    // builds a new object on every read, and the hooks below read the rule three times.
+    if (access) route.onRequest = [...hooksOf(route.onRequest), ruleHook(access)];
     if (!access && route.url.startsWith('/api/org') && route.method !== 'HEAD') {
       throw new Error(`route ${String(route.method)} ${route.url} declares no access rule`);
     }
@@ -70,7 +80,7 @@ export function registerAccess(server: FastifyInstance, app: AccessDeps): void {
   // preParsing, not onRequest: the per-token rate limit (an onRequest hook) must count
   // requests with unknown tokens too, and authentication still happens before the body is read.
   server.addHook('preParsing', (request, _reply, payload, done) => {
-    const rule = request.routeOptions.config.access;
+    const rule = request.accessRule;
     if (!rule || rule.kind === 'public' || rule.kind === 'signed') return done(null, payload);
     const hash = bearerHashOf(request);
     if (!hash) return done(unauthorized('a bearer token is required (Authorization: Bearer <token>)'));
@@ -88,18 +98,32 @@ export function registerAccess(server: FastifyInstance, app: AccessDeps): void {
 
   // Every API request, whatever its access rule: one value per scope id.
   server.addHook('preValidation', (request, _reply, done) => {
-    if (request.routeOptions.config.access) assertOneScope(request);
+    if (request.accessRule) assertOneScope(request);
     done();
   });
 
   server.addHook('preHandler', (request, _reply, done) => {
-    const rule = request.routeOptions.config.access;
+    const rule = request.accessRule;
     if (!rule) return done();
     // Instances sharing a store: what another instance changed is in before the scope is resolved.
     const syncing = rule.kind === 'public' && rule.local ? undefined : app.sync();
     if (syncing) syncing.then(() => decide(app, request, rule, done), done);
     else decide(app, request, rule, done);
   });
+}
+
+/** A route's hook that hands its access rule to each of its requests (`request.accessRule`). */
+function ruleHook(rule: AccessRule): onRequestHookHandler {
+  return (request, _reply, done) => {
+    request.accessRule = rule;
+    done();
+  };
+}
+
+/** A route option's hooks as a list (absent, one, or several). */
+function hooksOf<T>(hooks: T | T[] | undefined): T[] {
+  if (hooks === undefined) return [];
+  return Array.isArray(hooks) ? hooks : [hooks];
 }
 
 /** Resolves a request's access and calls `done` (with the refusal, if any). */

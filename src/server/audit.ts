@@ -120,18 +120,21 @@ export function registerAudit(server: FastifyInstance, app: Pick<App, 'audit'>):
     request.auditAnswer = payload;
     done(null, payload);
   };
-  const recordAction: onSendHookHandler = (request, reply, payload, done) => {
-    const rule = request.routeOptions.config.audit;
-    if (!rule || reply.statusCode >= 400 || rule.skip?.(request)) return done(null, payload);
-    record(app, request, reply, rule).then(() => done(null, payload), done);
-  };
+  /** The recording hook of one audited route (the rule is the route's, not read per request). */
+  const recordAction =
+    (rule: AuditRule): onSendHookHandler =>
+    (request, reply, payload, done) => {
+      if (reply.statusCode >= 400 || rule.skip?.(request)) return done(null, payload);
+      record(app, request, reply, rule).then(() => done(null, payload), done);
+    };
+  server.decorateRequest('auditAnswer', undefined);
   server.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const rule = (route.config as { audit?: AuditRule | false } | undefined)?.audit;
     // Only routes with an audit rule run the hooks that record it: reads pay nothing for them.
     if (rule) {
       route.preSerialization = [...hooksOf(route.preSerialization), keepAnswer];
-      route.onSend = [...hooksOf(route.onSend), recordAction];
+      route.onSend = [...hooksOf(route.onSend), recordAction(rule)];
     }
     if (!route.url.startsWith('/api/org') || methods.every((method) => READS.has(String(method)))) return;
     if (rule === undefined) throw new Error(`route ${methods.join(',')} ${route.url} declares no audit rule (an action, or false)`);

@@ -43,6 +43,8 @@ declare module 'fastify' {
     orgMetrics?: OrgMetrics;
   }
   interface FastifyRequest {
+    /** The route's access rule (`config.access`), handed over by the route; absent on routes outside the API. */
+    accessRule?: AccessRule;
     /** The authenticated caller (absent on public routes without a bearer). */
     principal?: Principal;
     /** The authorized scope of a structure or run route, resolved once by the access layer. */
