@@ -5,18 +5,23 @@
  * on top of Fastify: bearer auth (SHA-256 of the token, lookups), the per-token rate
  * limit, the role check, schema-driven serialization, the error-handling hooks.
  *
+ * Besides req/s, it reports the CPU time the servers' process spends per request: the load
+ * generator (autocannon's command) runs in a child process, so this process's CPU is the
+ * servers' alone. CPU per request is far less disturbed by other work on a shared machine
+ * than req/s, which depends on how much of the machine the servers get.
+ *
  * Environment: BENCH_SECONDS (default 10) per measurement, BENCH_CONNECTIONS (default 10),
- * BENCH_WORKERS (autocannon worker threads; default 1, so the load generator does not
- * share the servers' event loop; 0 runs it on the main thread).
+ * BENCH_WORKERS (autocannon worker threads inside its process; default 0).
  *
  * Run alone with `npx tsx bench/http.ts`, or through `npm run bench -- http`.
  */
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createApp } from '../src/app.js';
 import { resolveConfig } from '../src/core/config.js';
@@ -31,6 +36,44 @@ export interface HttpFigures {
   p99: number;
   /** Requests sent in the measurement. */
   requests: number;
+  /** CPU time (user + system) of the servers' process per answered request, in microseconds. */
+  cpuUs: number;
+}
+
+/** autocannon's command-line entry (run as a child process: it loads nothing into this one). */
+const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
+
+/** What this benchmark reads of autocannon's JSON result. */
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+/** Runs autocannon in a child process and answers its JSON result. */
+function autocannon(url: string, headers: Record<string, string>, options: { connections: number; duration: number; workers: number }): Promise<AutocannonResult> {
+  const args = [AUTOCANNON, '--json', '--no-progress', '-c', String(options.connections), '-d', String(options.duration)];
+  if (options.workers > 0) args.push('-w', String(options.workers));
+  for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}=${value}`);
+  args.push(url);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`autocannon exited with ${code}: ${err.trim()}`));
+      try {
+        resolve(JSON.parse(out) as AutocannonResult);
+      } catch {
+        reject(new Error(`autocannon printed no JSON result: ${out.slice(0, 200)}`));
+      }
+    });
+  });
 }
 
 function envNumber(name: string, fallback: number): number {
@@ -48,18 +91,27 @@ async function listen(server: FastifyInstance): Promise<string> {
   return `http://127.0.0.1:${address.port}`;
 }
 
-/** Runs autocannon against `url` (after a short warm-up) and checks every answer was a 2xx. */
+/**
+ * Runs autocannon against `url` (after a short warm-up) and checks every answer was a 2xx;
+ * this process's CPU time over the measurement is the servers' (the generator is a child).
+ */
 async function measure(name: string, url: string, headers: Record<string, string>): Promise<HttpFigures> {
   const seconds = envNumber('BENCH_SECONDS', 10);
-  const connections = envNumber('BENCH_CONNECTIONS', 10);
-  const workers = envNumber('BENCH_WORKERS', 1);
-  const options = { url, headers, connections, ...(workers > 0 ? { workers } : {}) };
-  await autocannon({ ...options, duration: Math.min(2, Math.max(1, seconds / 5)) });
-  const result = await autocannon({ ...options, duration: seconds });
+  const options = { connections: envNumber('BENCH_CONNECTIONS', 10), workers: envNumber('BENCH_WORKERS', 0) };
+  await autocannon(url, headers, { ...options, duration: Math.min(2, Math.max(1, seconds / 5)) });
+  const cpuBefore = process.cpuUsage();
+  const result = await autocannon(url, headers, { ...options, duration: seconds });
+  const cpu = process.cpuUsage(cpuBefore);
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
     throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
   }
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total };
+  const requests = result.requests.total;
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests, cpuUs: (cpu.user + cpu.system) / Math.max(1, requests) };
+}
+
+/** The round with the median CPU time per request. */
+function medianCpu(rounds: HttpFigures[]): number {
+  return [...rounds].sort((a, b) => a.cpuUs - b.cpuUs)[Math.floor(rounds.length / 2)]!.cpuUs;
 }
 
 /** The round with the median request rate. */
@@ -118,6 +170,8 @@ export async function benchHttp(): Promise<Record<string, number>> {
     }
     const orgFigures = median(orgRounds);
     const bareFigures = median(bareRounds);
+    const orgCpu = medianCpu(orgRounds);
+    const bareCpu = medianCpu(bareRounds);
     const figures = {
       'http.org.rps': round(orgFigures.rps, 0),
       'http.org.p50_ms': orgFigures.p50,
@@ -125,21 +179,25 @@ export async function benchHttp(): Promise<Record<string, number>> {
       'http.bare.rps': round(bareFigures.rps, 0),
       'http.bare.p50_ms': bareFigures.p50,
       'http.bare.p99_ms': bareFigures.p99,
+      'http.org.cpu_us_per_request': round(orgCpu, 1),
+      'http.bare.cpu_us_per_request': round(bareCpu, 1),
       'http.ratio.rps': round(orgFigures.rps / bareFigures.rps, 3),
+      // Bare CPU ÷ org CPU per request: like the rps ratio, 1.0 means org's layer costs nothing.
+      'http.ratio.cpu': round(bareCpu / orgCpu, 3),
       'http.ratio.p99': round(orgFigures.p99 / Math.max(bareFigures.p99, 0.001), 3),
       'http.body_bytes': Buffer.byteLength(orgBody),
     };
     const seconds = envNumber('BENCH_SECONDS', 10);
     console.log(
       `\nGET /api/org/structures/{id} (exec-team, ${figures['http.body_bytes']} bytes), ` +
-        `${envNumber('BENCH_CONNECTIONS', 10)} connections, ${seconds} s each, median of ${rounds} alternating rounds, autocannon workers: ${envNumber('BENCH_WORKERS', 1)}`,
+        `${envNumber('BENCH_CONNECTIONS', 10)} connections, ${seconds} s each, median of ${rounds} alternating rounds, autocannon workers: ${envNumber('BENCH_WORKERS', 0)}`,
     );
     console.log(
       table([
-        ['', 'req/s', 'p50 ms', 'p99 ms', 'requests'],
-        ['org (auth, rate limit, schema)', String(figures['http.org.rps']), String(orgFigures.p50), String(orgFigures.p99), String(orgFigures.requests)],
-        ['bare fastify', String(figures['http.bare.rps']), String(bareFigures.p50), String(bareFigures.p99), String(bareFigures.requests)],
-        ['ratio org/bare', figures['http.ratio.rps'].toFixed(3), '', figures['http.ratio.p99'].toFixed(3), ''],
+        ['', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'CPU µs/req'],
+        ['org (auth, rate limit, schema)', String(figures['http.org.rps']), String(orgFigures.p50), String(orgFigures.p99), String(orgFigures.requests), orgCpu.toFixed(1)],
+        ['bare fastify', String(figures['http.bare.rps']), String(bareFigures.p50), String(bareFigures.p99), String(bareFigures.requests), bareCpu.toFixed(1)],
+        ['ratio org/bare (CPU: bare/org)', figures['http.ratio.rps'].toFixed(3), '', figures['http.ratio.p99'].toFixed(3), '', figures['http.ratio.cpu'].toFixed(3)],
       ]),
     );
     return figures;
