@@ -69,8 +69,17 @@ const FRAME_END = ascii('\n\n');
 const FRAMING = 48;
 
 /** The timestamp tail of the last timestamp, as bytes: the events of a batch share one. */
-let tailOf = '';
-let tailBytes = Buffer.alloc(0);
+let lastTimestamp = '';
+let lastTail = Buffer.alloc(0);
+
+/** `,"timestamp":"…"}` of `timestamp`, as bytes (made once per distinct timestamp). */
+function tailOf(timestamp: string): Buffer {
+  if (timestamp !== lastTimestamp) {
+    lastTimestamp = timestamp;
+    lastTail = ascii(timestampTail(timestamp));
+  }
+  return lastTail;
+}
 
 /** Builds the history lines and SSE frames of consecutive events. */
 export class BatchBytes {
@@ -94,7 +103,7 @@ export class BatchBytes {
    * Returns the event's JSON text when `keepJson` asks for it (a terminal event's end record).
    */
   add(seq: number, input: EventInput, timestamp: string, raw?: string, parsed?: unknown, keepJson = false): string | undefined {
-    const { lines, frames } = this;
+    const { frames } = this;
     let json: string | undefined;
     let text: string;
     let reuse = false;
@@ -117,15 +126,17 @@ export class BatchBytes {
       let end = frames.length;
       while (buffer[end - 1] !== 0x7d) end--;
       frames.length = end - 1;
-      if (timestamp !== tailOf) {
-        tailOf = timestamp;
-        tailBytes = ascii(timestampTail(timestamp));
-      }
-      frames.put(tailBytes);
+      frames.put(tailOf(timestamp));
     }
     const jsonEnd = frames.length;
     frames.put(FRAME_END);
-    // The history line: `{"seq":<seq>,"event":<json>}\n`, the JSON copied from the frame.
+    this.lineFromFrame(seq, jsonStart, jsonEnd);
+    return keepJson ? json : undefined;
+  }
+
+  /** The history line `{"seq":<seq>,"event":<json>}\n`, the JSON copied from the frame just written. */
+  private lineFromFrame(seq: number, jsonStart: number, jsonEnd: number): void {
+    const { lines, frames } = this;
     lines.room(jsonEnd - jsonStart + FRAMING);
     lines.put(LINE_START);
     lines.integer(seq);
@@ -133,7 +144,6 @@ export class BatchBytes {
     frames.buffer.copy(lines.buffer, lines.length, jsonStart, jsonEnd);
     lines.length += jsonEnd - jsonStart;
     lines.put(LINE_END);
-    return keepJson ? json : undefined;
   }
 
   /**
@@ -142,26 +152,18 @@ export class BatchBytes {
    * closing brace.
    */
   addBytes(seq: number, source: Buffer, start: number, end: number, timestamp: string): void {
-    const { lines, frames } = this;
-    if (timestamp !== tailOf) {
-      tailOf = timestamp;
-      tailBytes = ascii(timestampTail(timestamp));
-    }
-    const size = end - 1 - start;
-    frames.room(size + tailBytes.length + FRAMING);
+    const { frames } = this;
+    const tail = tailOf(timestamp);
+    frames.room(end - 1 - start + tail.length + FRAMING);
     frames.put(FRAME_START);
     frames.integer(seq);
     frames.put(FRAME_DATA);
+    const jsonStart = frames.length;
     frames.length += source.copy(frames.buffer, frames.length, start, end - 1);
-    frames.put(tailBytes);
+    frames.put(tail);
+    const jsonEnd = frames.length;
     frames.put(FRAME_END);
-    lines.room(size + tailBytes.length + FRAMING);
-    lines.put(LINE_START);
-    lines.integer(seq);
-    lines.put(LINE_EVENT);
-    lines.length += source.copy(lines.buffer, lines.length, start, end - 1);
-    lines.put(tailBytes);
-    lines.put(LINE_END);
+    this.lineFromFrame(seq, jsonStart, jsonEnd);
   }
 
   /** The history lines and SSE frames added so far (views: copy what is kept). */
