@@ -42,7 +42,7 @@ function seconds(count: number): string {
  * Sends a count's headers on the reply; answers the refusal when the count is past
  * `max`, otherwise undefined.
  */
-export function applyCount(reply: FastifyReply, max: number, count: RateCount): OrgError | undefined {
+function applyCount(reply: FastifyReply, max: number, count: RateCount): OrgError | undefined {
   const reset = Math.max(0, Math.ceil(count.ttlMs / 1000));
   reply.header('x-ratelimit-limit', max);
   reply.header('x-ratelimit-reset', reset);
