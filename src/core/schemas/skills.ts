@@ -227,8 +227,8 @@ export const ExplainedWordSchema = Type.Object({
   matched_as: Type.Array(
     Type.Object({
       term: Type.String(),
-      kind: StringEnum(['exact', 'variant', 'prefix', 'fuzzy', 'synonym'] as const),
-      via: Type.Optional(Type.String({ description: 'the indexed word the match went through (prefix, typo, synonym)' })),
+      kind: StringEnum(['exact', 'compound', 'variant', 'prefix', 'fuzzy', 'synonym'] as const),
+      via: Type.Optional(Type.String({ description: 'the indexed word the match went through (compound, prefix, typo, synonym)' })),
     }),
     { description: 'index terms it was matched through; empty when no skill has it' },
   ),

@@ -71,6 +71,18 @@ describe('skill search index', () => {
     expect(sample().search('rivals pricing')[0]).toMatchObject({ slug: 'competitors', reason: expect.stringContaining('"rivals" (as "competitors")') as string });
   });
 
+  it('reads two words written apart as the one word the library has ("on board" → "onboard"), and says so', () => {
+    const index = sample();
+    index.set(doc('onboard-vendor', { name: 'Onboard a new vendor', tags: ['procurement'], summary: 'Set up a supplier before the first order.' }));
+    index.set(doc('board-pack', { name: 'Prepare the board pack', tags: ['governance'], summary: 'Collect figures for the quarterly board meeting.' }));
+    const [first] = index.search('bring a new supplier on board');
+    expect(first).toMatchObject({ slug: 'onboard-vendor', reason: expect.stringContaining('"on board" (as "onboard")') as string });
+    const plan = index.explain('bring a new supplier on board').words.find((w) => w.word === 'board');
+    expect(plan?.matched_as).toContainEqual({ term: 'onboard', kind: 'compound', via: 'onboard' });
+    // Only words the library writes as one: "board meeting" joins nothing.
+    expect(index.explain('prepare the board meeting').words.flatMap((w) => w.matched_as.map((m) => m.kind))).not.toContain('compound');
+  });
+
   it('tells paying from collecting: the direction of the request decides', () => {
     expect(slugs(sample(), 'pay a supplier invoice')[0]).toBe('pay-suppliers');
     expect(slugs(sample(), 'collect overdue payments from customers')[0]).toBe('chase-invoices');

@@ -3,10 +3,12 @@
  * it is in the library (IDF scaled to 0–1), and the index terms each one is matched
  * through: its own stem; longer words it is the prefix of; when the library has no such
  * word, the words one or two edits away (a typo, short words included: "dwn" → "down");
- * and when even that finds nothing, WordNet synonyms. No word is ever left out for
+ * and when even that finds nothing, WordNet synonyms. Two query words written apart
+ * that the library writes as one word ("on board" → "onboard", "log in" → "login",
+ * "e-mail" → "email") also reach that word, as strongly as the word itself. No word is ever left out for
  * being common: a word every skill has still counts, only with a small weight.
  */
-import { porterOf, queryWords, stemOf } from './analyzer.js';
+import { porterOf, queryWords, stemOf, tokenize } from './analyzer.js';
 import { fuzzyWords, prefixRange } from './lexicon.js';
 import { negatedStems } from './negation.js';
 import type { BasePostings, DeltaPostings } from './postings.js';
@@ -14,7 +16,7 @@ import type { SearchTuning } from './tuning.js';
 import type { SynonymSource } from './wordnet.js';
 
 /** How an index term was reached from a query word. */
-export type MatchKind = 'exact' | 'variant' | 'prefix' | 'fuzzy' | 'synonym';
+export type MatchKind = 'exact' | 'compound' | 'variant' | 'prefix' | 'fuzzy' | 'synonym';
 
 /** One index term a query word is matched through. */
 export interface Expansion {
@@ -31,6 +33,8 @@ export interface Expansion {
    * the reading).
    */
   inContext?: number;
+  /** For a compound: the query's two words as typed ("on board" for "onboard"). */
+  phrase?: string;
 }
 
 /** One content word of the query. */
@@ -93,8 +97,10 @@ export function planQuery(query: string, source: PlanSource, tuning: SearchTunin
   const n = Math.max(source.documentCount, tuning.minCorpusSize);
   const words = queryWords(query, tuning.maxQueryWords);
   const stems = new Set(words.map((w) => w.stem));
+  const compounds = compoundsOf(query, words, source);
   const concepts: Concept[] = words.map(({ word, stem }, i) => {
     const expansions = expand(word, stem, i === words.length - 1, source, tuning);
+    for (const compound of compounds.get(stem) ?? []) if (!expansions.some((e) => e.term === compound.term)) expansions.push(compound);
     for (const expansion of expansions) stems.add(expansion.term);
     const best = expansions.reduce((max, e) => Math.max(max, e.weight === 0 ? 0 : termWeight(source.documentFrequency(e.term), n)), 0);
     const exact = expansions.find((e) => e.kind === 'exact');
@@ -112,6 +118,37 @@ export function planQuery(query: string, source: PlanSource, tuning: SearchTunin
     .sort((a, b) => b - a)
     .slice(0, tuning.coverageWords);
   return { concepts, totalWeight: top.reduce((sum, w) => sum + w, 0), stems, contrasts: contrastsOf(query, words, source, tuning) };
+}
+
+/**
+ * Adjacent words of the query that the library has as one word ("on board" → "onboard",
+ * stop words included), keyed by the stem of the pair's last content word, whose
+ * concept the compound joins: the user wrote the word, only with a space in it.
+ */
+function compoundsOf(query: string, words: readonly { word: string; stem: string }[], source: PlanSource): Map<string, Expansion[]> {
+  const out = new Map<string, Expansion[]>();
+  const tokens = tokenize(query);
+  const own = new Set(words.map((w) => w.stem));
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const first = tokens[i] as string;
+    const second = tokens[i + 1] as string;
+    const joined = first + second;
+    const term = stemOf(joined);
+    if (term === null || own.has(term) || !hasWord(joined, source)) continue;
+    const owner = stemOf(second) ?? stemOf(first);
+    if (owner === null || !own.has(owner)) continue;
+    const list = out.get(owner) ?? [];
+    list.push({ term, kind: 'compound', weight: 1, via: joined, phrase: `${first} ${second}` });
+    out.set(owner, list);
+  }
+  return out;
+}
+
+/** True when the library has `word` exactly as written (in the base or delta lexicon). */
+function hasWord(word: string, source: PlanSource): boolean {
+  const [start, end] = prefixRange(source.base.words, word);
+  if (start < end && source.base.words[start] === word) return true;
+  return source.delta.words.has(word);
 }
 
 /** The words the query negates, and the antonyms of its words that it does not contain itself. */

@@ -26,6 +26,8 @@ export interface WordMatch {
   weight: number;
   /** The multiplier when the skill matches another query word too (a dictionary word read as a typo). */
   inContext?: number | undefined;
+  /** For a compound: the query's two words as typed. */
+  phrase?: string | undefined;
 }
 
 /** A candidate with everything that decided its fate. */
@@ -86,6 +88,7 @@ export function wordMatches(source: ScoreSource, plan: QueryPlan, doc: number, t
         weight: expansion.weight,
         via: expansion.via,
         inContext: expansion.inContext,
+        phrase: expansion.phrase,
       };
     }
     if (chosen) out.push(chosen);

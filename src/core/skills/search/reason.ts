@@ -32,6 +32,8 @@ function quote(match: WordMatch, plan: QueryPlan): string {
   switch (match.kind) {
     case 'exact':
       return `"${typed}"`;
+    case 'compound':
+      return `"${match.phrase ?? typed}" (as "${match.via ?? match.term}")`;
     case 'fuzzy':
       return `"${typed}" (read as "${match.via ?? match.term}")`;
     case 'prefix':
