@@ -26,6 +26,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { createApp } from '../src/app.js';
 import { resolveConfig } from '../src/core/config.js';
 import { buildServer } from '../src/server/index.js';
+import { registerCompression } from '../src/server/http/compression.js';
 
 /** One autocannon measurement. */
 export interface HttpFigures {
@@ -141,16 +142,22 @@ export async function benchHttp(): Promise<Record<string, number>> {
   const app = await createApp(config);
   const org = await buildServer(app, { version: 'bench' });
   const bare = Fastify({ logger: false });
+  // The same route behind @fastify/compress with org's settings: the baseline of a browser's GET.
+  const bareZip = Fastify({ logger: false });
+  await registerCompression(bareZip);
   try {
     // An ordinary owner (a user token), the usual caller: hash, user lookup, membership.
     const { user, token } = await app.users.create('bench@example.com');
     const structure = await app.structures.create({ name: 'Bench', template: 'exec-team', ownerId: user.id });
     const body = app.structures.detail(structure.id);
     bare.get('/api/org/structures/:structure_id', async () => body);
+    bareZip.get('/api/org/structures/:structure_id', async () => body);
 
     const orgUrl = `${await listen(org)}/api/org/structures/${structure.id}`;
     const bareUrl = `${await listen(bare)}/api/org/structures/${structure.id}`;
+    const bareZipUrl = `${await listen(bareZip)}/api/org/structures/${structure.id}`;
     const headers = { authorization: `Bearer ${token}` };
+    const br = { 'accept-encoding': 'br' };
 
     // Same answer from both, or the comparison means nothing.
     const [orgBody, bareBody] = await Promise.all([
@@ -164,10 +171,18 @@ export async function benchHttp(): Promise<Record<string, number>> {
     const rounds = Math.max(1, Math.round(envNumber('BENCH_ROUNDS', 3)));
     const orgRounds: HttpFigures[] = [];
     const bareRounds: HttpFigures[] = [];
+    const orgBrRounds: HttpFigures[] = [];
+    const bareBrRounds: HttpFigures[] = [];
     for (let round = 0; round < rounds; round++) {
       orgRounds.push(await measure('org', orgUrl, headers));
       bareRounds.push(await measure('bare fastify', bareUrl, {}));
+      orgBrRounds.push(await measure('org, br', orgUrl, { ...headers, ...br }));
+      bareBrRounds.push(await measure('bare fastify + compress, br', bareZipUrl, br));
     }
+    const orgBr = median(orgBrRounds);
+    const bareBr = median(bareBrRounds);
+    const orgBrCpu = medianCpu(orgBrRounds);
+    const bareBrCpu = medianCpu(bareBrRounds);
     const orgFigures = median(orgRounds);
     const bareFigures = median(bareRounds);
     const orgCpu = medianCpu(orgRounds);
@@ -186,6 +201,12 @@ export async function benchHttp(): Promise<Record<string, number>> {
       'http.ratio.cpu': round(bareCpu / orgCpu, 3),
       'http.ratio.p99': round(orgFigures.p99 / Math.max(bareFigures.p99, 0.001), 3),
       'http.body_bytes': Buffer.byteLength(orgBody),
+      'http.br.org.rps': round(orgBr.rps, 0),
+      'http.br.bare.rps': round(bareBr.rps, 0),
+      'http.br.org.cpu_us_per_request': round(orgBrCpu, 1),
+      'http.br.bare.cpu_us_per_request': round(bareBrCpu, 1),
+      'http.br.ratio.rps': round(orgBr.rps / bareBr.rps, 3),
+      'http.br.ratio.cpu': round(bareBrCpu / orgBrCpu, 3),
     };
     const seconds = envNumber('BENCH_SECONDS', 10);
     console.log(
@@ -198,11 +219,14 @@ export async function benchHttp(): Promise<Record<string, number>> {
         ['org (auth, rate limit, schema)', String(figures['http.org.rps']), String(orgFigures.p50), String(orgFigures.p99), String(orgFigures.requests), orgCpu.toFixed(1)],
         ['bare fastify', String(figures['http.bare.rps']), String(bareFigures.p50), String(bareFigures.p99), String(bareFigures.requests), bareCpu.toFixed(1)],
         ['ratio org/bare (CPU: bare/org)', figures['http.ratio.rps'].toFixed(3), '', figures['http.ratio.p99'].toFixed(3), '', figures['http.ratio.cpu'].toFixed(3)],
+        ['org, Accept-Encoding: br', String(figures['http.br.org.rps']), String(orgBr.p50), String(orgBr.p99), String(orgBr.requests), orgBrCpu.toFixed(1)],
+        ['bare fastify + @fastify/compress, br', String(figures['http.br.bare.rps']), String(bareBr.p50), String(bareBr.p99), String(bareBr.requests), bareBrCpu.toFixed(1)],
+        ['ratio org/bare, br (CPU: bare/org)', figures['http.br.ratio.rps'].toFixed(3), '', '', '', figures['http.br.ratio.cpu'].toFixed(3)],
       ]),
     );
     return figures;
   } finally {
-    await Promise.allSettled([org.close(), bare.close()]);
+    await Promise.allSettled([org.close(), bare.close(), bareZip.close()]);
     await app.close();
     await rm(home, { recursive: true, force: true });
   }

@@ -169,6 +169,32 @@ describe('compression and conditional GET', () => {
     expect(again.body.length).toBe(0);
   });
 
+  it('sends the structure detail compressed, the same bytes again while it is unchanged, and the new detail once it changes', async () => {
+    const detailUrl = chat.url(`/api/org/structures/${chat.structure.id}`);
+    const root = chat.structure.agents.find((agent) => agent.parent_id === null)!;
+    const addNode = async (roleId: string) => {
+      const added = await raw(chat.url(`/api/org/structures/${chat.structure.id}/agents`), { method: 'POST', headers: auth(), body: { role_id: roleId, label: `Compressed ${roleId}`, parent_id: root.id } });
+      expect(added.status).toBe(201);
+    };
+    for (let i = 0; (await raw(detailUrl, { headers: auth() })).body.length < 2048; i++) await addNode(`zip-${i}`);
+    const plain = await raw(detailUrl, { headers: auth() });
+    const br = await raw(detailUrl, { headers: { ...auth(), 'accept-encoding': 'br' } });
+    const again = await raw(detailUrl, { headers: { ...auth(), 'accept-encoding': 'gzip, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.headers.etag).toBe(plain.headers.etag);
+    expect(decode('br', br.body)).toBe(plain.body.toString('utf8'));
+    expect(again.body.equals(br.body)).toBe(true);
+    expect(br.body.length).toBeLessThan(plain.body.length / 2);
+
+    await addNode('zip-after');
+    const changed = await raw(detailUrl, { headers: { ...auth(), 'accept-encoding': 'br' } });
+    const changedPlain = await raw(detailUrl, { headers: auth() });
+    expect(changed.headers.etag).not.toBe(br.headers.etag);
+    expect(decode('br', changed.body)).toBe(changedPlain.body.toString('utf8'));
+    expect(decode('br', changed.body)).toContain('Compressed zip-after');
+  });
+
   it('answers If-None-Match on structures and histories with 304 until they change', async () => {
     const detailUrl = chat.url(`/api/org/structures/${chat.structure.id}`);
     const first = await raw(detailUrl, { headers: auth() });

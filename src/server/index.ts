@@ -10,6 +10,7 @@ import type { App } from '../app.js';
 import { registerAccess } from './access.js';
 import { registerAudit } from './audit.js';
 import { registerLogIds } from './log-ids.js';
+import { registerCompressedBodies } from './http/compressed-bodies.js';
 import { registerCompression } from './http/compression.js';
 import { registerConditionalGet } from './http/conditional.js';
 import { registerCors } from './http/cors.js';
@@ -99,6 +100,7 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   // ETags are computed on the plain body, then the body is compressed.
   await registerCors(server, app.config.corsOrigins);
   registerConditionalGet(server);
+  registerCompressedBodies(server);
   await registerCompression(server);
   server.decorate('sseStreams', { open: 0 });
   if (app.config.metrics) mountMetrics(server, { chat: app.chat, skillCount: app.skillCount, observeSearches: app.observeSearches }, app.config.metricsPort !== undefined, options.mcp);

@@ -11,6 +11,7 @@
  */
 import type { FastifyReply, FastifySerializerCompiler } from 'fastify';
 import fastJsonStringify, { type AnySchema } from 'fast-json-stringify';
+import { shareBody } from './http/compressed-bodies.js';
 
 /** A copy of `schema` in which every union node is an empty schema (any JSON). */
 export function withoutUnions(schema: unknown): unknown {
@@ -35,8 +36,10 @@ export function createSerializerCompiler(): FastifySerializerCompiler<unknown> {
 /**
  * Sends JSON that the core already serialised (and cached) for a schema-typed route, as
  * UTF-8 bytes. Fastify writes a Buffer payload as it is, without running the route's
- * response serializer; the bytes must be a document of the route's 200 schema.
+ * response serializer; the bytes must be a document of the route's 200 schema. The
+ * Buffer is the core's cached copy, sent again unchanged: its compressed copies are kept
+ * beside it (see `compressed-bodies.ts`).
  */
 export function sendJsonBytes(reply: FastifyReply, json: Buffer): void {
-  reply.type('application/json; charset=utf-8').send(json);
+  reply.type('application/json; charset=utf-8').send(shareBody(json));
 }
