@@ -2,8 +2,7 @@
  * Relevance of skill search on test/fixtures/search-eval (see docs/skills-and-search.md):
  * org, through the real store, against raw MiniSearch boosted (prefix, fuzzy 0.2, boosts
  * name 3, tags 2, summary 2) on the `test` split, which is never tuned on. It fails when
- * org falls below the raw library on any kind of query (by more than one answer losing
- * first place: the resolution of a kind's figure), when the no-answer queries stop
+ * org falls below the raw library on any kind of query, when the no-answer queries stop
  * coming back empty, or when the figures fall below those reached (small margin).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +12,7 @@ import { EVAL_DIR, evaluate, KINDS, loadEvalSet, rawRanker, RAW_CONFIGS, type Ev
 import { join } from 'node:path';
 
 /** Figures org reached on the test split when its knobs were last calibrated on dev (test: `npm run eval:search`). */
-const REACHED = { mrr: 0.879, recall: 0.934, hit1: 0.845 };
+const REACHED = { mrr: 0.797, recall: 0.872, hit1: 0.754 };
 const MARGIN = 0.02;
 
 let home: TempHome;
@@ -52,11 +51,7 @@ describe('search relevance', () => {
       const ours = org.byKind[kind];
       const floor = raw.byKind[kind];
       if (!ours || !floor || ours.answerable === 0) continue;
-      // A kind's MRR@5 moves by query: one answer losing first place to second moves it by
-      // 0.5 / answerable. Below raw by less than that is a tie at this resolution (the kind
-      // has 15 to 54 test queries); anything more fails.
-      const step = 0.5 / ours.answerable;
-      expect(ours.mrr, `${kind}: MRR@5 below raw boosted\n${report}`).toBeGreaterThan(floor.mrr - step);
+      expect(ours.mrr, `${kind}: MRR@5 below raw boosted\n${report}`).toBeGreaterThanOrEqual(floor.mrr);
     }
     expect(org.all.recall, report).toBeGreaterThanOrEqual(raw.all.recall);
     expect(org.byKind.none?.empty, report).toBeGreaterThanOrEqual(0.75);
