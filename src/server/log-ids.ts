@@ -24,7 +24,11 @@ export function addLogIds(request: FastifyRequest, reply: FastifyReply, ids: Log
   if (ids.node_id) any = Boolean((defined.node_id = ids.node_id));
   if (ids.run_id) any = Boolean((defined.run_id = ids.run_id));
   if (!any) return;
-  request.log = request.log.child(defined as Record<string, string>);
+  // The request's logger is already its own child (it carries the request id): the ids
+  // join its bindings rather than a second child being made on every request.
+  const log = request.log as FastifyRequest['log'] & { setBindings?: (bindings: Record<string, string>) => void };
+  if (typeof log.setBindings === 'function') log.setBindings(defined as Record<string, string>);
+  else request.log = request.log.child(defined as Record<string, string>);
   // The reply writes the completion and error lines with its own logger.
   reply.log = request.log;
 }
