@@ -2,12 +2,15 @@
  * A person replaces their own token in a real browser (chromium, the built UI, a
  * listening server): "New token" asks first, then shows the new token once; the server
  * refuses the old one from then on, the page carries on with the new one (also after a
- * reload, from the browser's storage), and the administrator gets no such button.
+ * reload, from the browser's storage), and the administrator gets no such button. Another
+ * tab of the same browser follows the new token: a turn it was streaming goes on there
+ * with the new token, without an error.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentRuntime } from '../src/core/runtimes/types.js';
 import { DEFAULT_WEB_ROOT } from '../src/server/routes/web.js';
 import { openBrowserSession, openSignedIn, screenshot, type BrowserProblem } from './helpers/browser.js';
 import { ADMIN_TOKEN, startInstance, type TestInstance } from './helpers/instance.js';
@@ -75,6 +78,81 @@ describe('replacing one’s token in the web UI', () => {
     await visible(admin.getByRole('button', { name: 'Sign out' }));
     expect(await admin.getByRole('button', { name: 'New token' }).count()).toBe(0);
     await admin.close();
+  });
+
+  it('logged no console errors', () => {
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('a token replaced in another tab', () => {
+  let t: TestInstance;
+  let browser: Browser;
+  let context: BrowserContext;
+  let problems: BrowserProblem[];
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  /** Says one thing, then waits for the test before completing. */
+  const heldRuntime: AgentRuntime = {
+    name: 'held',
+    async run(turn, emit) {
+      await emit({ type: 'text', content: `working on ${turn.message}` });
+      await held;
+      await emit({ type: 'text', content: ' and done' });
+      await emit({ type: 'complete', content: { summary: 'finished after the token changed', artifacts: [] } });
+    },
+  };
+  const visible = (locator: Locator) => locator.waitFor({ state: 'visible', timeout: 0 });
+
+  beforeAll(async () => {
+    if (!existsSync(join(DEFAULT_WEB_ROOT, 'index.html'))) throw new Error('the web UI is not built: run `npm run build` first');
+    t = await startInstance({ listen: true, deps: { runtime: () => heldRuntime } });
+    const kim = await t.createUser('kim@example.com');
+    await t.createStructure(kim.token, 'personal', 'Kim’s');
+    let page: Page;
+    ({ browser, context, page, problems } = await openBrowserSession({ viewport: { width: 1280, height: 800 } }));
+    await openSignedIn(page, t.url, kim.token);
+  }, 60_000);
+
+  afterAll(async () => {
+    release();
+    await context?.close();
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('goes on streaming a running turn in the first tab with the new token, with no error shown', async () => {
+    const [first] = context.pages() as [Page];
+    await first.getByRole('link', { name: 'Kim’s' }).first().click();
+    await first.locator('[data-role-id="personal-assistant"]').click();
+    await first.locator('#chat-input').fill('the quarterly plan');
+    await first.locator('#chat-input').press('Enter');
+    const turn = first.locator('.msg-agent').last();
+    await visible(turn.locator('.ev-text', { hasText: 'working on the quarterly plan' }));
+
+    // The second tab shares the browser's storage, and makes the new token.
+    const second = await context.newPage();
+    await second.goto(t.url);
+    await visible(second.getByRole('heading', { name: 'Workspaces', exact: true }));
+    await second.getByRole('button', { name: 'New token' }).click();
+    // The first tab follows the running turn again, with the new token.
+    const resumed = first.waitForRequest((request) => request.url().endsWith('/events') && request.url().includes('/api/org/chat/runs/'), { timeout: 0 });
+    await second.getByRole('dialog', { name: 'Replace your token' }).getByRole('button', { name: 'Replace token' }).click();
+    const shown = second.getByRole('textbox', { name: 'New sign-in token' });
+    await visible(shown);
+    const fresh = await shown.inputValue();
+    expect((await resumed).headers().authorization).toBe(`Bearer ${fresh}`);
+
+    release();
+    const again = first.locator('.msg-agent').last();
+    await visible(again.locator('.ev-complete'));
+    expect(await again.locator('.ev-text').first().textContent()).toContain('working on the quarterly plan and done');
+    expect(await first.getByText('this token was replaced').count()).toBe(0);
+    expect(await first.locator('.msg-agent .ev-error').count()).toBe(0);
+    expect(await first.evaluate("localStorage.getItem('org.token')")).toBe(fresh);
+    await second.close();
   });
 
   it('logged no console errors', () => {

@@ -7,7 +7,7 @@ import { ApiError, createApi } from './api/client';
 import { SessionContext, useSession, type Me, type Session } from './api/context';
 import type { StructureSummary } from './api/types';
 import { AcceptInvite } from './auth/AcceptInvite';
-import { clearToken, parseFragment, replaceFragment, storedToken, storeToken } from './auth/session';
+import { clearToken, parseFragment, replaceFragment, storedToken, storeToken, watchStoredToken } from './auth/session';
 import { SignIn } from './auth/SignIn';
 import { CanvasPage } from './canvas/CanvasPage';
 import { AccessPage } from './access/AccessPage';
@@ -53,8 +53,31 @@ export function App() {
     setAuth(reason ? { status: 'signed-out', reason } : { status: 'signed-out' });
   }, []);
 
+  // Another tab replaced the token, signed in or signed out: this one follows (the token
+  // is checked again, and open chats resume their running turns with it).
+  useEffect(
+    () =>
+      watchStoredToken((next) =>
+        setAuth((current) => {
+          if (next === null) return current.status === 'signed-out' ? current : { status: 'signed-out' };
+          if (current.status !== 'signed-out' && current.token === next) return current;
+          return { status: 'checking', token: next };
+        }),
+      ),
+    [],
+  );
+
   const token = auth.status === 'signed-out' ? '' : auth.token;
-  const api = useMemo(() => createApi(token, () => signOut('The token was rejected (unknown or revoked). Sign in again.')), [token, signOut]);
+  const api = useMemo(
+    () =>
+      createApi(token, () => {
+        // Refused because another tab has replaced it: carry on with the new one.
+        const stored = storedToken();
+        if (stored !== null && stored !== token) setAuth({ status: 'checking', token: stored });
+        else signOut('The token was rejected (unknown or revoked). Sign in again.');
+      }),
+    [token, signOut],
+  );
 
   // Verify the token by listing the structures (a person route: node keys get 403).
   useEffect(() => {

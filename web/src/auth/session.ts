@@ -1,6 +1,6 @@
 /**
  * The signed-in token: kept in localStorage, taken once from a `#token=` link (then
- * removed from the address bar), cleared on sign-out.
+ * removed from the address bar), cleared on sign-out, shared by the site's tabs.
  */
 
 const KEY = 'org.token';
@@ -20,6 +20,18 @@ export function storeToken(token: string): void {
 
 export function clearToken(): void {
   localStorage.removeItem(KEY);
+}
+
+/**
+ * Calls `onChange` with the stored token when another tab of this site stores or clears
+ * it (a new token made there, a sign-in or a sign-out); this tab's own writes are not reported.
+ */
+export function watchStoredToken(onChange: (token: string | null) => void): () => void {
+  const listener = (event: StorageEvent) => {
+    if (event.key === KEY || event.key === null) onChange(storedToken());
+  };
+  window.addEventListener('storage', listener);
+  return () => window.removeEventListener('storage', listener);
 }
 
 /** What the address bar's fragment carries: a sign-in token, an invite, or a route. */

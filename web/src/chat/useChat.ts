@@ -67,23 +67,36 @@ export function useChat(api: Api, structureId: string, roleId: string): Chat {
     [api, structureId, roleId],
   );
 
-  /** Shows a run's events until its terminal event; the shared stream reconnects by itself after a drop. */
-  const follow = useCallback(async (stream: ChatStream) => {
+  /**
+   * Shows a run's events until its terminal event; the shared stream reconnects by itself
+   * after a drop. True when the server ended the stream but not the turn.
+   */
+  const follow = useCallback(async (stream: ChatStream): Promise<boolean> => {
     const { runId } = stream;
     if (following.current.has(runId)) {
       stream.close();
-      return;
+      return false;
     }
     following.current.add(runId);
     setActiveRunId(runId);
     const signal = controller.current.signal;
     try {
-      for await (const { event } of stream) dispatch({ type: 'event', runId, event });
+      for await (const { seq, event } of stream) {
+        // An error without a sequence number ends this stream, not the turn (a replaced
+        // token, a revoked key): the turn goes on, so it is said above the chat instead.
+        if (seq === undefined && event.type === 'error') {
+          setError(new Error(`${event.content.message}. The turn goes on: reload the page to follow it.`));
+          return true;
+        }
+        dispatch({ type: 'event', runId, event });
+      }
+      return false;
     } catch (failure) {
-      if (signal.aborted) return;
+      if (signal.aborted) return false;
       // The stream's retries ran out: the turn goes on on the server, a reload picks it up.
       const lost = isOrgError(failure) && failure.extra?.run_id === runId;
       setError(lost ? new Error('The connection to the running turn was lost; reload the page to pick it up again.') : apiFailure(failure));
+      return false;
     } finally {
       following.current.delete(runId);
       if (!signal.aborted) setActiveRunId((current) => (current === runId ? null : current));
@@ -143,8 +156,9 @@ export function useChat(api: Api, structureId: string, roleId: string): Chat {
           agent: { ...base, id: `local-agent-${runId}`, sender: 'agent', text: '', attachments: [], events: [], status: 'running' },
         });
         setSending(false);
-        await follow(stream);
-        if (!controller.current.signal.aborted) await refresh();
+        // A stream the server ended (this token was replaced): no request with the token.
+        const ended = await follow(stream);
+        if (!controller.current.signal.aborted && !ended) await refresh();
         return true;
       } catch (failure) {
         if (!controller.current.signal.aborted) setError(apiFailure(failure));
