@@ -7,13 +7,10 @@
  * still running when the grace period ends is closed as interrupted, everywhere. Turns go
  * to a container agent the test holds, so every wait is on an event.
  */
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase, type TestDatabase } from './support/database.js';
-import { ensureBuilt, startServe, type ServeChild } from './helpers/child.js';
-import { callJson, stopCluster } from './helpers/cluster.js';
+import { ensureBuilt, type ServeChild } from './helpers/child.js';
+import { callJson, startMember, stopCluster } from './helpers/cluster.js';
 import { startGateAgent, type GateAgent } from './helpers/gate-agent.js';
 import { eventually, open, type SseResponse } from './helpers/sse.js';
 
@@ -32,17 +29,7 @@ describe('SIGTERM drains an instance of a cluster', () => {
   const instances: ServeChild[] = [];
   let structureId: string;
 
-  const start = async (args: string[] = []) => {
-    const home = await mkdtemp(join(tmpdir(), 'org-drain-'));
-    dirs.push(home);
-    const child = await startServe({
-      home,
-      args: ['--no-demo', ...args],
-      env: { ORG_STORE_URL: database.url, ORG_ADMIN_TOKEN: ADMIN, ORG_CONFIG_DIR: join(home, 'config') },
-    });
-    instances.push(child);
-    return child;
-  };
+  const start = (args: string[] = []) => startMember({ instances, dirs }, database, { prefix: 'org-drain-', admin: ADMIN, args });
 
   const send = async (via: ServeChild, message: string) => {
     const stream = await open(`${via.url}/api/org/chat/message`, { token: ADMIN, body: { structure_id: structureId, role_id: 'team-worker', message } });

@@ -4,14 +4,11 @@
  * between them reach the limit together; the next request is refused on either with 429
  * and Retry-After, while requests under another key still pass.
  */
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase, type TestDatabase } from './support/database.js';
-import { ensureBuilt, startServe, type ServeChild } from './helpers/child.js';
-import { stopCluster } from './helpers/cluster.js';
+import { ensureBuilt, type ServeChild } from './helpers/child.js';
+import { startMember, stopCluster } from './helpers/cluster.js';
 
 const ADMIN = 'limit-admin-token-0123456789abcdef';
 const LIMIT = 10;
@@ -31,15 +28,7 @@ describe('the rate limit of two instances sharing PostgreSQL', () => {
     ensureBuilt();
     database = await testDatabase();
     for (let i = 0; i < 2; i++) {
-      const home = await mkdtemp(join(tmpdir(), 'org-limit-'));
-      dirs.push(home);
-      instances.push(
-        await startServe({
-          home,
-          args: ['--no-demo'],
-          env: { ORG_STORE_URL: database.url, ORG_ADMIN_TOKEN: ADMIN, ORG_RATE_LIMIT: String(LIMIT), ORG_CONFIG_DIR: join(home, 'config') },
-        }),
-      );
+      await startMember({ instances, dirs }, database, { prefix: 'org-limit-', admin: ADMIN, env: { ORG_RATE_LIMIT: String(LIMIT) } });
     }
   }, 180_000);
 

@@ -8,15 +8,12 @@
  * streams opened with the old token, while the new one follows the turn there. Every
  * wait is on an event (the stream's end).
  */
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { request } from 'undici';
 import { TOKEN_REPLACED } from '../src/core/auth/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase, type TestDatabase } from './support/database.js';
-import { ensureBuilt, startServe, type ServeChild } from './helpers/child.js';
-import { callJson as api, stopCluster } from './helpers/cluster.js';
+import { ensureBuilt, type ServeChild } from './helpers/child.js';
+import { callJson as api, startMember, stopCluster } from './helpers/cluster.js';
 import { startGateAgent, type GateAgent } from './helpers/gate-agent.js';
 import { open } from './helpers/sse.js';
 
@@ -47,13 +44,7 @@ describe('revoking a key on one instance of a cluster', { timeout: 120_000 }, ()
     ensureBuilt();
     database = await testDatabase();
     gate = await startGateAgent();
-    const start = async () => {
-      const home = await mkdtemp(join(tmpdir(), 'org-revoke-'));
-      dirs.push(home);
-      const child = await startServe({ home, args: ['--no-demo'], env: { ORG_STORE_URL: database.url, ORG_ADMIN_TOKEN: ADMIN, ORG_CONFIG_DIR: join(home, 'config') } });
-      instances.push(child);
-      return child;
-    };
+    const start = () => startMember({ instances, dirs }, database, { prefix: 'org-revoke-', admin: ADMIN });
     [a, b] = await Promise.all([start(), start()]);
   }, 180_000);
 

@@ -6,14 +6,11 @@
  * deliveries log read through any instance says so; a delivery whose attempt was cut off
  * by its instance being killed is sent by another once that instance's lease runs out.
  */
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase, type TestDatabase } from './support/database.js';
-import { ensureBuilt, startServe, type ServeChild } from './helpers/child.js';
-import { callJson, stopCluster } from './helpers/cluster.js';
+import { ensureBuilt, type ServeChild } from './helpers/child.js';
+import { callJson, startMember, stopCluster } from './helpers/cluster.js';
 import { eventually } from './helpers/sse.js';
 import { startReceiver, verifyDelivery, type WebhookReceiver } from './helpers/webhook-receiver.js';
 
@@ -38,23 +35,8 @@ describe('webhooks shared by instances on one PostgreSQL database', () => {
   const instances: ServeChild[] = [];
   let structureId: string;
 
-  const start = async () => {
-    const home = await mkdtemp(join(tmpdir(), 'org-hooks-'));
-    dirs.push(home);
-    const child = await startServe({
-      home,
-      args: ['--no-demo'],
-      env: {
-        ORG_STORE_URL: database.url,
-        ORG_ADMIN_TOKEN: ADMIN,
-        ORG_LEASE_MS: String(LEASE_MS),
-        ORG_WEBHOOK_RETRIES: '0,0,0',
-        ORG_CONFIG_DIR: join(home, 'config'),
-      },
-    });
-    instances.push(child);
-    return child;
-  };
+  const start = () =>
+    startMember({ instances, dirs }, database, { prefix: 'org-hooks-', admin: ADMIN, env: { ORG_LEASE_MS: String(LEASE_MS), ORG_WEBHOOK_RETRIES: '0,0,0' } });
 
   /** Runs a turn through `via` (the local runtime: it completes at once); resolves with its run id. */
   const chat = async (via: ServeChild, message: string) => {

@@ -15,8 +15,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase, type TestDatabase } from './support/database.js';
-import { ensureBuilt, startServe, type ServeChild } from './helpers/child.js';
-import { callJson as api, stopCluster } from './helpers/cluster.js';
+import { ensureBuilt, type ServeChild } from './helpers/child.js';
+import { callJson as api, startMember, stopCluster } from './helpers/cluster.js';
 import { startGateAgent, type GateAgent } from './helpers/gate-agent.js';
 import { git } from './helpers/git.js';
 import { eventually, open, type SseResponse } from './helpers/sse.js';
@@ -41,23 +41,11 @@ describe('three org serve instances on one PostgreSQL database', () => {
   let remote: string;
 
   /** `fetchMs`: the period of the skills fetch (only A's is short: B and C learn of pushes through announcements). */
-  const start = async (fetchMs = 3_600_000) => {
-    const home = await mkdtemp(join(tmpdir(), 'org-cluster-'));
-    dirs.push(home);
-    const child = await startServe({
-      home,
-      args: ['--no-demo'],
-      env: {
-        ORG_STORE_URL: database.url,
-        ORG_LEASE_MS: String(LEASE_MS),
-        ORG_CONFIG_DIR: join(home, 'config'),
-        ORG_SKILLS_REMOTE: remote,
-        ORG_SKILLS_FETCH_MS: String(fetchMs),
-      },
+  const start = (fetchMs = 3_600_000) =>
+    startMember({ instances, dirs }, database, {
+      prefix: 'org-cluster-',
+      env: { ORG_LEASE_MS: String(LEASE_MS), ORG_SKILLS_REMOTE: remote, ORG_SKILLS_FETCH_MS: String(fetchMs) },
     });
-    instances.push(child);
-    return child;
-  };
 
   /** Sends a message through `via`; resolves with the open stream and its run id. */
   const send = async (via: ServeChild, roleId: string, message: string) => {

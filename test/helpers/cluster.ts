@@ -1,13 +1,16 @@
 /**
- * What the multi-instance suites share: a JSON call to one instance with a bearer token,
+ * What the multi-instance suites share: starting one member of a cluster (`org serve` in a
+ * fresh home on the shared database), a JSON call to one instance with a bearer token,
  * and the teardown of what a suite started (instances, helper services, its database,
  * its folders).
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request } from 'undici';
 import type { TestDatabase } from '../support/database.js';
-import type { ServeChild } from './child.js';
+import { startServe, type ServeChild } from './child.js';
 
 /** A JSON answer: its status, headers and parsed body (`{}` when empty). */
 export interface JsonAnswer<T> {
@@ -34,6 +37,39 @@ export interface ClusterResources {
   services?: ({ close(): Promise<unknown> } | undefined)[];
   database?: TestDatabase | undefined;
   dirs: string[];
+}
+
+/** How to start one member of a cluster. */
+export interface MemberOptions {
+  /** Prefix of its home folder's name (names the suite in the temp folder). */
+  prefix: string;
+  /** The administrator token; none when the suite signs in otherwise. */
+  admin?: string;
+  /** More `org serve` arguments (after `--no-demo`). */
+  args?: string[];
+  /** More environment (over the store URL, admin token and config folder). */
+  env?: Record<string, string>;
+}
+
+/**
+ * Starts `org serve` in a fresh home on `database` (no demo workspace, its own config
+ * folder) and records the child and its home in `resources` for {@link stopCluster}.
+ */
+export async function startMember(resources: Pick<ClusterResources, 'instances' | 'dirs'>, database: TestDatabase, options: MemberOptions): Promise<ServeChild> {
+  const home = await mkdtemp(join(tmpdir(), options.prefix));
+  resources.dirs.push(home);
+  const child = await startServe({
+    home,
+    args: ['--no-demo', ...(options.args ?? [])],
+    env: {
+      ORG_STORE_URL: database.url,
+      ORG_CONFIG_DIR: join(home, 'config'),
+      ...(options.admin === undefined ? {} : { ORG_ADMIN_TOKEN: options.admin }),
+      ...options.env,
+    },
+  });
+  resources.instances.push(child);
+  return child;
 }
 
 /** Stops the instances (SIGTERM), then the services, drops the database and removes the folders. */
