@@ -86,11 +86,16 @@ export function streamRun(reply: FastifyReply, run: Run, options: StreamOptions)
         finish();
       });
     }
-    // Each published batch (the events of one received chunk) leaves in one socket write.
-    unsubscribe = run.follow(options.after ?? 0, (batch) => {
+    // The batches of one commit leave in one socket write (corked), each its own Buffer.
+    unsubscribe = run.follow(options.after ?? 0, (batches) => {
       if (ended) return;
-      raw.write(batch.frames);
-      if (batch.terminal) finish();
+      if (batches.length === 1) raw.write(batches[0]!.frames);
+      else {
+        raw.cork();
+        for (const batch of batches) raw.write(batch.frames);
+        raw.uncork();
+      }
+      if (batches.at(-1)!.terminal) finish();
     });
     if (run.finished && !ended) finish();
   });

@@ -60,7 +60,7 @@ export function describeChatStore(name: string, make: () => Promise<StoreFixture
       const writer = store.eventWriter(where);
       const batch1 = [event(1, 'thought', 'hm'), event(2, 'text', 'Hello "there"')];
       const batch2 = [event(3, 'complete', { summary: 'done', artifacts: ['a.md'] })];
-      await Promise.all([writer.write(FrameBatch.of(batch1)), writer.write(FrameBatch.of(batch2))]);
+      await Promise.all([writer.write([FrameBatch.of(batch1)]), writer.write([FrameBatch.of(batch2)])]);
       expect(await store.events(where.runId, 0)).toEqual([...batch1, ...batch2]);
       expect(await store.events(where.runId, 2)).toEqual(batch2);
       await store.endRun(where, { run_id: where.runId, status: 'complete', text: 'Hello "there"', summary: 'done', artifacts: ['a.md'], completed_at: '2030-01-01T00:00:03.000Z' });
@@ -82,10 +82,10 @@ export function describeChatStore(name: string, make: () => Promise<StoreFixture
     it('after a restart: events and messages are kept, runs left open are reported once, ended ones never', async () => {
       const fixture = await open();
       const ended = await start(fixture.store, 'ended', '2030-01-01T00:00:00.000Z');
-      await fixture.store.eventWriter(ended).write(FrameBatch.of([event(1, 'complete', { summary: 's', artifacts: [] })]));
+      await fixture.store.eventWriter(ended).write([FrameBatch.of([event(1, 'complete', { summary: 's', artifacts: [] })])]);
       await fixture.store.endRun(ended, { run_id: ended.runId, status: 'complete', text: '', summary: 's', artifacts: [], completed_at: '2030-01-01T00:00:01.000Z' });
       const open1 = await start(fixture.store, 'left open', '2030-01-01T00:00:02.000Z');
-      await fixture.store.eventWriter(open1).write(FrameBatch.of([event(1, 'text', 'partial')]));
+      await fixture.store.eventWriter(open1).write([FrameBatch.of([event(1, 'text', 'partial')])]);
 
       const again = await fixture.reopen();
       expect(await again.openRuns()).toEqual([open1]);

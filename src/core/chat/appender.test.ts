@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RunAppender, type AppenderHooks } from './appender.js';
-import type { EncodedEvent } from './encoded.js';
+import { historyLine, sseFrame, type EncodedEvent } from './encoded.js';
+import { stringEventAt } from './event-bytes.js';
+import type { FrameBatch } from './frames.js';
 import { Run } from './run.js';
 import type { RunEventWriter } from './store.js';
 
@@ -8,12 +10,12 @@ const where = { runId: 'r', structureId: 's', nodeId: 'n', roleId: 'team-x' };
 
 /** A writer whose writes complete only when the test says so. */
 function gatedWriter() {
-  const writes: { batch: EncodedEvent[]; release: (error?: Error) => void }[] = [];
+  const writes: { batch: EncodedEvent[]; batches: readonly FrameBatch[]; lines: readonly Buffer[] | undefined; release: (error?: Error) => void }[] = [];
   let onWrite: () => void = () => undefined;
   const writer: RunEventWriter = {
-    write: (batch) =>
+    write: (batches, lines) =>
       new Promise<void>((resolve, reject) => {
-        writes.push({ batch: batch.events(), release: (error) => (error ? reject(error) : resolve()) });
+        writes.push({ batch: batches.flatMap((batch) => batch.events()), batches, lines, release: (error) => (error ? reject(error) : resolve()) });
         onWrite();
       }),
     close: async () => undefined,
@@ -58,6 +60,45 @@ describe('RunAppender', () => {
     gate.writes[1]!.release();
     await Promise.all([b, c]);
     expect(published).toEqual([1, 2, 3]);
+  });
+
+  it('batches queued behind a write go in one commit as their own Buffers (never joined) and reach a follower in one call', async () => {
+    const { run, appender, gate } = setup();
+    const calls: FrameBatch[][] = [];
+    run.follow(0, (batches) => calls.push([...batches]));
+    const firstWrite = gate.nextWrite();
+    const a = appender.append({ type: 'thought', content: 'a' });
+    await firstWrite;
+    const source = Buffer.from('{"type":"text","content":"b"}{"type":"text","content":"c"}{"type":"thought","content":"d"}');
+    const span = (start: number, end: number) => [start, end, stringEventAt(source, start, end)];
+    const b = appender.appendBatch([{ source, spans: [...span(0, 29), ...span(29, 58)] }]);
+    const c = appender.appendBatch([{ event: { type: 'text', content: 'e' } }, { source, spans: span(58, 90) }]);
+    const secondWrite = gate.nextWrite();
+    gate.writes[0]!.release();
+    await a;
+    await secondWrite;
+    const second = gate.writes[1]!;
+    expect(second.batches.map((batch) => [batch.first, batch.last])).toEqual([
+      [2, 3],
+      [4, 5],
+    ]);
+    // One Buffer of history lines per batch, each the lines of its own events exactly.
+    expect(second.lines).toHaveLength(2);
+    second.batches.forEach((batch, index) => {
+      expect(second.lines![index]!.toString()).toBe(batch.events().map(historyLine).join(''));
+      expect(batch.frames.toString()).toBe(batch.events().map(sseFrame).join(''));
+    });
+    expect(second.batch.map((event) => JSON.parse(event.json) as unknown)).toEqual([
+      { type: 'text', content: 'b', timestamp: 'T' },
+      { type: 'text', content: 'c', timestamp: 'T' },
+      { type: 'text', content: 'e', timestamp: 'T' },
+      { type: 'thought', content: 'd', timestamp: 'T' },
+    ]);
+    second.release();
+    await Promise.all([b, c]);
+    // The follower got the first commit, then both batches of the second in one call.
+    expect(calls.map((batches) => batches.map((batch) => batch.first))).toEqual([[1], [2, 4]]);
+    expect(run.eventsAfter(0).map((event) => event.seq)).toEqual([1, 2, 3, 4, 5]);
   });
 
   it('seals on the first terminal event: later appends are dropped, and the end is recorded with the text', async () => {

@@ -235,28 +235,30 @@ export class RunAppender {
         else entry.resolve();
       }
       if (batch.length === 0) return;
-      // One entry's bytes are used as they are (the lines only until written, the frames kept
-      // by the run unless they fill too little of their buffer); several are copied once.
-      const lines = batch.length === 1 ? batch[0]!.lineBytes! : Buffer.concat(batch.map((entry) => entry.lineBytes!));
-      const frames = batch.length === 1 ? ownSized(batch[0]!.frameBytes!) : Buffer.concat(batch.map((entry) => entry.frameBytes!));
-      let types = 0;
+      // Each entry's bytes are used as they are, never joined: the history lines go to the
+      // file in one vectored write, the frames to the run (and the streams) as one batch
+      // each, kept as they are unless they fill too little of their memory.
+      const lines: Buffer[] = [];
+      const published: FrameBatch[] = [];
       let logged: EventInput[] | undefined;
       for (const entry of batch) {
-        types |= entry.types;
+        lines.push(entry.lineBytes!);
+        entry.lineBytes = undefined;
+        published.push(new FrameBatch(entry.first, entry.last, ownSized(entry.frameBytes!), entry.types, entry.lastType));
+        entry.frameBytes = undefined;
         if (entry.logged) (logged ??= []).push(...entry.logged);
       }
       const tail = batch.at(-1)!;
-      const published = new FrameBatch(batch[0]!.first, tail.last, frames, types, tail.lastType);
       let failure: unknown;
       try {
         await Promise.all([this.writer.write(published, lines), logged && this.hooks.logged?.(logged)]);
-        if (published.terminal) await this.hooks.end({ seq: tail.last, type: tail.lastType, json: tail.lastJson }, this.text.join(''));
+        if (published.at(-1)!.terminal) await this.hooks.end({ seq: tail.last, type: tail.lastType, json: tail.lastJson }, this.text.join(''));
       } catch (error) {
         failure = error;
         this.hooks.onError(error);
       }
       // Published even when the disk refused them: no subscriber or queued turn waits forever.
-      this.run.publish(published);
+      this.run.publishAll(published);
       for (const entry of batch) {
         if (failure === undefined) entry.resolve();
         else entry.reject(failure);

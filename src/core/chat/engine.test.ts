@@ -161,8 +161,8 @@ describe('ChatEngine', () => {
     }));
     const run = await send(engine, 'flood');
     const batches: { seqs: number[]; frames: string }[] = [];
-    run.follow(0, (batch) => {
-      batches.push({ seqs: batch.events().map((event) => event.seq), frames: batch.frames.toString('utf8') });
+    run.follow(0, (published) => {
+      for (const batch of published) batches.push({ seqs: batch.events().map((event) => event.seq), frames: batch.frames.toString('utf8') });
     });
     gate();
     await run.done;

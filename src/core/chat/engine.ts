@@ -142,7 +142,7 @@ export class ChatEngine {
         json: JSON.stringify({ type: 'error', content: { message: 'interrupted by restart' }, timestamp: isoNow(this.clock) }),
       };
       const writer = this.options.store.eventWriter(where);
-      await writer.write(FrameBatch.of([interrupted]));
+      await writer.write([FrameBatch.of([interrupted])]);
       await this.options.store.endRun(where, this.endRecord(where.runId, interrupted, text));
       recovered++;
     }

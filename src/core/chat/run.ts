@@ -14,8 +14,11 @@ import type { ChatEvent, EventType, RunStatus } from './types.js';
 /** A subscriber to a run's events, one by one. */
 export type RunListener = (event: EncodedEvent) => void;
 
-/** A subscriber to a run's events, batch by batch as they were published. */
-export type RunBatchListener = (batch: FrameBatch) => void;
+/**
+ * A subscriber to a run's events, batch by batch as they were published: the batches
+ * made durable by one commit come together, in order (a stream writes them at once).
+ */
+export type RunBatchListener = (batches: readonly FrameBatch[]) => void;
 
 /** Memory counted per batch besides its frames. */
 const BATCH_OVERHEAD = 96;
@@ -66,11 +69,23 @@ export class Run {
   /** Publishes durable events, in sequence order, to every subscriber. */
   publish(events: readonly EncodedEvent[] | FrameBatch): void {
     if (!(events instanceof FrameBatch) && events.length === 0) return;
-    const batch = events instanceof FrameBatch ? events : FrameBatch.of(events);
-    this.published.push(batch);
-    this.heldBytes += batch.frames.length + BATCH_OVERHEAD;
-    if (batch.terminal) this.status = batch.lastType === 'complete' ? 'complete' : 'error';
-    for (const listener of this.listeners) listener(batch);
+    this.publishAll([events instanceof FrameBatch ? events : FrameBatch.of(events)]);
+  }
+
+  /**
+   * Publishes consecutive batches of durable events (those of one commit), in sequence
+   * order: each subscriber gets them in one call, each batch still its own Buffer (no
+   * copy joins them).
+   */
+  publishAll(batches: readonly FrameBatch[]): void {
+    if (batches.length === 0) return;
+    for (const batch of batches) {
+      this.published.push(batch);
+      this.heldBytes += batch.frames.length + BATCH_OVERHEAD;
+    }
+    const last = batches.at(-1)!;
+    if (last.terminal) this.status = last.lastType === 'complete' ? 'complete' : 'error';
+    for (const listener of this.listeners) listener(batches);
     if (this.finished) {
       this.listeners.clear();
       this.resolveDone();
@@ -83,9 +98,11 @@ export class Run {
    * holding none of them cost nothing). Returns the unsubscribe function.
    */
   subscribe(afterSeq: number, listener: RunListener, types?: readonly EventType[]): () => void {
-    return this.follow(afterSeq, (batch) => {
-      if (types && !batch.holds(...types)) return;
-      for (const event of batch.events(afterSeq)) if (!types || types.includes(event.type)) listener(event);
+    return this.follow(afterSeq, (batches) => {
+      for (const batch of batches) {
+        if (types && !batch.holds(...types)) continue;
+        for (const event of batch.events(afterSeq)) if (!types || types.includes(event.type)) listener(event);
+      }
     });
   }
 
@@ -95,7 +112,7 @@ export class Run {
    */
   follow(afterSeq: number, listener: RunBatchListener): () => void {
     const earlier = this.batchAfter(afterSeq);
-    if (earlier) listener(earlier);
+    if (earlier) listener([earlier]);
     if (this.finished) return () => undefined;
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

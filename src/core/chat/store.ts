@@ -75,11 +75,11 @@ export interface MessagePage {
 /** Appends the events of one run, in order. */
 export interface RunEventWriter {
   /**
-   * Appends a batch durably; resolves once it is on disk (or committed). `lines`, when
-   * given, are the batch's history lines (`historyLine` of each event) as bytes, ready
-   * to append.
+   * Appends consecutive batches durably, as one commit; resolves once they are on disk
+   * (or committed). `lines`, when given, are the batches' history lines (`historyLine`
+   * of each event) as bytes, one Buffer per batch, ready to append.
    */
-  write(batch: FrameBatch, lines?: Buffer): Promise<void>;
+  write(batches: readonly FrameBatch[], lines?: readonly Buffer[]): Promise<void>;
   /** Releases what the writer holds (an open file). */
   close(): Promise<void>;
 }

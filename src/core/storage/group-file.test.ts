@@ -2,7 +2,8 @@ import { mkdtemp, readdir, readFile, readlink, rm, symlink, writeFile } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GroupFile } from './group-file.js';
+import type { FileHandle } from 'node:fs/promises';
+import { GroupFile, writeAll } from './group-file.js';
 
 describe('GroupFile', () => {
   let dir: string;
@@ -19,6 +20,40 @@ describe('GroupFile', () => {
     expect(results).toHaveLength(50);
     await file.close();
     expect(await readFile(join(dir, 'sub', 'log.jsonl'), 'utf8')).toBe(Array.from({ length: 50 }, (_, i) => `${i}\n`).join(''));
+  });
+
+  it('appends of Buffers, lists of Buffers and text share one write, in call order, byte for byte', async () => {
+    const path = join(dir, 'mixed.jsonl');
+    const file = new GroupFile(path);
+    // More Buffers than one vectored write takes (IOV_MAX is 1024 on Linux), empty ones among them.
+    const many = Array.from({ length: 2500 }, (_, i) => Buffer.from(i % 7 === 0 ? '' : `{"n":${i},"é":"ü"}\n`));
+    const appends = [file.append('first\n'), file.append(many), file.append(Buffer.from('middle\n')), file.append([Buffer.from('a\n'), Buffer.from('b\n')]), file.append('last\n')];
+    await Promise.all(appends);
+    await file.close();
+    const expected = Buffer.concat([Buffer.from('first\n'), ...many, Buffer.from('middle\na\nb\nlast\n')]);
+    expect((await readFile(path)).equals(expected)).toBe(true);
+  });
+
+  it('writeAll goes on after short writes, from the byte where the system stopped', async () => {
+    const sink: Buffer[] = [];
+    let calls = 0;
+    // A handle that takes at most 5 bytes per call, cutting Buffers anywhere.
+    const take = (buffers: Buffer[]) => {
+      calls++;
+      let left = 5;
+      for (const buffer of buffers) {
+        const part = buffer.subarray(0, left);
+        sink.push(Buffer.from(part));
+        left -= part.length;
+        if (left === 0) break;
+      }
+      return Promise.resolve({ bytesWritten: 5 - left, buffers });
+    };
+    const handle = { writev: take, write: (buffer: Buffer) => take([buffer]) } as unknown as FileHandle;
+    const parts = ['abc', '', 'defghij', 'k', 'lmnopqrstu'].map((text) => Buffer.from(text));
+    await writeAll(handle, parts);
+    expect(Buffer.concat(sink).toString()).toBe('abcdefghijklmnopqrstu');
+    expect(calls).toBe(5);
   });
 
   it('cuts a line torn by a crash before appending after it', async () => {

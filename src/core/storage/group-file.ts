@@ -4,6 +4,8 @@
  * file is opened with `O_DSYNC`: one system call per group instead of a write and an
  * `fdatasync`; where the flag does not exist, the write is followed by `fdatasync`). Each
  * append's promise settles once its bytes are on disk, in the order appends were made.
+ * Appends given as bytes are never joined into a new Buffer: one group is written with
+ * one vectored write (`writev`) of all its Buffers.
  * A line torn by a crash is cut off when the file is opened, so readers always see
  * whole lines.
  */
@@ -13,8 +15,11 @@ import { dirname } from 'node:path';
 import { syncDirectory } from './dir-sync.js';
 import { mkdirSafe, openNoFollow } from './safe-fs.js';
 
+/** What one append adds: text, bytes, or several Buffers to write in order. */
+export type Appended = string | Buffer | readonly Buffer[];
+
 interface Pending {
-  text: string | Buffer;
+  text: Appended;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -49,8 +54,8 @@ export class GroupFile {
     private readonly options: GroupFileOptions = {},
   ) {}
 
-  /** Appends `text` (whole lines, as text or bytes); resolves once it is durable. */
-  append(text: string | Buffer): Promise<void> {
+  /** Appends `text` (whole lines, as text, bytes or several Buffers); resolves once it is durable. */
+  append(text: Appended): Promise<void> {
     if (this.closed) return Promise.reject(new Error(`file ${this.path} is closed`));
     clearTimeout(this.idleTimer);
     return new Promise<void>((resolve, reject) => {
@@ -69,7 +74,7 @@ export class GroupFile {
             const handle = await this.open();
             const data = joined(batch);
             if (typeof data === 'string') await handle.write(data);
-            else for (let written = 0; written < data.length; ) written += (await handle.write(data, written)).bytesWritten;
+            else await writeAll(handle, data);
             if (!DSYNC) await handle.datasync();
             for (const entry of batch) entry.resolve();
           } catch (error) {
@@ -126,11 +131,32 @@ export class GroupFile {
   }
 }
 
-/** The appends of one write, as one string or one buffer. */
-function joined(batch: Pending[]): string | Buffer {
-  if (batch.length === 1) return batch[0]!.text;
-  if (batch.every((entry) => typeof entry.text === 'string')) return batch.map((entry) => entry.text).join('');
-  return Buffer.concat(batch.map((entry) => (typeof entry.text === 'string' ? Buffer.from(entry.text) : entry.text)));
+/** The appends of one write: one string when all are text, else their Buffers in order (text encoded). */
+function joined(batch: Pending[]): string | Buffer[] {
+  if (batch.every((entry) => typeof entry.text === 'string')) return batch.length === 1 ? (batch[0]!.text as string) : batch.map((entry) => entry.text).join('');
+  const buffers: Buffer[] = [];
+  for (const { text } of batch) {
+    if (typeof text === 'string') buffers.push(Buffer.from(text, 'utf8'));
+    else if (Buffer.isBuffer(text)) buffers.push(text);
+    else for (const buffer of text) buffers.push(buffer);
+  }
+  return buffers;
+}
+
+/**
+ * Writes `buffers` in order with vectored writes, going on after a short write (the
+ * system may take fewer bytes, or fewer buffers than given, per call).
+ */
+export async function writeAll(handle: FileHandle, buffers: readonly Buffer[]): Promise<void> {
+  let rest: readonly Buffer[] = buffers.filter((buffer) => buffer.length > 0);
+  while (rest.length > 0) {
+    let { bytesWritten } = rest.length === 1 ? await handle.write(rest[0]!) : await handle.writev(rest as Buffer[]);
+    let index = 0;
+    while (index < rest.length && bytesWritten >= rest[index]!.length) bytesWritten -= rest[index++]!.length;
+    const left = rest.slice(index);
+    if (bytesWritten > 0) left[0] = left[0]!.subarray(bytesWritten);
+    rest = left;
+  }
 }
 
 /** Truncates an unterminated last line (a write torn by a crash). */

@@ -160,7 +160,7 @@ async function copyRuns(from: OrgState, to: OrgState, node: { structureId: strin
     const writer = to.chat.eventWriter(where);
     try {
       const events = await from.chat.events(agent.run_id, 0);
-      if (events.length > 0) await writer.write(FrameBatch.of(events));
+      if (events.length > 0) await writer.write([FrameBatch.of(events)]);
     } finally {
       await writer.close();
     }

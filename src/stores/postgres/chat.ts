@@ -87,7 +87,7 @@ export function createPgChatStore(db: Db, options: PgChatStoreOptions): ChatStor
         );
       }),
 
-    eventWriter: (where) => ({ write: (batch) => write(where, batch.events()), close: async () => undefined }),
+    eventWriter: (where) => ({ write: (batches) => write(where, batches.flatMap((batch) => batch.events())), close: async () => undefined }),
 
     endRun: (where, end: AgentEndRecord) =>
       db.tx(async (client) => {

@@ -111,7 +111,7 @@ export function createFsChatStore(options: FsChatStoreOptions): ChatStore {
     eventWriter(where): RunEventWriter {
       const writer = writerOf(where.runId);
       return {
-        write: (batch, lines) => writer.append(lines ?? eventLines(batch.events())),
+        write: (batches, lines) => writer.append(lines ?? eventLines(batches.flatMap((batch) => batch.events()))),
         close: async () => {
           await writer.close();
           if (writers.get(where.runId) === writer) writers.delete(where.runId);
