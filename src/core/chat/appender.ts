@@ -10,7 +10,7 @@
  * Buffers (the history lines for the disk, the SSE frames for the streams and the run),
  * and the agent's text is kept as one string per batch.
  */
-import { BatchBytes } from './batch-bytes.js';
+import { BatchBytes, type BatchSize } from './batch-bytes.js';
 import type { EncodedEvent } from './encoded.js';
 import { FrameBatch, typeBit } from './frames.js';
 import type { Run } from './run.js';
@@ -98,20 +98,24 @@ export class RunAppender {
    */
   appendBatch(items: readonly RelayedItem[]): Promise<void> {
     if (this.sealedFlag || items.length === 0) return Promise.resolve();
-    let expected = 0;
-    let jsonBytes = 0;
+    // The batch's bytes are sized from its events before any is written: exactly for those
+    // recognised in their bytes (the common case), so its Buffers never grow nor need a copy.
+    let recognised = 0;
+    let recognisedBytes = 0;
+    let others = 0;
+    let otherBytes = 0;
     for (const item of items) {
       if (!isRelayedBytes(item)) {
-        expected += 1;
-        jsonBytes += item.raw === undefined ? 128 : item.raw.length;
+        others += 1;
+        otherBytes += item.raw === undefined ? 128 : item.raw.length;
         continue;
       }
       const { spans } = item;
-      expected += spans.length / 3;
-      jsonBytes += spans[spans.length - 2]! - spans[0]!;
+      recognised += spans.length / 3;
+      for (let index = 0; index < spans.length; index += 3) recognisedBytes += spans[index + 1]! - spans[index]!;
     }
-    const entry = this.enqueue(expected, jsonBytes);
     const timestamp = this.now();
+    const entry = this.enqueue(BatchBytes.sizeFor(recognised, recognisedBytes, others, otherBytes, this.seq + recognised + others, timestamp));
     const pieces: string[] = [];
     for (const item of items) {
       if (isRelayedBytes(item)) {
@@ -177,14 +181,14 @@ export class RunAppender {
     }
   }
 
-  private enqueue(expected = 1, jsonBytes?: number): Entry {
+  private enqueue(size?: BatchSize): Entry {
     let resolve!: () => void;
     let reject!: (error: unknown) => void;
     const promise = new Promise<void>((res, rej) => {
       resolve = res;
       reject = rej;
     });
-    const entry: Entry = { ready: false, first: this.seq + 1, last: this.seq, building: new BatchBytes(expected, jsonBytes), lineBytes: undefined, frameBytes: undefined, types: 0, lastType: 'text', lastJson: '', logged: undefined, promise, resolve, reject };
+    const entry: Entry = { ready: false, first: this.seq + 1, last: this.seq, building: new BatchBytes(size), lineBytes: undefined, frameBytes: undefined, types: 0, lastType: 'text', lastJson: '', logged: undefined, promise, resolve, reject };
     this.queue.push(entry);
     return entry;
   }
