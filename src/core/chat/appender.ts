@@ -10,7 +10,7 @@
  * Buffers (the history lines for the disk, the SSE frames for the streams and the run),
  * and the agent's text is kept as one string per batch.
  */
-import { BatchBytes, type BatchSize } from './batch-bytes.js';
+import { BatchBytes, releaseLines, type BatchSize } from './batch-bytes.js';
 import type { EncodedEvent } from './encoded.js';
 import { FrameBatch, typeBit } from './frames.js';
 import type { Run } from './run.js';
@@ -261,6 +261,8 @@ export class RunAppender {
         failure = error;
         this.hooks.onError(error);
       }
+      // The writer is done with the lines (written or refused): their memory serves later batches.
+      for (const buffer of lines) releaseLines(buffer);
       // Published even when the disk refused them: no subscriber or queued turn waits forever.
       this.run.publishAll(published);
       for (const entry of batch) {

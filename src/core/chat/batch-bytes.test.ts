@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BatchBytes } from './batch-bytes.js';
+import { BatchBytes, releaseLines } from './batch-bytes.js';
 import { encodeEvent, historyLine, sseFrame } from './encoded.js';
 import { stringEventAt } from './event-bytes.js';
 import { parseEvent } from './events.js';
@@ -78,5 +78,33 @@ describe('BatchBytes', () => {
     // the first two numbers lack (room was made for six) are left over.
     expect(size.frames - frames.length).toBe(2);
     expect(size.lines - lines.length).toBe(2);
+  });
+
+  it('reuses the memory of history lines handed back once written, and never hands out memory still in use', () => {
+    const text = '{"type":"text","content":"a token of text"}';
+    const source = Buffer.from(text);
+    const build = (firstSeq: number, count: number) => {
+      const bytes = new BatchBytes(BatchBytes.sizeFor(count, count * source.length, 0, 0, firstSeq + count, TS));
+      for (let index = 0; index < count; index++) bytes.addBytes(firstSeq + index, source, 0, source.length, TS);
+      return bytes.finish();
+    };
+    const expected = (firstSeq: number, count: number) =>
+      Array.from({ length: count }, (_, index) => `{"seq":${firstSeq + index},"event":{"type":"text","content":"a token of text","timestamp":"${TS}"}}\n`).join('');
+    const first = build(1, 1000);
+    const second = build(1001, 1000);
+    // Both in use: each has memory of its own.
+    expect(second.lines.buffer).not.toBe(first.lines.buffer);
+    releaseLines(first.lines);
+    const third = build(2001, 900);
+    // The third batch writes into the first one's memory, and nothing else does.
+    expect(third.lines.buffer).toBe(first.lines.buffer);
+    const fourth = build(2901, 900);
+    expect(fourth.lines.buffer).not.toBe(third.lines.buffer);
+    expect(second.lines.toString()).toBe(expected(1001, 1000));
+    expect(third.lines.toString()).toBe(expected(2001, 900));
+    expect(fourth.lines.toString()).toBe(expected(2901, 900));
+    // Frames are kept by the run: never taken from the spare memory.
+    expect([first, second, third, fourth].some(({ frames }) => frames.buffer === first.lines.buffer)).toBe(false);
+    for (const batch of [second, third, fourth]) releaseLines(batch.lines);
   });
 });

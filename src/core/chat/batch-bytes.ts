@@ -8,15 +8,18 @@
  * cost more than the rest of the relay, and thousands of them waiting for an fsync
  * kept the garbage collector busy. A batch of events recognised in their bytes is sized
  * exactly beforehand (`sizeFor`), so its two Buffers are allocated once and kept as they
- * are; per event nothing is allocated, and the short pieces (framing, the sequence
- * number, a short JSON text) are written byte by byte, which costs less than the view
- * and native call of a `Buffer.copy`.
+ * are; per event the only object made is one view of its text, copied from it into the
+ * frame and the line, and the short pieces (framing, the sequence number) are written
+ * byte by byte, which costs less than the view and native call of a `Buffer.copy`.
  */
 import { encodeEvent, reusable, timestampTail } from './encoded.js';
 import type { EventInput } from './types.js';
 
-/** Below this many bytes a copy is a loop in JavaScript: `Buffer.copy` costs a view object and a native call. */
-const SHORT_COPY = 48;
+/**
+ * Below this many bytes a copy is a loop in JavaScript (the framing around an event): a
+ * native copy of a part of a Buffer costs a view object and a call, worth it for more.
+ */
+const SHORT_COPY = 16;
 
 /** Copies `source[start..end)` into `target` at `at`; returns where the copy ends in `target`. */
 function copyBytes(source: Uint8Array, start: number, end: number, target: Buffer, at: number): number {
@@ -46,20 +49,78 @@ function putInteger(target: Buffer, at: number, value: number, digits: number): 
   return end;
 }
 
+/** Smallest buffer kept for reuse: smaller ones are slices of Node's shared pool. */
+const SPARE_MIN = 64 * 1024;
+/** Most bytes of spare buffers kept. */
+const SPARE_LIMIT = 8 * 1024 * 1024;
+
+/**
+ * Buffers of history lines already written, kept for the lines of later batches. Memory
+ * the process has written before costs nothing more to write again, while fresh memory
+ * costs a page fault per page on its first write: measured in the relay, writing a
+ * batch's bytes into fresh buffers cost as much again as building them.
+ */
+class SpareBuffers {
+  private readonly spare: Buffer[] = [];
+  private bytes = 0;
+
+  /** A buffer of at least `capacity` bytes: a spare one when one is large enough. */
+  take(capacity: number): Buffer {
+    if (capacity < SPARE_MIN / 4) return Buffer.allocUnsafe(Math.max(64, capacity));
+    for (let index = this.spare.length - 1; index >= 0; index--) {
+      const buffer = this.spare[index]!;
+      if (buffer.length < capacity) continue;
+      this.spare.splice(index, 1);
+      this.bytes -= buffer.length;
+      return buffer;
+    }
+    // Sized to a power of two, so that buffers of batches of similar sizes serve each other.
+    let size = SPARE_MIN;
+    while (size < capacity) size *= 2;
+    return Buffer.allocUnsafeSlow(size);
+  }
+
+  /** Takes back a buffer from `take` (or a view of one) that nothing reads any more. */
+  give(bytes: Buffer): void {
+    const memory = bytes.buffer;
+    if (memory.byteLength < SPARE_MIN || this.bytes + memory.byteLength > SPARE_LIMIT) return;
+    this.spare.push(Buffer.from(memory, 0, memory.byteLength));
+    this.bytes += memory.byteLength;
+  }
+}
+
+/** The spare buffers of history lines (one process, one event loop: shared by every run). */
+const spareLines = new SpareBuffers();
+
+/**
+ * Hands back the history lines of a batch (`BatchBytes.finish().lines`) once they are
+ * written and nothing reads them any more: their memory serves later batches.
+ */
+export function releaseLines(lines: Buffer): void {
+  spareLines.give(lines);
+}
+
 /** A Buffer that grows as bytes are appended. */
 class ByteWriter {
   buffer: Buffer;
   length = 0;
 
-  constructor(capacity: number) {
-    this.buffer = Buffer.allocUnsafe(Math.max(64, capacity));
+  /** `spare`: where its buffers come from and go back to when it grows (else fresh ones). */
+  constructor(
+    capacity: number,
+    private readonly spare?: SpareBuffers,
+  ) {
+    this.buffer = spare ? spare.take(capacity) : Buffer.allocUnsafe(Math.max(64, capacity));
   }
 
   /** Makes room for `bytes` more bytes. */
   room(bytes: number): void {
     if (this.length + bytes <= this.buffer.length) return;
-    const grown = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.length + bytes));
+    const size = Math.max(this.buffer.length * 2, this.length + bytes);
+    const grown = this.spare ? this.spare.take(size) : Buffer.allocUnsafe(size);
     this.buffer.copy(grown, 0, 0, this.length);
+    // Nothing else ever saw the old buffer.
+    this.spare?.give(this.buffer);
     this.buffer = grown;
   }
 
@@ -124,7 +185,7 @@ export class BatchBytes {
 
   /** @param size the room to reserve: `sizeFor` of the batch, or a guess (the buffers grow past it) */
   constructor(size: BatchSize = { frames: 128, lines: 128 }) {
-    this.lines = new ByteWriter(size.lines);
+    this.lines = new ByteWriter(size.lines, spareLines);
     this.frames = new ByteWriter(size.frames);
   }
 
@@ -194,15 +255,16 @@ export class BatchBytes {
   /**
    * Adds event `seq`, stamped with `timestamp`, whose JSON text (validated, canonical, one
    * line) is `source[start..end)`: copied as it is, the timestamp spliced in before its
-   * closing brace, into the frame and the line at once (a short text byte by byte).
+   * closing brace, into the frame and the line at once (one view of the text for both
+   * copies; the framing byte by byte).
    */
   addBytes(seq: number, source: Buffer, start: number, end: number, timestamp: string): void {
     const { frames, lines } = this;
     const tail = tailOf(timestamp);
     const digits = digitsOf(seq);
-    const json = end - 1 - start + tail.length;
-    frames.room(json + digits + FRAME_FIXED);
-    lines.room(json + digits + LINE_FIXED);
+    const bytes = end - 1 - start + tail.length;
+    frames.room(bytes + digits + FRAME_FIXED);
+    lines.room(bytes + digits + LINE_FIXED);
     const frame = frames.buffer;
     const line = lines.buffer;
     let f = copyBytes(FRAME_START, 0, FRAME_START.length, frame, frames.length);
@@ -211,18 +273,16 @@ export class BatchBytes {
     l = putInteger(line, l, seq, digits);
     f = copyBytes(FRAME_DATA, 0, FRAME_DATA.length, frame, f);
     l = copyBytes(LINE_EVENT, 0, LINE_EVENT.length, line, l);
-    if (end - 1 - start < SHORT_COPY) {
-      for (let index = start; index < end - 1; index++) {
-        const byte = source[index]!;
-        frame[f++] = byte;
-        line[l++] = byte;
-      }
-    } else {
-      f = copyBytes(source, start, end - 1, frame, f);
-      l = copyBytes(source, start, end - 1, line, l);
-    }
-    f = copyBytes(tail, 0, tail.length, frame, f);
-    l = copyBytes(tail, 0, tail.length, line, l);
+    // A plain view (not a Buffer, which costs a species lookup), copied twice.
+    const json = new Uint8Array(source.buffer, source.byteOffset + start, end - 1 - start);
+    frame.set(json, f);
+    line.set(json, l);
+    f += json.length;
+    l += json.length;
+    frame.set(tail, f);
+    line.set(tail, l);
+    f += tail.length;
+    l += tail.length;
     frame[f++] = 0x0a;
     frame[f++] = 0x0a;
     line[l++] = 0x7d;

@@ -77,7 +77,8 @@ export interface RunEventWriter {
   /**
    * Appends consecutive batches durably, as one commit; resolves once they are on disk
    * (or committed). `lines`, when given, are the batches' history lines (`historyLine`
-   * of each event) as bytes, one Buffer per batch, ready to append.
+   * of each event) as bytes, one Buffer per batch, ready to append: read only until the
+   * returned promise settles (their memory is then reused for later batches).
    */
   write(batches: readonly FrameBatch[], lines?: readonly Buffer[]): Promise<void>;
   /** Releases what the writer holds (an open file). */
