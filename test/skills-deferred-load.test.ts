@@ -54,6 +54,8 @@ describe('a skill library loaded only once the server listens', () => {
     const body = (await response.json()) as { matches: { slug: string }[] };
     expect(body.matches.map((match) => match.slug)).toContain('chase-invoices');
     expect(t.app.skills.isReady()).toBe(true);
+    // The load's snapshot save comes after ready; settling waits for it.
+    await t.app.skills.settle();
     expect(await exists(snapshotPath(stateDir))).toBe(true);
     // Starting it again changes nothing.
     t.app.startSkillLoad();

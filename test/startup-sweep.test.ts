@@ -5,7 +5,7 @@
  * `artifacts.json`, the state documents, the index and the outbox. Users' own files that
  * merely look alike (a listed artifact `data.json.1`, `skills/backup.txt.1`) are kept.
  */
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,6 +55,8 @@ describe('temp files of interrupted writes', () => {
   });
 
   it('start-up removed every leftover temp file and kept look-alike user files', async () => {
+    // The start-up index save, made after ready, is finished too.
+    await t.app.skills.settle();
     expect((await readdir(join(home, 'skills'))).sort()).toEqual(['backup.txt.1', 'chase.md']);
     expect((await readdir(join(nodeDir, 'artifacts'))).sort()).toEqual(['data.json.1']);
     expect((await readdir(nodeDir)).filter((name) => name.startsWith('artifacts'))).toEqual(['artifacts', 'artifacts.json']);
@@ -87,19 +89,30 @@ describe('temp files of interrupted writes', () => {
   });
 });
 
-describe('start-up writes are finished when the instance is ready (issue 10, item 12)', () => {
-  it('the refreshed skill index is on disk, with no temp file beside it, when the skill library is ready', async () => {
+describe('an index save cut short by a kill (issue 10, item 12)', () => {
+  it('leaves a temp file that the next start removes, and the saved index is still used', async () => {
     const home = await mkdtemp(join(tmpdir(), 'org-ready-'));
     try {
       await mkdir(join(home, 'skills'), { recursive: true });
       for (let i = 0; i < 300; i++) await writeFile(join(home, 'skills', `skill-${i}.md`), SKILL(`Skill ${i}`));
       const config = resolveConfig({ home, port: 0, demo: false }, { ORG_ADMIN_TOKEN: 'test-admin-token-0123456789abcdef', ORG_CONFIG_DIR: join(home, 'config') });
-      const app = await createApp(config, { log: () => undefined });
-      await app.skills.ready();
-      // Listed the moment the library is ready: a kill from now on cannot catch an index save half done.
+      const first = await createApp(config, { log: () => undefined });
+      await first.skills.ready();
+      // The start-up save comes after ready (off the path to the first search); settling waits for it.
+      await first.skills.settle();
+      expect(await readdir(join(home, '.org', 'index'))).toEqual(['skills.idx']);
+      await first.close();
+      // What a kill between the save's temp file and its rename leaves.
+      const saved = await readFile(join(home, '.org', 'index', 'skills.idx'));
+      await writeFile(join(home, '.org', 'index', 'skills.idx.2417754183'), saved.subarray(0, saved.length >> 1));
+
+      const again = await createApp(config, { log: () => undefined });
+      await again.skills.ready();
       const index = await readdir(join(home, '.org', 'index'));
-      await app.close();
+      const report = again.skills.loadReport;
+      await again.close();
       expect(index).toEqual(['skills.idx']);
+      expect(report).toMatchObject({ snapshot: 'used', reused: 300, read: 0 });
     } finally {
       await rm(home, { recursive: true, force: true });
     }

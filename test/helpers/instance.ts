@@ -53,8 +53,9 @@ export async function startInstance(options: TestInstanceOptions = {}): Promise<
     ...options.config,
   };
   const app = await createApp(config, options.deps);
-  // Tests start from a loaded library, as a server is once it says so.
-  if (options.waitForSkills !== false) await app.skills.ready();
+  // Tests start from a loaded library with its start-up index save done (that save comes
+  // after ready), so that no test sees the state folder change under it.
+  if (options.waitForSkills !== false) await app.skills.settle();
   // Composed as `org serve` does: the MCP endpoint is mounted at /mcp.
   const mcp = createMcpHttpHandler(app, { version: 'test', log: app.log, ...options.mcp });
   const server = await buildServer(app, { version: 'test', mcp });

@@ -69,7 +69,7 @@ export function whileLoading(creating: Promise<SkillStore>): SkillStore {
         entry.remove?.();
       };
     },
-    settle: async () => (await ready()).settle(),
+    settle: async (options) => (await ready()).settle(options),
     pull: async () => (await ready()).pull(),
     async close() {
       await settled;

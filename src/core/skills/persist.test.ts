@@ -1,9 +1,9 @@
-import { mkdir, readFile, utimes, unlink, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, utimes, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { INDEX_FORMAT, snapshotPath } from './persist.js';
 import { decodeSnapshot, encodeSnapshot } from './search/snapshot.js';
-import { createSkillStore } from './store.js';
+import { createSkillStore, openSkillStore } from './store.js';
 import { tempHome, writeSkillFile, type TempHome } from '../../../test/helpers/skills.js';
 
 let home: TempHome;
@@ -55,6 +55,18 @@ describe('persisted index', () => {
     const third = await start();
     expect(third.reads).toEqual([]);
     await third.store.close();
+  });
+
+  it('is ready before the start-up snapshot is saved; settling saves it', async () => {
+    const exists = (path: string) => access(path).then(() => true, () => false);
+    // A persist delay no test run reaches: only settle (or close) can have written the snapshot.
+    const store = openSkillStore({ root: home.root, stateDir: home.stateDir, synonyms: false, persistDelayMs: 3_600_000 });
+    await store.ready();
+    expect(store.search('pepper').map((m) => m.slug)).toEqual(['skill-15']);
+    expect(await exists(snapshotPath(home.stateDir))).toBe(false);
+    await store.settle();
+    expect(await exists(snapshotPath(home.stateDir))).toBe(true);
+    await store.close();
   });
 
   it('discards a corrupt or old-version snapshot and rebuilds', async () => {

@@ -51,6 +51,12 @@ export interface SkillExplainRequest extends SkillSearchRequest {
   slugs?: string[];
 }
 
+/** Options of {@link SkillStore.settle}. */
+export interface SettleOptions {
+  /** Wait for a pending index snapshot save too (default true). */
+  snapshot?: boolean;
+}
+
 /** Longest search query accepted (API.md §4). */
 export const MAX_QUERY_LENGTH = 1000;
 /** Most matches a search may ask for. */
@@ -101,7 +107,7 @@ export interface SkillStore {
    * reported yet are not known here: to wait for one edit, wait for its change event
    * ({@link subscribe}).
    */
-  settle(): Promise<void>;
+  settle(options?: SettleOptions): Promise<void>;
   /**
    * Brings the library up to its skills remote (another instance announced a commit, or
    * the periodic fetch): the clone is fetched and moved on, and the skills that changed
@@ -135,9 +141,11 @@ function searchOptions(query: unknown, request: SkillSearchRequest): { limit: nu
 export function openSkillStore(input: SkillStoreOptions, startAfter?: Promise<unknown>): SkillStore {
   const load = async () => {
     const store = await createSkillStore(input);
-    // Ready includes the start-up writes (a refreshed index snapshot): once ready, none is
-    // left in flight for a kill to catch half done.
-    await store.settle();
+    // Ready includes the file changes reported during the load, not the refreshed index
+    // snapshot: that save is an accelerator of the next start, made after the store's
+    // persist delay (off the path to the first search). A kill that catches it leaves only
+    // a temp file, which the next start removes before reading the snapshot.
+    await store.settle({ snapshot: false });
     return store;
   };
   // Held until `startAfter` (the server listening): loading a large library reads and
@@ -226,7 +234,9 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
       events.emit(event, (error) => options.log('error', 'skill change listener failed', errorFields(error)));
     },
   };
-  if (report.read > 0 || report.removed > 0 || report.snapshot !== 'used') saver.schedule(0);
+  // After the persist delay: the save (encoding the index, then an atomic write) should not
+  // hold up the first searches of a store that has just loaded.
+  if (report.read > 0 || report.removed > 0 || report.snapshot !== 'used') saver.schedule();
 
   ready.ctx = ctx;
   for (const names of early.splice(0)) onBatch(names);
@@ -275,12 +285,12 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
     gaps: (query) => searchLog.gaps(query),
     count: () => catalog.records.size,
     subscribe: (listener) => events.subscribe(listener),
-    async settle() {
+    async settle(settleOptions = {}) {
       watcher?.flush();
       await batches;
       await ctx.mutex.idle();
       // The index snapshot is a queued write too: once settled, none is left in flight.
-      await saver.flush();
+      if (settleOptions.snapshot !== false) await saver.flush();
     },
     async pull() {
       const remote = options.remote;
