@@ -6,11 +6,12 @@
  * Each synonym is weighed by how often its sense is the one meant: `index.sense` gives
  * every sense of a word with the number of times it was tagged in WordNet's sense-tagged
  * corpus, so "fire" → "dismiss" (a rare sense of "fire") weighs far less than
- * "website" → "site" (its only sense). The index (7 MB) is read once into memory and
- * searched by binary search; synsets are read from the `data.<pos>` files by byte
- * offset with positioned reads, so the data files never sit in memory. Lookups are cached.
+ * "website" → "site" (its only sense). The index (7 MB, sorted) is searched in place by
+ * binary search over byte offsets and synsets are read from the `data.<pos>` files by byte
+ * offset, both with positioned reads: no dictionary file is ever read whole or kept in
+ * memory, so the first lookup costs a few dozen small reads. Lookups are cached.
  */
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
@@ -68,7 +69,7 @@ export function createWordNet(options: WordNetOptions = {}): WordNet {
   const max = options.maxSynonyms ?? 8;
   const cacheSize = options.cacheSize ?? 5_000;
   let dictDir: string | undefined = options.dictDir;
-  let index: { text: string; lines: Int32Array } | undefined;
+  let index: SenseIndex | undefined;
   const fds = new Map<string, number>();
   const cache = new Map<string, Synonym[]>();
   const antonymCache = new Map<string, string[]>();
@@ -76,7 +77,7 @@ export function createWordNet(options: WordNetOptions = {}): WordNet {
 
   const senseIndex = () => {
     dictDir ??= wordnetDictDir();
-    index ??= loadLines(join(dictDir, 'index.sense'));
+    index ??= openSenseIndex(join(dictDir, 'index.sense'));
     return index;
   };
 
@@ -93,7 +94,7 @@ export function createWordNet(options: WordNetOptions = {}): WordNet {
   const lookupAntonyms = (word: string): string[] => {
     const found = new Set<string>();
     for (const form of forms(word)) {
-      for (const sense of sensesOf(senseIndex(), form)) {
+      for (const sense of senseIndex().senses(form)) {
         const file = DATA_FILE[sense.type];
         if (!file) continue;
         const synset = readSynset(file, sense.offset);
@@ -115,7 +116,7 @@ export function createWordNet(options: WordNetOptions = {}): WordNet {
   };
 
   const lookup = (word: string): Synonym[] => {
-    const senses = sensesOf(senseIndex(), word);
+    const senses = senseIndex().senses(word);
     const total = senses.reduce((sum, s) => sum + s.tagged + 0.5, 0);
     const found = new Map<string, number>();
     for (const sense of senses) {
@@ -146,7 +147,7 @@ export function createWordNet(options: WordNetOptions = {}): WordNet {
   return {
     knows(word: string): boolean {
       if (!/^[a-z][a-z-]{1,39}$/.test(word)) return false;
-      return forms(word).some((form) => sensesOf(senseIndex(), form).length > 0);
+      return forms(word).some((form) => senseIndex().senses(form).length > 0);
     },
     synonyms(word: string): Synonym[] {
       const hit = cache.get(word);
@@ -167,43 +168,100 @@ export function createWordNet(options: WordNetOptions = {}): WordNet {
     close(): void {
       for (const fd of fds.values()) closeSync(fd);
       fds.clear();
+      index?.close();
+      index = undefined;
     },
   };
 }
 
-function loadLines(file: string): { text: string; lines: Int32Array } {
-  const text = readFileSync(file, 'latin1');
-  const starts: number[] = [];
-  let at = 0;
-  while (at < text.length) {
-    starts.push(at);
-    const next = text.indexOf('\n', at);
-    if (next === -1) break;
-    at = next + 1;
-  }
-  return { text, lines: Int32Array.from(starts) };
+/** One sense of a word in `index.sense`. */
+export interface Sense {
+  /** `ss_type` digit of the sense key (which data file holds the synset). */
+  type: string;
+  /** Byte offset of the synset in its data file. */
+  offset: number;
+  /** Times the sense was tagged in WordNet's sense-tagged corpus. */
+  tagged: number;
 }
 
-/** The senses of `word`: `lemma%type:… offset sense_number tag_count` lines, contiguous and sorted. */
-function sensesOf(index: { text: string; lines: Int32Array }, word: string): { type: string; offset: number; tagged: number }[] {
-  const prefix = `${word}%`;
-  let lo = 0;
-  let hi = index.lines.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const start = index.lines[mid] as number;
-    if (index.text.slice(start, start + prefix.length) < prefix) lo = mid + 1;
-    else hi = mid;
-  }
-  const senses: { type: string; offset: number; tagged: number }[] = [];
-  for (let i = lo; i < index.lines.length; i++) {
-    const start = index.lines[i] as number;
-    if (!index.text.startsWith(prefix, start)) break;
-    const line = index.text.slice(start, index.text.indexOf('\n', start));
-    const [key, offset, , tagged] = line.split(' ');
-    senses.push({ type: key?.charAt(prefix.length) ?? '', offset: Number(offset), tagged: Number(tagged) || 0 });
-  }
-  return senses;
+/** A sorted `index.sense` file searched in place; `close()` releases its handle. */
+export interface SenseIndex {
+  /** The senses of `word`: its `lemma%type:… offset sense_number tag_count` lines, contiguous and sorted. */
+  senses(word: string): Sense[];
+  close(): void;
+}
+
+/** Bytes read per probe of the binary search (index lines are well under 100 bytes). */
+const PROBE = 512;
+
+/**
+ * Opens a sorted index file for lookups by positioned reads. `lineFrom(p)` is the first
+ * line that starts at or after byte `p`; the binary search finds the smallest `p` whose
+ * line is not before the word's key prefix, which is the first line of its senses.
+ */
+export function openSenseIndex(file: string): SenseIndex {
+  const fd = openSync(file, 'r');
+  const size = fstatSync(fd).size;
+  let buffer = Buffer.alloc(PROBE);
+
+  /** Text of `length` bytes from `position` (fewer at the end of the file). */
+  const readAt = (position: number, length: number): string => {
+    if (buffer.length < length) buffer = Buffer.alloc(length);
+    const read = readSync(fd, buffer, 0, length, position);
+    return buffer.toString('latin1', 0, read);
+  };
+
+  /** The first whole line starting at or after byte `p`, with its start; undefined past the end. */
+  const lineFrom = (p: number): { start: number; text: string } | undefined => {
+    let start = p;
+    let window = PROBE;
+    for (;;) {
+      // From p - 1, so that a line starting exactly at p is found (its preceding newline is read).
+      const from = start === 0 ? 0 : start - 1;
+      const text = readAt(from, window);
+      const newline = start === 0 ? -1 : text.indexOf('\n');
+      if (start !== 0 && newline === -1) {
+        if (from + text.length >= size) return undefined;
+        window *= 2;
+        continue;
+      }
+      const lineStart = start === 0 ? 0 : from + newline + 1;
+      if (lineStart >= size) return undefined;
+      const offset = lineStart - from;
+      const end = text.indexOf('\n', offset);
+      if (end === -1 && from + text.length < size) {
+        window *= 2;
+        continue;
+      }
+      start = lineStart;
+      return { start, text: text.slice(offset, end === -1 ? undefined : end) };
+    }
+  };
+
+  return {
+    senses(word) {
+      const prefix = `${word}%`;
+      let lo = 0;
+      let hi = size;
+      while (lo < hi) {
+        const mid = Math.floor((lo + hi) / 2);
+        const line = lineFrom(mid);
+        if (line === undefined || line.text.slice(0, prefix.length) >= prefix) hi = mid;
+        else lo = mid + 1;
+      }
+      const senses: Sense[] = [];
+      let line = lineFrom(lo);
+      while (line !== undefined && line.text.startsWith(prefix)) {
+        const [key, offset, , tagged] = line.text.split(' ');
+        senses.push({ type: key?.charAt(prefix.length) ?? '', offset: Number(offset), tagged: Number(tagged) || 0 });
+        line = lineFrom(line.start + line.text.length + 1);
+      }
+      return senses;
+    },
+    close() {
+      closeSync(fd);
+    },
+  };
 }
 
 /** A synset as read from a data file: its words and its antonym pointers. */
