@@ -6,6 +6,7 @@
 import { toListEntry } from './entry.js';
 import { toSearchDocument } from './search/document.js';
 import type { SkillSearchIndex } from './search/engine.js';
+import type { ParsedSlice } from './parsed-file.js';
 import type { FileSignature } from './skill-file.js';
 import type { Skill, SkillListEntry, SkillProblem } from './types.js';
 
@@ -32,6 +33,19 @@ export class Catalog {
     this.problems.delete(`${skill.slug}.md`);
     this.records.set(skill.slug, { entry: toListEntry(skill), ...signature });
     this.index.set(toSearchDocument(skill));
+  }
+
+  /** Applies a slice of files parsed elsewhere ({@link parseSlice}, maybe in a worker thread), in order. */
+  putSlice(slice: ParsedSlice): void {
+    for (const file of slice.files) {
+      if (file.kind === 'skill') {
+        this.problems.delete(`${file.slug}.md`);
+        this.records.set(file.slug, { entry: file.entry, ...file.signature });
+      } else if (file.kind === 'problem') {
+        this.putProblem(`${file.slug}.md`, file.message, file.signature, file.line);
+      }
+    }
+    this.index.addBatch(slice.batch);
   }
 
   /** Records a file that does not load (at `line` of it, when known); a skill of that slug leaves the catalog. */

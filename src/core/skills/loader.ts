@@ -17,7 +17,9 @@ import {
   loadSkillSearchIndex,
   type SkillSearchIndexOptions,
 } from './search/engine.js';
-import { readSkillFileSync, skillPath, type FileSignature } from './skill-file.js';
+import { parseInWorkers } from './parse-pool.js';
+import { parseSlice } from './parsed-file.js';
+import { skillPath, type FileSignature } from './skill-file.js';
 import { isValidSlug } from './slug.js';
 import type { ResolvedSkillStoreOptions } from './options.js';
 import { DELETED_DIR, TRASH_LINK_PROBLEM } from './trash.js';
@@ -26,6 +28,8 @@ import { DELETED_DIR, TRASH_LINK_PROBLEM } from './trash.js';
 export interface LoadReport {
   /** Files read and parsed. */
   read: number;
+  /** Files read and parsed by worker threads (a large load; see the `parseWorkers` option). */
+  parsedInWorkers: number;
   /** Files taken from the snapshot without reading. */
   reused: number;
   /** Snapshot entries whose file is gone. */
@@ -71,7 +75,7 @@ export async function loadCatalog(
     const signature = statSignature(join(options.root, DELETED_DIR));
     if (signature) catalog.catalog.putProblem(DELETED_DIR, TRASH_LINK_PROBLEM, signature);
   }
-  const report: LoadReport = { read: 0, reused: 0, removed: 0, problems: 0, removedTemps: [], snapshot, ms: 0 };
+  const report: LoadReport = { read: 0, parsedInWorkers: 0, reused: 0, removed: 0, problems: 0, removedTemps: [], snapshot, ms: 0 };
   if (options.sweepTemps) {
     for (const entry of entries) {
       if (!entry.isFile() || !SKILL_TEMP.test(entry.name)) continue;
@@ -80,6 +84,8 @@ export async function loadCatalog(
     }
   }
   const seen = new Set<string>();
+  // Files to read, in listing order (the order their documents enter the index).
+  const toRead: string[] = [];
 
   for (let i = 0; i < names.length; i += SLICE) {
     if (i > 0) await yieldToEventLoop();
@@ -100,12 +106,29 @@ export async function loadCatalog(
           continue;
         }
       }
-      report.read++;
-      options.onFileRead(slug);
-      const outcome = readSkillFileSync(options.root, slug);
-      if (outcome === 'unchanged' || outcome.kind === 'missing') continue;
-      if (outcome.kind === 'skill') catalog.catalog.put(outcome.skill, outcome.signature);
-      else catalog.catalog.putProblem(name, outcome.message, outcome.signature, outcome.line);
+      toRead.push(slug);
+    }
+  }
+
+  report.read = toRead.length;
+  for (const slug of toRead) options.onFileRead(slug);
+  if (options.parseWorkers > 0 && toRead.length >= options.parseWorkersMinFiles) {
+    // A large load (a cold start): worker threads read, parse and analyse while this
+    // thread adds their output to the index, slice by slice, in listing order.
+    const slices = parseInWorkers(options.root, toRead, options.parseWorkers);
+    for (let next = await slices.next(); ; next = await slices.next()) {
+      if (next.done) {
+        report.parsedInWorkers = next.value.inWorkers;
+        break;
+      }
+      catalog.catalog.putSlice(next.value);
+      // Slices already parsed resolve at once: let requests in between two of them.
+      await yieldToEventLoop();
+    }
+  } else {
+    for (let i = 0; i < toRead.length; i += SLICE) {
+      if (i > 0) await yieldToEventLoop();
+      catalog.catalog.putSlice(parseSlice(options.root, toRead.slice(i, i + SLICE)));
     }
   }
 

@@ -7,7 +7,7 @@
  */
 import type { SkillStatus } from '../types.js';
 import { analyse, tokenize } from './analyzer.js';
-import type { SearchDocument } from './document.js';
+import type { DocumentFacts } from './document.js';
 import { SEARCH_FIELDS } from './tuning.js';
 
 /** Status codes stored per document. */
@@ -74,7 +74,7 @@ export class DocTable {
   }
 
   /** Appends a document and makes it the live one of its slug; returns its id. */
-  add(doc: SearchDocument, lengths: readonly number[]): number {
+  add(doc: DocumentFacts, lengths: ArrayLike<number>): number {
     const old = this.bySlug.get(doc.slug);
     if (old !== undefined) this.remove(old);
     const id = this.slugs.length;

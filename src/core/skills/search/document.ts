@@ -4,7 +4,8 @@
  * deprecated skill the slugs its text points to (where its successor is found).
  */
 import type { Skill, SkillStatus } from '../types.js';
-import type { SearchField } from './tuning.js';
+import { analyse } from './analyzer.js';
+import { SEARCH_FIELDS, type SearchField } from './tuning.js';
 
 /** One indexed skill. */
 export interface SearchDocument {
@@ -83,4 +84,46 @@ export function splitIntro(body: string): { intro: string; body: string } {
   const match = /^#{1,2}[ \t]/m.exec(body.replace(/^\s*# [^\n]*\n/, (title) => ' '.repeat(title.length)));
   if (!match) return { intro: body, body: '' };
   return { intro: body.slice(0, match.index), body: body.slice(match.index) };
+}
+
+/** What the document table keeps of a search document (its text goes to the postings only). */
+export type DocumentFacts = Pick<SearchDocument, 'slug' | 'name' | 'tags' | 'triggers' | 'status' | 'structure_id' | 'successors'>;
+
+/** A document's text analysed for the postings: per field, stem → frequency; the words seen; field lengths. */
+export interface AnalysedDocument {
+  /** One map per field of `SEARCH_FIELDS`, in order. */
+  fields: Map<string, number>[];
+  /** Word as written → its stem. */
+  words: Map<string, string>;
+  /** Content words per field. */
+  lengths: number[];
+}
+
+/**
+ * Analyses a document's fields (the costly part of indexing, and free of index state, so
+ * it can run anywhere: the loader does it in worker threads for a large library).
+ */
+export function analyseDocument(doc: SearchDocument): AnalysedDocument {
+  const fields: Map<string, number>[] = [];
+  const words = new Map<string, string>();
+  const lengths: number[] = [];
+  for (const field of SEARCH_FIELDS) {
+    const counts = new Map<string, number>();
+    const analysed = analyse(fieldText(doc, field));
+    for (const { word, stem } of analysed) {
+      counts.set(stem, (counts.get(stem) ?? 0) + 1);
+      words.set(word, stem);
+    }
+    fields.push(counts);
+    lengths.push(analysed.length);
+  }
+  return { fields, words, lengths };
+}
+
+/** The facts of a document the document table keeps (what is sent back from a worker). */
+export function documentFacts(doc: SearchDocument): DocumentFacts {
+  const facts: DocumentFacts = { slug: doc.slug, name: doc.name, tags: doc.tags, triggers: doc.triggers, status: doc.status };
+  if (doc.structure_id !== undefined) facts.structure_id = doc.structure_id;
+  if (doc.successors !== undefined) facts.successors = doc.successors;
+  return facts;
 }

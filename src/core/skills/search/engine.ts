@@ -7,8 +7,8 @@
  * added, replaced and removed by slug; nothing is ever rebuilt from the text.
  */
 import type { SearchMatch } from '../types.js';
-import { analyse } from './analyzer.js';
-import { fieldText, type SearchDocument } from './document.js';
+import type { AnalysedBatch } from './batch.js';
+import { analyseDocument, documentFacts, type SearchDocument } from './document.js';
 import { DocTable, STATUS, type DocTableData } from './docs.js';
 import { explainSearch, type SearchExplanation } from './explain.js';
 import { baseTerm, DeltaPostings, emptyBase, mergePostings, type BasePostings } from './postings.js';
@@ -65,6 +65,8 @@ export interface SkillSearchIndex {
   has(slug: string): boolean;
   /** Adds the document, or replaces the one with the same slug. */
   set(doc: SearchDocument): void;
+  /** `set` for each document of a batch analysed elsewhere (a worker thread), in order. */
+  addBatch(batch: AnalysedBatch): void;
   /** Removes a skill; false when it was not indexed. */
   remove(slug: string): boolean;
   /** Ranked, explained matches among `complete` skills visible to the structure; [] when nothing is relevant. */
@@ -78,6 +80,8 @@ export interface SkillSearchIndex {
   /** The index content for a snapshot (compacts first). */
   toData(): SkillSearchIndexData;
 }
+
+const FIELD_COUNT = SEARCH_FIELDS.length;
 
 const round = (value: number): number => Math.round(value * 1000) / 1000;
 
@@ -155,21 +159,25 @@ function buildIndex(initialDocs: DocTable, initialBase: BasePostings | (() => Ba
     },
     has: (slug) => docs.bySlug.has(slug),
     set(doc) {
-      const fields: Map<string, number>[] = [];
-      const words = new Map<string, string>();
-      const lengths: number[] = [];
-      for (const field of SEARCH_FIELDS) {
-        const counts = new Map<string, number>();
-        const analysed = analyse(fieldText(doc, field));
-        for (const { word, stem } of analysed) {
-          counts.set(stem, (counts.get(stem) ?? 0) + 1);
-          words.set(word, stem);
+      const analysed = analyseDocument(doc);
+      const id = docs.add(documentFacts(doc), analysed.lengths);
+      delta.add(id, analysed.fields, analysed.words);
+    },
+    addBatch(batch) {
+      const rows = delta.rowsOf(batch.stems);
+      let entry = 0;
+      let word = 0;
+      batch.facts.forEach((facts, d) => {
+        const id = docs.add(facts, batch.lengths.subarray(d * FIELD_COUNT, (d + 1) * FIELD_COUNT));
+        const entryEnd = batch.entryEnd[d] as number;
+        delta.addEntries(id, rows, batch.entryStem, batch.entryPacked, entry, entryEnd);
+        entry = entryEnd;
+        const wordEnd = batch.wordEnd[d] as number;
+        for (; word < wordEnd; word++) {
+          const w = batch.docWords[word] as number;
+          delta.addWord(batch.words[w] as string, batch.stems[batch.wordStem[w] as number] as string);
         }
-        fields.push(counts);
-        lengths.push(analysed.length);
-      }
-      const id = docs.add(doc, lengths);
-      delta.add(id, fields, words);
+      });
     },
     remove(slug) {
       const id = docs.bySlug.get(slug);

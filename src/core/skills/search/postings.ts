@@ -98,6 +98,41 @@ export class DeltaPostings {
     }
   }
 
+  /** The rows of `stems`, new stems getting rows in order (a batch's stem table resolved once). */
+  rowsOf(stems: readonly string[]): Uint32Array {
+    const rows = new Uint32Array(stems.length);
+    stems.forEach((stem, i) => {
+      let id = this.ids.get(stem);
+      if (id === undefined) {
+        id = this.names.length;
+        this.ids.set(stem, id);
+        this.names.push(stem);
+        this.sortedTerms = undefined;
+      }
+      rows[i] = id;
+    });
+    return rows;
+  }
+
+  /** Adds entries `from` to `to` of a batch for document `doc`: row `rows[entryStem[i]]`, value `entryPacked[i]`. */
+  addEntries(doc: number, rows: Uint32Array, entryStem: Uint32Array, entryPacked: Uint16Array, from: number, to: number): void {
+    while (this.entries + (to - from) > this.termOf.length) this.grow();
+    for (let i = from; i < to; i++) {
+      this.termOf[this.entries] = rows[entryStem[i] as number] as number;
+      this.docOf[this.entries] = doc;
+      this.packedOf[this.entries] = entryPacked[i] as number;
+      this.entries++;
+    }
+    this.arranged = undefined;
+  }
+
+  /** Records a word as written and its stem (for prefix and typo lookups). */
+  addWord(word: string, stem: string): void {
+    if (this.words.get(word) === stem) return;
+    this.words.set(word, stem);
+    this.sortedWords = undefined;
+  }
+
   /** Row of stem `term`, or -1. */
   termIndex(term: string): number {
     return this.ids.get(term) ?? -1;
