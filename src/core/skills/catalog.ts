@@ -15,16 +15,74 @@ export interface CatalogRecord extends FileSignature {
   entry: SkillListEntry;
 }
 
+/**
+ * The manifest of a persisted index, kept as loaded until a record is needed: file
+ * signatures in number columns and the list entries as one JSON text, all in the order
+ * of `slugs`. A start with nothing changed only compares signatures, so it never parses
+ * the entries nor makes an object per skill.
+ */
+export interface LazyManifest {
+  slugs: readonly string[];
+  mtimes: Float64Array;
+  sizes: Float64Array;
+  /** The list entries as a JSON array, in the order of `slugs`. */
+  entries: () => string;
+}
+
 /** Live skills, problems and the index. */
 export class Catalog {
-  readonly records = new Map<string, CatalogRecord>();
+  private readonly table = new Map<string, CatalogRecord>();
+  private manifest: { data: LazyManifest; at: Map<string, number> } | undefined;
   readonly problems = new Map<string, SkillProblem & FileSignature>();
 
   constructor(readonly index: SkillSearchIndex) {}
 
+  /** Starts from a persisted manifest, materialised into records on first use; throws when it is malformed. */
+  adopt(manifest: LazyManifest): void {
+    const count = manifest.slugs.length;
+    if (manifest.mtimes.length !== count || manifest.sizes.length !== count || this.table.size > 0) throw new TypeError('malformed manifest');
+    const at = new Map<string, number>();
+    manifest.slugs.forEach((slug, i) => at.set(slug, i));
+    if (at.size !== count) throw new TypeError('malformed manifest');
+    this.manifest = { data: manifest, at };
+  }
+
+  /** Every live skill's record, by slug (materialises a persisted manifest on first use). */
+  get records(): Map<string, CatalogRecord> {
+    const pending = this.manifest;
+    if (pending) {
+      this.manifest = undefined;
+      const entries = JSON.parse(pending.data.entries()) as unknown;
+      if (!Array.isArray(entries) || entries.length !== pending.data.slugs.length) throw new TypeError('malformed manifest');
+      pending.data.slugs.forEach((slug, i) => {
+        this.table.set(slug, { entry: entries[i] as SkillListEntry, mtimeMs: pending.data.mtimes[i] as number, size: pending.data.sizes[i] as number });
+      });
+    }
+    return this.table;
+  }
+
+  /** The file signature of a live skill, without materialising the manifest. */
+  signatureOf(slug: string): FileSignature | undefined {
+    if (this.manifest) {
+      const i = this.manifest.at.get(slug);
+      return i === undefined ? undefined : { mtimeMs: this.manifest.data.mtimes[i] as number, size: this.manifest.data.sizes[i] as number };
+    }
+    return this.table.get(slug);
+  }
+
+  /** Slugs of the live skills, without materialising the manifest. */
+  slugs(): string[] {
+    return this.manifest ? [...this.manifest.data.slugs] : [...this.table.keys()];
+  }
+
+  /** Number of live skills. */
+  get count(): number {
+    return this.manifest ? this.manifest.data.slugs.length : this.table.size;
+  }
+
   /** True when the catalog already holds exactly this version of the file. */
   isCurrent(slug: string, signature: FileSignature): boolean {
-    const held = this.records.get(slug) ?? this.problems.get(`${slug}.md`);
+    const held = this.signatureOf(slug) ?? this.problems.get(`${slug}.md`);
     return held !== undefined && held.mtimeMs === signature.mtimeMs && held.size === signature.size;
   }
 
@@ -57,7 +115,8 @@ export class Catalog {
   /** Removes a skill (and any problem recorded for its file); false when nothing was there. */
   drop(slug: string): boolean {
     const hadProblem = this.problems.delete(`${slug}.md`);
-    const had = this.records.delete(slug);
+    // Only a skill held makes the records materialise (a bad file name never does).
+    const had = this.signatureOf(slug) !== undefined && this.records.delete(slug);
     this.index.remove(slug);
     return had || hadProblem;
   }

@@ -98,7 +98,7 @@ export async function loadCatalog(
         if (signature) catalog.catalog.putProblem(name, 'file name is not a valid slug', signature);
         continue;
       }
-      const record = catalog.catalog.records.get(slug);
+      const record = catalog.catalog.signatureOf(slug);
       if (record && !links.has(name)) {
         const signature = statSignature(file);
         if (signature && record.mtimeMs === signature.mtimeMs && record.size === signature.size) {
@@ -132,7 +132,7 @@ export async function loadCatalog(
     }
   }
 
-  for (const slug of [...catalog.catalog.records.keys()]) {
+  for (const slug of catalog.catalog.slugs()) {
     if (seen.has(slug)) continue;
     catalog.catalog.drop(slug);
     report.removed++;
@@ -154,11 +154,12 @@ async function fromSnapshot(
   try {
     const index = loadSkillSearchIndex(read.snapshot.index, searchOptions);
     const catalog = new Catalog(index);
-    for (const [slug, record] of Object.entries(read.snapshot.records)) {
+    const { manifest } = read.snapshot;
+    for (const slug of manifest.slugs) {
       if (!index.has(slug) || !isValidSlug(slug)) throw new Error('manifest and index disagree');
-      catalog.records.set(slug, record);
     }
-    if (catalog.records.size !== index.size) throw new Error('manifest and index disagree');
+    catalog.adopt(manifest);
+    if (catalog.count !== index.size) throw new Error('manifest and index disagree');
     return { catalog, reason: 'used' };
   } catch {
     return { catalog: new Catalog(createSkillSearchIndex(searchOptions)), reason: 'corrupt' };

@@ -32,9 +32,10 @@ describe('persisted index', () => {
     expect(first.reads.length).toBe(20);
     expect(first.store.loadReport.snapshot).toBe('none');
     await first.store.close();
-    const saved = decodeSnapshot(await readFile(snapshotPath(home.stateDir))).meta as { format: number; records: object };
-    expect(saved.format).toBe(INDEX_FORMAT);
-    expect(Object.keys(saved.records).length).toBe(20);
+    const saved = decodeSnapshot(await readFile(snapshotPath(home.stateDir)));
+    expect((saved.meta as { format: number }).format).toBe(INDEX_FORMAT);
+    expect(saved.extra.numbers('mtimes').length).toBe(20);
+    expect((JSON.parse(saved.extra.text('entries')) as unknown[]).length).toBe(20);
 
     await writeSkillFile(home.root, 'skill-3', 'Skill three changed about zebras');
     const later = new Date(Date.now() + 5_000);
@@ -95,12 +96,46 @@ describe('persisted index', () => {
     expect(broken.store.search('engine').map((m) => m.slug)).toEqual(['skill-4']);
     await broken.store.close();
 
-    // A manifest naming a skill the index lacks.
+    // A manifest that does not cover the index.
     const current = decodeSnapshot(await readFile(snapshotPath(home.stateDir)));
-    const records = { ...((current.meta as { records: object }).records), ghost: {} };
-    await writeFile(snapshotPath(home.stateDir), encodeSnapshot({ ...(current.meta as object), records }, current.index));
-    const ghost = await start();
-    expect(ghost.store.loadReport.snapshot).toBe('corrupt');
-    await ghost.store.close();
+    const short = { mtimes: current.extra.numbers('mtimes').slice(0, 19), sizes: current.extra.numbers('sizes').slice(0, 19), entries: current.extra.text('entries') };
+    await writeFile(snapshotPath(home.stateDir), encodeSnapshot(current.meta, current.index, short));
+    const uncovered = await start();
+    expect(uncovered.store.loadReport.snapshot).toBe('corrupt');
+    expect(uncovered.reads.length).toBe(20);
+    await uncovered.store.close();
+
+    // One byte changed in the list entries, which a start with nothing changed never parses:
+    // the checksum rejects the file at load, so no later listing can trust a damaged entry.
+    const good = await readFile(snapshotPath(home.stateDir));
+    const at = good.lastIndexOf(Buffer.from('Skill about pepper'));
+    expect(at).toBeGreaterThan(0);
+    const damaged = Buffer.from(good);
+    damaged[at] = 'Z'.charCodeAt(0);
+    await writeFile(snapshotPath(home.stateDir), damaged);
+    const flipped = await start();
+    expect(flipped.store.loadReport.snapshot).toBe('corrupt');
+    expect(flipped.reads.length).toBe(20);
+    expect(flipped.store.list().map((entry) => entry.name)).toContain('Skill about pepper');
+    await flipped.store.close();
+
+    // The previous layout (the manifest as JSON records in the header) is another format.
+    const previous = decodeSnapshot(await readFile(snapshotPath(home.stateDir)));
+    await writeFile(snapshotPath(home.stateDir), encodeSnapshot({ ...(previous.meta as object), format: 4, records: {} }, previous.index));
+    const legacy = await start();
+    expect(legacy.store.loadReport.snapshot).toBe('old format');
+    await legacy.store.close();
+  });
+
+  it('a start with nothing changed lists every skill from the manifest without reading a file', async () => {
+    const first = await start();
+    const listed = first.store.list({ statuses: ['complete', 'draft', 'deprecated'] });
+    await first.store.close();
+    const again = await start();
+    expect(again.reads).toEqual([]);
+    expect(again.store.loadReport).toMatchObject({ snapshot: 'used', reused: 20, read: 0 });
+    expect(again.store.count()).toBe(20);
+    expect(again.store.list({ statuses: ['complete', 'draft', 'deprecated'] })).toEqual(listed);
+    await again.store.close();
   });
 });

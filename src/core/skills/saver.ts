@@ -4,7 +4,7 @@
  * snapshot is only a start-up accelerator.
  */
 import { errorFields } from '../util/log.js';
-import type { Catalog } from './catalog.js';
+import type { Catalog, LazyManifest } from './catalog.js';
 import type { ResolvedSkillStoreOptions } from './options.js';
 import { INDEX_FORMAT, writeSnapshot } from './persist.js';
 
@@ -14,6 +14,21 @@ export interface IndexSaver {
   schedule(delayMs?: number): void;
   /** Saves now when anything changed since the last save. */
   flush(): Promise<void>;
+}
+
+/** The manifest of the catalog's records, in the order of the index's documents. */
+function manifestOf(catalog: Catalog, slugs: readonly string[]): LazyManifest {
+  const records = catalog.records;
+  const mtimes = new Float64Array(slugs.length);
+  const sizes = new Float64Array(slugs.length);
+  const entries = slugs.map((slug, i) => {
+    const record = records.get(slug);
+    if (!record) throw new Error(`the index holds ${slug}, the catalog does not`);
+    mtimes[i] = record.mtimeMs;
+    sizes[i] = record.size;
+    return record.entry;
+  });
+  return { slugs, mtimes, sizes, entries: () => JSON.stringify(entries) };
 }
 
 /** Creates the saver of one store. */
@@ -29,12 +44,13 @@ export function createIndexSaver(options: ResolvedSkillStoreOptions, catalog: Ca
     dirty = false;
     saving = saving.then(async () => {
       try {
+        const index = catalog.index.toData();
         await writeSnapshot(options.stateDir, {
           format: INDEX_FORMAT,
           root: options.root,
           saved_at: options.clock().toISOString(),
-          records: Object.fromEntries(catalog.records),
-          index: catalog.index.toData(),
+          manifest: manifestOf(catalog, index.docs.slugs),
+          index,
         });
       } catch (error) {
         options.log('error', 'saving the skill index failed', errorFields(error));

@@ -208,7 +208,7 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
     loadCatalog(options, { tuning: options.tuning, ...(synonyms ? { synonyms } : {}) }),
     watching,
   ]);
-  options.log('info', 'skills loaded', { ...report, removedTemps: report.removedTemps.length, skills: catalog.records.size });
+  options.log('info', 'skills loaded', { ...report, removedTemps: report.removedTemps.length, skills: catalog.count });
   if (report.removedTemps.length > 0) {
     // Each one is a write a crash cut short (see `sweepTemps`).
     const files = report.removedTemps.map((name) => `skills/${name}`);
@@ -283,7 +283,7 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
       return catalog.index.explain(query, { ...searchOptions(query, request), ...(request.slugs ? { slugs: request.slugs } : {}) });
     },
     gaps: (query) => searchLog.gaps(query),
-    count: () => catalog.records.size,
+    count: () => catalog.count,
     subscribe: (listener) => events.subscribe(listener),
     async settle(settleOptions = {}) {
       watcher?.flush();

@@ -1,22 +1,28 @@
 /**
  * The binary snapshot of a search index, with room for the caller's own metadata:
  *
- *     "ORGSKIX1" · u32 header length · header JSON · padding · sections
+ *     "ORGSKIX2" · u32 header length · u32 CRC-32 · header JSON · padding · sections
  *
+ * The CRC-32 covers the header and the sections and is checked at load: a damaged file
+ * is rejected whole then, never trusted in part by a section decoded later.
  * The header holds the metadata, the document table's strings (slugs, names, scopes,
  * triggers, successor hints) and where each section lies. Sections are the typed arrays
  * of the document table and of the postings, each 8-byte aligned, used in place as
- * views of the file's buffer, and the sorted stems and words as newline-joined UTF-8.
+ * views of the file's buffer, the sorted stems and words as newline-joined UTF-8, and
+ * the caller's own sections (number columns and text).
  * Decoding parses only the header: the postings and their strings are decoded on the
  * first search that needs them.
  */
+import { crc32 } from 'node:zlib';
 import type { DocTableData } from './docs.js';
 import type { SkillSearchIndexData } from './engine.js';
 import type { BasePostings } from './postings.js';
 
-const MAGIC = Buffer.from('ORGSKIX1', 'latin1');
+const MAGIC = Buffer.from('ORGSKIX2', 'latin1');
+/** Magic, header length, CRC-32 of the header and the sections. */
+const PREFIX = MAGIC.length + 8;
 
-type ArrayKind = 'u8' | 'u16' | 'u32' | 'i32' | 'utf8';
+type ArrayKind = 'u8' | 'u16' | 'u32' | 'i32' | 'f64' | 'utf8';
 /** `length`: elements of a typed array, bytes of UTF-8 text (`count`: its lines). */
 type Section = { kind: ArrayKind; offset: number; length: number; count?: number };
 type Sections = Record<string, Section>;
@@ -27,10 +33,24 @@ interface Header {
   sections: Sections;
 }
 
-const CONSTRUCTORS = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, i32: Int32Array } as const;
+const CONSTRUCTORS = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, i32: Int32Array, f64: Float64Array } as const;
 
-/** Encodes an index and the caller's metadata (anything JSON can hold). */
-export function encodeSnapshot(meta: unknown, data: SkillSearchIndexData): Buffer {
+/** Sections of the caller's own: number columns, or text decoded only when asked for. */
+export type ExtraSections = Record<string, Float64Array | string>;
+
+/** The caller's sections of a decoded snapshot. */
+export interface ExtraReader {
+  /** A number column (a view of the file's buffer); throws a TypeError when absent. */
+  numbers(name: string): Float64Array;
+  /** A text section, decoded now; throws a TypeError when absent. */
+  text(name: string): string;
+}
+
+/** Names of the index's own sections (the caller's are prefixed, so they never clash). */
+const EXTRA = 'x:';
+
+/** Encodes an index, the caller's metadata (anything JSON can hold) and the caller's own sections. */
+export function encodeSnapshot(meta: unknown, data: SkillSearchIndexData, extra: ExtraSections = {}): Buffer {
   const base = typeof data.base === 'function' ? data.base() : data.base;
   const parts: { name: string; kind: ArrayKind; bytes: Uint8Array; length: number; count?: number }[] = [];
   const add = (name: string, kind: ArrayKind, array: ArrayBufferView & { length: number }, count?: number) => {
@@ -48,6 +68,10 @@ export function encodeSnapshot(meta: unknown, data: SkillSearchIndexData): Buffe
   const words = Buffer.from(base.words.join('\n'), 'utf8');
   add('terms', 'utf8', terms, base.terms.length);
   add('words', 'utf8', words, base.words.length);
+  for (const [name, value] of Object.entries(extra)) {
+    if (typeof value === 'string') add(`${EXTRA}${name}`, 'utf8', Buffer.from(value, 'utf8'));
+    else add(`${EXTRA}${name}`, 'f64', value);
+  }
 
   const sections: Sections = {};
   let offset = 0;
@@ -58,22 +82,25 @@ export function encodeSnapshot(meta: unknown, data: SkillSearchIndexData): Buffe
   const { status: _s, scope: _c, lengths: _l, ...docStrings } = data.docs;
   const header: Header = { meta, docs: docStrings, sections };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
-  const start = align(MAGIC.length + 4 + json.length);
+  const start = align(PREFIX + json.length);
   const out = Buffer.alloc(start + offset);
   MAGIC.copy(out, 0);
   out.writeUInt32LE(json.length, MAGIC.length);
-  json.copy(out, MAGIC.length + 4);
+  json.copy(out, PREFIX);
   for (const part of parts) out.set(part.bytes, start + (sections[part.name] as Section).offset);
+  out.writeUInt32LE(crc32(out.subarray(PREFIX)), MAGIC.length + 4);
   return out;
 }
 
 /** Decodes a snapshot; throws a TypeError when it is not one or is damaged. */
-export function decodeSnapshot(buffer: Buffer): { meta: unknown; index: SkillSearchIndexData } {
-  if (buffer.length < MAGIC.length + 4 || !buffer.subarray(0, MAGIC.length).equals(MAGIC)) throw new TypeError('not an index snapshot');
+export function decodeSnapshot(buffer: Buffer): { meta: unknown; index: SkillSearchIndexData; extra: ExtraReader } {
+  if (buffer.length < PREFIX || !buffer.subarray(0, MAGIC.length).equals(MAGIC)) throw new TypeError('not an index snapshot');
   const length = buffer.readUInt32LE(MAGIC.length);
-  if (MAGIC.length + 4 + length > buffer.length) throw new TypeError('truncated index snapshot');
-  const header = JSON.parse(buffer.toString('utf8', MAGIC.length + 4, MAGIC.length + 4 + length)) as Header;
-  const start = align(MAGIC.length + 4 + length);
+  if (PREFIX + length > buffer.length) throw new TypeError('truncated index snapshot');
+  // Checked before anything is read: a damaged file is rejected whole, never trusted in part.
+  if (crc32(buffer.subarray(PREFIX)) !== buffer.readUInt32LE(MAGIC.length + 4)) throw new TypeError('damaged index snapshot');
+  const header = JSON.parse(buffer.toString('utf8', PREFIX, PREFIX + length)) as Header;
+  const start = align(PREFIX + length);
   const section = (name: string): Section => {
     const found = header.sections?.[name];
     if (!found || !Number.isInteger(found.offset) || !Number.isInteger(found.length)) throw new TypeError(`index snapshot lacks ${name}`);
@@ -128,7 +155,15 @@ export function decodeSnapshot(buffer: Buffer): { meta: unknown; index: SkillSea
     words: strings('words'),
     wordStem: typed('wordStem', 'u32'),
   });
-  return { meta: header.meta, index: { docs, base } };
+  const extra: ExtraReader = {
+    numbers: (name) => typed(`${EXTRA}${name}`, 'f64'),
+    text: (name) => {
+      const { offset, length: bytes, kind } = section(`${EXTRA}${name}`);
+      if (kind !== 'utf8') throw new TypeError(`index snapshot section ${name} has the wrong type`);
+      return buffer.toString('utf8', start + offset, start + offset + bytes);
+    },
+  };
+  return { meta: header.meta, index: { docs, base }, extra };
 }
 
 function align(offset: number): number {
