@@ -202,6 +202,8 @@ describe('symbolic links in the home are never followed', () => {
     const app = await createApp(config, { log: (level, message, fields) => logged.push(`${level} ${message} ${JSON.stringify(fields)}`) });
     try {
       await app.skills.ready();
+      // The start-up index save comes after ready; settling waits for it (and its refusal).
+      await app.skills.settle();
       expect(app.skills.list().map((entry) => entry.slug)).toEqual(['chase']);
       expect(logged.some((line) => line.startsWith('error saving the skill index failed') && line.includes('.org/index is a symbolic link'))).toBe(true);
       expect(await readdir(join(outside, 'index'))).toEqual([]);
