@@ -18,8 +18,7 @@ import {
   type SkillSearchIndexOptions,
 } from './search/engine.js';
 import { parseInWorkers } from './parse-pool.js';
-import { parseSlice } from './parsed-file.js';
-import { skillPath, type FileSignature } from './skill-file.js';
+import { readSkillFileSync, skillPath, type FileSignature } from './skill-file.js';
 import { isValidSlug } from './slug.js';
 import type { ResolvedSkillStoreOptions } from './options.js';
 import { DELETED_DIR, TRASH_LINK_PROBLEM } from './trash.js';
@@ -126,9 +125,16 @@ export async function loadCatalog(
       await yieldToEventLoop();
     }
   } else {
+    // On this thread, each skill goes straight into the index (the flat batch a worker
+    // sends back would only add a conversion here).
     for (let i = 0; i < toRead.length; i += SLICE) {
       if (i > 0) await yieldToEventLoop();
-      catalog.catalog.putSlice(parseSlice(options.root, toRead.slice(i, i + SLICE)));
+      for (const slug of toRead.slice(i, i + SLICE)) {
+        const outcome = readSkillFileSync(options.root, slug);
+        if (outcome === 'unchanged' || outcome.kind === 'missing') continue;
+        if (outcome.kind === 'skill') catalog.catalog.put(outcome.skill, outcome.signature);
+        else catalog.catalog.putProblem(`${slug}.md`, outcome.message, outcome.signature, outcome.line);
+      }
     }
   }
 
