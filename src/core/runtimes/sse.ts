@@ -1,6 +1,6 @@
 /**
  * One streamed HTTP exchange: POST a JSON body, read a `text/event-stream` answer with
- * eventsource-parser, and say how it ended. Used by the container relay and the LLM
+ * eventsource-parser, chunk by chunk as each arrives, and say how it ended. Used by the container relay and the LLM
  * runtime, which turn each way of ending into their own `error` message.
  *
  * A caller that gives `onData` takes the common frames straight from the received
@@ -10,6 +10,7 @@
  * response headers) and the idle clock (time without any byte of the body, SSE
  * comments included). The caller's signal aborts the request at once.
  */
+import type { Readable } from 'node:stream';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { request, type Dispatcher } from 'undici';
 import { SseReader } from './sse-frames.js';
@@ -128,6 +129,71 @@ async function readSome(body: AsyncIterable<Buffer>, limit: number): Promise<str
   return text.slice(0, limit);
 }
 
+/**
+ * Feeds the body's chunks to `reader` as they arrive, each as it was received ('data'
+ * events: an async iterator would join the chunks that queued up meanwhile into a new
+ * Buffer, and take a promise step per chunk), pausing the body, and the idle clock, while
+ * a promise returned by `afterChunk` is pending. Rejects with what a handler threw.
+ */
+function readBody(body: Readable, reader: SseReader, handlers: SseHandlers, signal: AbortSignal, idleClock: Clock, ours: () => SseOutcome | undefined): Promise<SseOutcome> {
+  return new Promise<SseOutcome>((resolve, reject) => {
+    let settled = false;
+    const settle = (outcome: SseOutcome | Error) => {
+      if (settled) return;
+      settled = true;
+      body.off('data', onData);
+      body.off('end', onEnd);
+      body.off('error', onError);
+      body.off('close', onClose);
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
+    };
+    const resume = () => {
+      if (settled) return;
+      if (signal.aborted) return settle({ kind: 'aborted' });
+      idleClock.start();
+      body.resume();
+    };
+    function onData(chunk: Buffer): void {
+      if (settled) return;
+      // A chunk read just before an abort is dropped: nothing is relayed after it.
+      if (signal.aborted) return settle({ kind: 'aborted' });
+      try {
+        idleClock.touch();
+        reader.feed(chunk);
+        if (reader.stopped) return settle({ kind: 'stopped' });
+        const wait = handlers.afterChunk?.();
+        if (!wait) return;
+        body.pause();
+        idleClock.stop();
+        wait.then(resume, (error: unknown) => settle(error instanceof Error ? error : new Error(String(error))));
+      } catch (error) {
+        settle(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+    function onEnd(): void {
+      if (signal.aborted) return settle({ kind: 'aborted' });
+      try {
+        reader.end();
+      } catch (error) {
+        return settle(error instanceof Error ? error : new Error(String(error)));
+      }
+      settle(reader.stopped ? { kind: 'stopped' } : { kind: 'ended' });
+    }
+    function onError(error: unknown): void {
+      settle(ours() ?? { kind: 'lost', detail: detailOf(error) });
+    }
+    function onClose(): void {
+      // Closed without its end or an error: the connection went away.
+      settle(ours() ?? { kind: 'lost', detail: 'the stream closed before its end' });
+    }
+    body.on('data', onData);
+    body.on('end', onEnd);
+    body.on('error', onError);
+    body.on('close', onClose);
+  });
+}
+
 /** POSTs `req.body` to `req.url` and feeds the event-stream answer to `handlers`. */
 export async function streamSse(req: SseRequest, handlers: SseHandlers): Promise<SseOutcome> {
   if (req.signal.aborted) return { kind: 'aborted' };
@@ -184,32 +250,7 @@ export async function streamSse(req: SseRequest, handlers: SseHandlers): Promise
       return { kind: 'content-type', contentType: (Array.isArray(contentType) ? contentType[0] : contentType) ?? '' };
     }
 
-    const reader = new SseReader(handlers);
-    const chunks = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-    for (;;) {
-      let next: IteratorResult<Buffer>;
-      try {
-        next = await chunks.next();
-      } catch (error) {
-        return ours() ?? { kind: 'lost', detail: detailOf(error) };
-      }
-      // A chunk read just before an abort is dropped: nothing is relayed after it.
-      if (req.signal.aborted) return { kind: 'aborted' };
-      if (next.done) {
-        reader.end();
-        return reader.stopped ? { kind: 'stopped' } : { kind: 'ended' };
-      }
-      idleClock.touch();
-      reader.feed(next.value);
-      if (reader.stopped) return { kind: 'stopped' };
-      const wait = handlers.afterChunk?.();
-      if (wait) {
-        idleClock.stop();
-        await wait;
-        if (req.signal.aborted) return { kind: 'aborted' };
-        idleClock.start();
-      }
-    }
+    return await readBody(body, new SseReader(handlers), handlers, req.signal, idleClock, ours);
   } finally {
     connectClock.stop();
     idleClock.stop();
