@@ -10,9 +10,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentRuntime } from '../src/core/runtimes/types.js';
 import { DEFAULT_WEB_ROOT } from '../src/server/routes/web.js';
 import { openBrowserSession, openSignedIn, screenshot, type BrowserProblem } from './helpers/browser.js';
+import { createGatedRuntime } from './helpers/gated-runtime.js';
 import { ADMIN_TOKEN, startInstance, type TestInstance } from './helpers/instance.js';
 
 describe('replacing one’s token in the web UI', () => {
@@ -90,25 +90,12 @@ describe('a token replaced in another tab', () => {
   let browser: Browser;
   let context: BrowserContext;
   let problems: BrowserProblem[];
-  let release: () => void = () => undefined;
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  /** Says one thing, then waits for the test before completing. */
-  const heldRuntime: AgentRuntime = {
-    name: 'held',
-    async run(turn, emit) {
-      await emit({ type: 'text', content: `working on ${turn.message}` });
-      await held;
-      await emit({ type: 'text', content: ' and done' });
-      await emit({ type: 'complete', content: { summary: 'finished after the token changed', artifacts: [] } });
-    },
-  };
+  const gated = createGatedRuntime();
   const visible = (locator: Locator) => locator.waitFor({ state: 'visible', timeout: 0 });
 
   beforeAll(async () => {
     if (!existsSync(join(DEFAULT_WEB_ROOT, 'index.html'))) throw new Error('the web UI is not built: run `npm run build` first');
-    t = await startInstance({ listen: true, deps: { runtime: () => heldRuntime } });
+    t = await startInstance({ listen: true, deps: { runtime: () => gated.runtime } });
     const kim = await t.createUser('kim@example.com');
     await t.createStructure(kim.token, 'personal', 'Kim’s');
     let page: Page;
@@ -117,7 +104,7 @@ describe('a token replaced in another tab', () => {
   }, 60_000);
 
   afterAll(async () => {
-    release();
+    gated.release();
     await context?.close();
     await browser?.close();
     await t?.close();
@@ -127,10 +114,11 @@ describe('a token replaced in another tab', () => {
     const [first] = context.pages() as [Page];
     await first.getByRole('link', { name: 'Kim’s' }).first().click();
     await first.locator('[data-role-id="personal-assistant"]').click();
-    await first.locator('#chat-input').fill('the quarterly plan');
+    await first.locator('#chat-input').fill('the gated quarterly plan');
     await first.locator('#chat-input').press('Enter');
+    await gated.waiting();
     const turn = first.locator('.msg-agent').last();
-    await visible(turn.locator('.ev-text', { hasText: 'working on the quarterly plan' }));
+    await visible(turn.locator('.ev-thought', { hasText: 'reading: the gated quarterly plan' }));
 
     // The second tab shares the browser's storage, and makes the new token.
     const second = await context.newPage();
@@ -145,10 +133,12 @@ describe('a token replaced in another tab', () => {
     const fresh = await shown.inputValue();
     expect((await resumed).headers().authorization).toBe(`Bearer ${fresh}`);
 
-    release();
+    gated.release();
     const again = first.locator('.msg-agent').last();
     await visible(again.locator('.ev-complete'));
-    expect(await again.locator('.ev-text').first().textContent()).toContain('working on the quarterly plan and done');
+    // Each event once: the resumed stream starts after what the reloaded history holds.
+    expect(await again.locator('.ev-thought').count()).toBe(1);
+    expect(await again.locator('.ev-summary').textContent()).toBe('Done: the gated quarterly plan');
     expect(await first.getByText('this token was replaced').count()).toBe(0);
     expect(await first.locator('.msg-agent .ev-error').count()).toBe(0);
     expect(await first.evaluate("localStorage.getItem('org.token')")).toBe(fresh);

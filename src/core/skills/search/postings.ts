@@ -76,13 +76,7 @@ export class DeltaPostings {
   add(doc: number, fields: readonly Map<string, number>[], words: Iterable<[string, string]>): void {
     fields.forEach((counts, field) => {
       for (const [stem, tf] of counts) {
-        let id = this.ids.get(stem);
-        if (id === undefined) {
-          id = this.names.length;
-          this.ids.set(stem, id);
-          this.names.push(stem);
-          this.sortedTerms = undefined;
-        }
+        const id = this.rowOf(stem);
         if (this.entries === this.termOf.length) this.grow();
         this.termOf[this.entries] = id;
         this.docOf[this.entries] = doc;
@@ -102,16 +96,21 @@ export class DeltaPostings {
   rowsOf(stems: readonly string[]): Uint32Array {
     const rows = new Uint32Array(stems.length);
     stems.forEach((stem, i) => {
-      let id = this.ids.get(stem);
-      if (id === undefined) {
-        id = this.names.length;
-        this.ids.set(stem, id);
-        this.names.push(stem);
-        this.sortedTerms = undefined;
-      }
-      rows[i] = id;
+      rows[i] = this.rowOf(stem);
     });
     return rows;
+  }
+
+  /** The row of `stem`, a new one (at the end) when the delta has not seen it. */
+  private rowOf(stem: string): number {
+    let id = this.ids.get(stem);
+    if (id === undefined) {
+      id = this.names.length;
+      this.ids.set(stem, id);
+      this.names.push(stem);
+      this.sortedTerms = undefined;
+    }
+    return id;
   }
 
   /** Adds entries `from` to `to` of a batch for document `doc`: row `rows[entryStem[i]]`, value `entryPacked[i]`. */
