@@ -50,13 +50,19 @@ describe('revoking a key on one instance of a cluster', { timeout: 120_000 }, ()
 
   afterAll(() => stopCluster({ instances, services: [gate], database, dirs }));
 
-  it('ends its streams and MCP sessions on the other instance, where it is then refused', async () => {
-    const created = await api(a.url, 'POST', '/api/org/structures', ADMIN, { name: 'Revoke', template: 'blank' });
+  /** Creates a structure on A as `token`, with an `office-clerk` node whose container is the gate agent; answers its id. */
+  const clerkStructure = async (token: string, name: string): Promise<string> => {
+    const created = await api(a.url, 'POST', '/api/org/structures', token, { name, template: 'blank' });
     expect(created.status).toBe(201);
     const structureId = String(created.body.id);
     const rootId = (created.body.agents as { id: string }[])[0]?.id ?? null;
-    const added = await api(a.url, 'POST', `/api/org/structures/${structureId}/agents`, ADMIN, { role_id: 'office-clerk', label: 'Clerk', parent_id: rootId, container_url: gate.url });
+    const added = await api(a.url, 'POST', `/api/org/structures/${structureId}/agents`, token, { role_id: 'office-clerk', label: 'Clerk', parent_id: rootId, container_url: gate.url });
     expect(added.status, JSON.stringify(added.body)).toBe(201);
+    return structureId;
+  };
+
+  it('ends its streams and MCP sessions on the other instance, where it is then refused', async () => {
+    const structureId = await clerkStructure(ADMIN, 'Revoke');
     const mint = async (label: string) => {
       const minted = await api(a.url, 'POST', `/api/org/structures/${structureId}/agents/office-clerk/mcp-key`, ADMIN, { label });
       expect(minted.status).toBe(201);
@@ -109,12 +115,7 @@ describe('revoking a key on one instance of a cluster', { timeout: 120_000 }, ()
     const user = await api(a.url, 'POST', '/api/org/users', ADMIN, { email: 'rotating@example.com' });
     expect(user.status, JSON.stringify(user.body)).toBe(201);
     const token = String(user.body.token);
-    const created = await api(a.url, 'POST', '/api/org/structures', token, { name: 'Rotate', template: 'blank' });
-    expect(created.status).toBe(201);
-    const structureId = String(created.body.id);
-    const rootId = (created.body.agents as { id: string }[])[0]?.id ?? null;
-    const added = await api(a.url, 'POST', `/api/org/structures/${structureId}/agents`, token, { role_id: 'office-clerk', label: 'Clerk', parent_id: rootId, container_url: gate.url });
-    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    const structureId = await clerkStructure(token, 'Rotate');
 
     const stream = await open(`${b.url}/api/org/chat/message`, { token, body: { structure_id: structureId, role_id: 'office-clerk', message: 'hold the rotation' } });
     expect(stream.status).toBe(200);
