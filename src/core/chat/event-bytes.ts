@@ -16,6 +16,14 @@ import type { EventInput, EventType, RelayedBytes } from './types.js';
 
 /** `{"type":"<type>","content":"` of each string-content type, as bytes. */
 const PREFIXES = STRING_EVENT_TYPES.map((type) => Buffer.from(`{"type":"${type}","content":"`, 'latin1'));
+/** `{"type":"`, the start every prefix shares. */
+const COMMON = Buffer.from('{"type":"', 'latin1');
+/** The rest of each prefix after `COMMON`: `<type>","content":"`. */
+const TYPE_TAILS = STRING_EVENT_TYPES.map((type) => Buffer.from(`${type}","content":"`, 'latin1'));
+/** The indexes of the types starting with each byte: one or two candidates to compare, not every type. */
+const BY_FIRST_BYTE: readonly (readonly number[])[] = Array.from({ length: 256 }, (_, byte) =>
+  STRING_EVENT_TYPES.flatMap((type, index) => (type.charCodeAt(0) === byte ? [index] : [])),
+);
 
 /** Flag of a recognised event whose content holds a backslash escape. */
 export const ESCAPED = 0x100;
@@ -23,8 +31,18 @@ export const ESCAPED = 0x100;
 const TYPE_MASK = 0xff;
 
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const CLOSE = 0x7d;
+
+/** What each byte is inside a JSON string: plain, refused (a quote or a control character), a backslash, or part of a multi-byte character. */
+const PLAIN = 0;
+const REFUSED = 1;
+const ESCAPE = 2;
+const HIGH = 3;
+const BYTE_CLASS = new Uint8Array(256);
+for (let byte = 0; byte < 0x20; byte++) BYTE_CLASS[byte] = REFUSED;
+BYTE_CLASS[0x22] = REFUSED;
+BYTE_CLASS[0x5c] = ESCAPE;
+for (let byte = 0x80; byte < 256; byte++) BYTE_CLASS[byte] = HIGH;
 
 /** True for the characters that may follow a backslash, besides `u`. */
 const SIMPLE_ESCAPE = new Uint8Array(128);
@@ -41,21 +59,24 @@ for (const char of '0123456789abcdefABCDEF') HEX[char.charCodeAt(0)] = 1;
  * Any control character (a CR or LF included) makes it unrecognised.
  */
 export function stringEventAt(bytes: Uint8Array, start: number, end: number): number {
+  if (end - start < COMMON.length + 2) return -1;
+  for (let offset = 0; offset < COMMON.length; offset++) if (bytes[start + offset] !== COMMON[offset]) return -1;
+  let at = start + COMMON.length;
+  const candidates = BY_FIRST_BYTE[bytes[at]!]!;
   let kind = -1;
-  let at = start;
-  for (let index = 0; index < PREFIXES.length; index++) {
-    const prefix = PREFIXES[index]!;
-    if (end - start < prefix.length + 2) continue;
+  for (const candidate of candidates) {
+    const tail = TYPE_TAILS[candidate]!;
+    if (end - at < tail.length + 2) continue;
     let same = true;
-    for (let offset = 0; offset < prefix.length; offset++) {
-      if (bytes[start + offset] !== prefix[offset]) {
+    for (let offset = 0; offset < tail.length; offset++) {
+      if (bytes[at + offset] !== tail[offset]) {
         same = false;
         break;
       }
     }
     if (same) {
-      kind = index;
-      at = start + prefix.length;
+      kind = candidate;
+      at += tail.length;
       break;
     }
   }
@@ -66,23 +87,28 @@ export function stringEventAt(bytes: Uint8Array, start: number, end: number): nu
   let escaped = false;
   let high = false;
   while (at < last) {
-    const byte = bytes[at]!;
-    if (byte === QUOTE || byte < 0x20) return -1;
-    if (byte === BACKSLASH) {
-      escaped = true;
-      const next = bytes[at + 1]!;
-      if (at + 1 < last && next < 128 && SIMPLE_ESCAPE[next] === 1) {
-        at += 2;
-        continue;
-      }
-      if (next === 0x75 && at + 5 < last && HEX[bytes[at + 2]!] === 1 && HEX[bytes[at + 3]!] === 1 && HEX[bytes[at + 4]!] === 1 && HEX[bytes[at + 5]!] === 1) {
-        at += 6;
-        continue;
-      }
-      return -1;
+    const byteClass = BYTE_CLASS[bytes[at]!]!;
+    if (byteClass === PLAIN) {
+      at++;
+      continue;
     }
-    if (byte >= 0x80) high = true;
-    at++;
+    if (byteClass === REFUSED) return -1;
+    if (byteClass === HIGH) {
+      high = true;
+      at++;
+      continue;
+    }
+    escaped = true;
+    const next = bytes[at + 1]!;
+    if (at + 1 < last && next < 128 && SIMPLE_ESCAPE[next] === 1) {
+      at += 2;
+      continue;
+    }
+    if (next === 0x75 && at + 5 < last && HEX[bytes[at + 2]!] === 1 && HEX[bytes[at + 3]!] === 1 && HEX[bytes[at + 4]!] === 1 && HEX[bytes[at + 5]!] === 1) {
+      at += 6;
+      continue;
+    }
+    return -1;
   }
   if (at !== last || bytes[last] !== QUOTE || bytes[last + 1] !== CLOSE) return -1;
   // What StringDecoder would turn into U+FFFD is left to the general path, which does so.
