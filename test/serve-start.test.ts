@@ -3,7 +3,7 @@
  * comes first, knowledge requests sent meanwhile wait for the library instead of
  * answering empty, and the server says when the library is ready.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,5 +48,28 @@ describe('org serve start-up', () => {
     const health = (await (await fetch(`${child.url}/api/org/health`)).json()) as { skills_index: string; skills: number };
     expect(health.skills_index).toBe('ready');
     expect(health.skills).toBeGreaterThanOrEqual(401);
+  });
+
+  it('a warm start sees a file edited while the server was down (its signatures taken while the server loads)', async () => {
+    await child.stop('SIGTERM');
+    // Same size as before, so only the mtime tells.
+    await writeFile(join(home, 'skills', 'chase-invoices.md'), SKILL('Chase invoices', 'Remind customers who pay soon'));
+    const later = new Date(Date.now() + 5_000);
+    await utimes(join(home, 'skills', 'chase-invoices.md'), later, later);
+    child = await startServe({ home, args: ['--no-demo'], env: { ORG_ADMIN_TOKEN: ADMIN, ORG_CONFIG_DIR: join(home, 'cfg'), ORG_LOG_LEVEL: 'info' } });
+    await child.ready;
+    const search = async (query: string) => {
+      const response = await fetch(`${child.url}/api/org/knowledge/search`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
+      });
+      return ((await response.json()) as { matches: { slug: string }[] }).matches.map((match) => match.slug);
+    };
+    expect((await search('customers who pay soon'))[0]).toBe('chase-invoices');
+    // The load compared the snapshot with signatures all taken by the prefetch (the edited
+    // file's too: it changed before the server started) and read only the edited file.
+    const loaded = child.stderr().split('\n').find((line) => line.includes('"msg":"skills loaded"'));
+    expect(JSON.parse(loaded ?? '{}')).toMatchObject({ snapshot: 'used', read: 1, reused: 400, prefetched: 401 });
   });
 });

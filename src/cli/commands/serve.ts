@@ -11,7 +11,7 @@ import { pino, type Logger } from 'pino';
 import { createApp, PACKAGE_ROOT, type App } from '../../app.js';
 import { homePaths, resolveConfig, type ServeFlags } from '../../core/config.js';
 import { readCredentials, saveLogin } from '../../core/credentials.js';
-import { seedBundledSkills } from '../../core/skills/index.js';
+import { seedBundledSkills, type LibraryPrefetch } from '../../core/skills/index.js';
 import { acquireHomeLock } from '../../core/storage/index.js';
 import { errorFields, type Log } from '../../core/util/log.js';
 import { createMcpHttpHandler } from '../../mcp/http.js';
@@ -43,8 +43,21 @@ export interface ServeCommandFlags extends ServeFlags {
   bundled?: boolean;
 }
 
-/** Starts a server as `org serve` does and returns it (used by the command and by tests). */
-export async function runServe(flags: ServeCommandFlags, output: Output, env: NodeJS.ProcessEnv = process.env): Promise<RunningServer> {
+/**
+ * Starts a server as `org serve` does and returns it (used by the command and by tests).
+ * `skillPrefetch`: the skills folder's signatures being taken since the command began
+ * (see `serve-prefetch.ts`); closed when the start fails.
+ */
+export async function runServe(flags: ServeCommandFlags, output: Output, env: NodeJS.ProcessEnv = process.env, skillPrefetch?: LibraryPrefetch): Promise<RunningServer> {
+  try {
+    return await startServer(flags, output, env, skillPrefetch);
+  } catch (error) {
+    skillPrefetch?.close();
+    throw error;
+  }
+}
+
+async function startServer(flags: ServeCommandFlags, output: Output, env: NodeJS.ProcessEnv, skillPrefetch: LibraryPrefetch | undefined): Promise<RunningServer> {
   // Every option is checked here, before anything starts or listens.
   const config = resolveConfig(flags, env);
   // One logger for the server and every service of the app: all levels reach it, and
@@ -60,7 +73,7 @@ export async function runServe(flags: ServeCommandFlags, output: Output, env: No
     // A library shared through a git remote comes from the remote, never from the bundle.
     if (flags.bundled !== false && !config.skillsRemote) seeded = (await seedBundledSkills(paths.skills, join(PACKAGE_ROOT, 'skills'))).copied.length;
     // The library loads once the server listens (see listen below).
-    app = await createApp(config, { log, deferSkillLoad: true });
+    app = await createApp(config, { log, deferSkillLoad: true, ...(skillPrefetch ? { skillPrefetch } : {}) });
   } catch (error) {
     await lock.release();
     throw error;
@@ -172,9 +185,9 @@ async function listen(app: App, config: ReturnType<typeof resolveConfig>, lock: 
   return { app, server, url, stop };
 }
 
-/** Runs `org serve` until a signal arrives; resolves with the exit code. */
-export async function serveUntilSignal(flags: ServeCommandFlags, output: Output): Promise<number> {
-  const running = await runServe(flags, output);
+/** Runs `org serve` until a signal arrives; resolves with the exit code (`skillPrefetch` as for {@link runServe}). */
+export async function serveUntilSignal(flags: ServeCommandFlags, output: Output, skillPrefetch?: LibraryPrefetch): Promise<number> {
+  const running = await runServe(flags, output, process.env, skillPrefetch);
   return new Promise<number>((resolve) => {
     let received = false;
     const onSignal = (signal: NodeJS.Signals) => {

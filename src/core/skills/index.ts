@@ -23,6 +23,7 @@ export * from './observed.js';
 export { MAX_BODY_BYTES, type UpsertInput, type UpsertResult, type ScopeOptions, type WritePrecondition } from './writes.js';
 export { INDEX_FORMAT, snapshotPath } from './persist.js';
 export { isSkillFileName, type LoadReport } from './loader.js';
+export { prefetchLibrary, type LibraryPrefetch, type PrefetchedSignatures } from './prefetch.js';
 export * as search from './search/index.js';
 export type { SearchDocument, SkillSearchIndex, SkillSearchOptions, SearchTuning, SynonymSource, SearchExplanation, ExplainedCandidate, ExplainedWord } from './search/index.js';
 export type { SkillGap, GapQuery, SearchLogEntry } from './search/gap-log.js';

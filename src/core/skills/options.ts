@@ -10,6 +10,7 @@ import { silentLog, type Log } from '../util/log.js';
 import type { SkillChangeListener } from './events.js';
 import type { SearchTuning } from './search/tuning.js';
 import type { SynonymSource } from './search/wordnet.js';
+import type { LibraryPrefetch } from './prefetch.js';
 
 /** Options of {@link createSkillStore}. */
 export interface SkillStoreOptions {
@@ -69,6 +70,13 @@ export interface SkillStoreOptions {
   parseWorkers?: number;
   /** Files to read from which a load uses the worker threads (default 1,000). */
   parseWorkersMinFiles?: number;
+  /**
+   * Signatures of `root`'s files being taken by a worker thread since before the store
+   * was opened (`org serve` starts it before loading the server's modules): the load
+   * compares them with the index snapshot instead of stat'ing every file itself. Not used
+   * for another folder or with a `remote` (its clone may replace the folder); closed then.
+   */
+  prefetch?: LibraryPrefetch;
 }
 
 /** Options with every default applied. */
@@ -90,6 +98,7 @@ export interface ResolvedSkillStoreOptions {
   sweepTemps: boolean;
   parseWorkers: number;
   parseWorkersMinFiles: number;
+  prefetch: LibraryPrefetch | undefined;
 }
 
 /** Parse workers for a large load: one less than the cores, at most 3, from 4 cores on. */
@@ -131,5 +140,6 @@ export function resolveStoreOptions(options: SkillStoreOptions): ResolvedSkillSt
     sweepTemps: options.sweepTemps ?? false,
     parseWorkers: options.parseWorkers ?? defaultParseWorkers(),
     parseWorkersMinFiles: options.parseWorkersMinFiles ?? 1_000,
+    prefetch: options.prefetch,
   };
 }

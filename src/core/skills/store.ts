@@ -150,7 +150,11 @@ export function openSkillStore(input: SkillStoreOptions, startAfter?: Promise<un
   };
   // Held until `startAfter` (the server listening): loading a large library reads and
   // stats every file, and on one thread that work would otherwise delay the listen.
-  return whileLoading(startAfter ? startAfter.then(load) : load());
+  const neverStarted = (reason: unknown): never => {
+    input.prefetch?.close();
+    throw reason;
+  };
+  return whileLoading(startAfter ? startAfter.then(load, neverStarted) : load());
 }
 
 /** Loads the skills folder and returns a ready store (watching when `watch` is set). */
@@ -204,8 +208,13 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
         return undefined;
       })
     : Promise.resolve(undefined);
+  // Taken once the watcher is in place: from then on a change is the watcher's to report.
+  const { prefetch } = options;
+  const usePrefetch = prefetch !== undefined && prefetch.root === options.root && !options.remote;
+  if (prefetch && !usePrefetch) prefetch.close();
+  const prefetched = usePrefetch ? watching.then(() => prefetch.take()) : undefined;
   const [{ catalog, report }, watcher] = await Promise.all([
-    loadCatalog(options, { tuning: options.tuning, ...(synonyms ? { synonyms } : {}) }),
+    loadCatalog(options, { tuning: options.tuning, ...(synonyms ? { synonyms } : {}) }, prefetched),
     watching,
   ]);
   options.log('info', 'skills loaded', { ...report, removedTemps: report.removedTemps.length, skills: catalog.count });
