@@ -4,14 +4,15 @@
  * (fastify and its plugins, Ajv, pino, undici) alike, come inside the bundle, so Node
  * resolves no package file at all; the PostgreSQL driver is not loaded either. The child
  * records every module it resolves through a resolution hook preloaded with `--import`;
- * that the bundle's entry is in the record is the control.
+ * that the bundle's entry is in the record is the control. The HTTP client is not loaded
+ * before something sends a request.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, startServe } from './helpers/child.js';
+import { REPO_ROOT, ensureBuilt, startServe } from './helpers/child.js';
 
 const REGISTER = fileURLToPath(new URL('./fixtures/module-log/register.mjs', import.meta.url));
 const ADMIN = 'test-admin-token-0123456789abcdef';
@@ -56,5 +57,9 @@ describe('the modules org serve loads', () => {
     expect(loaded.filter((url) => /\/node_modules\/(pg|pg-[a-z-]+)\//.test(url))).toEqual([]);
     // org's own modules come from the bundle, not from tsc's output beside it.
     expect(loaded.filter((url) => /\/dist\/(app|server|core|cli)\//.test(url))).toEqual([]);
+    // The HTTP client (undici, the largest package) is bundled in a chunk of its own that
+    // only an outgoing request loads, and this server made none.
+    expect((await readdir(join(REPO_ROOT, 'dist', 'bundle'))).filter((name) => name.startsWith('undici-'))).toHaveLength(1);
+    expect(loaded.filter((url) => url.includes('/dist/bundle/undici-'))).toEqual([]);
   });
 });

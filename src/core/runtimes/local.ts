@@ -5,7 +5,7 @@
  * When no skill covers a request it asks to be taught, and a `/teach` reply with the
  * steps becomes a learned draft (teach.ts): learning without an LLM or code.
  */
-import { request } from 'undici';
+import { loadUndici } from '../util/undici.js';
 import type { AgentRuntime, Emit, Turn, TurnSkill, TurnTools } from './types.js';
 import { askSummary, lessonOf, lessonSkill, TEACH_COMMAND } from './teach.js';
 import { excerpt, sleep } from './util.js';
@@ -29,6 +29,7 @@ function decisionOf(text: string): { title: string; body: string } | undefined {
 }
 
 async function callTool(url: string, payload: unknown, timeoutMs: number, signal: AbortSignal): Promise<unknown> {
+  const { request } = await loadUndici();
   try {
     const response = await request(url, {
       method: 'POST',

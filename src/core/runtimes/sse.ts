@@ -12,7 +12,8 @@
  */
 import type { Readable } from 'node:stream';
 import type { EventSourceMessage } from 'eventsource-parser';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { loadUndici } from '../util/undici.js';
 import { SseReader } from './sse-frames.js';
 
 /** A streamed POST. */
@@ -196,6 +197,9 @@ function readBody(body: Readable, reader: SseReader, handlers: SseHandlers, sign
 
 /** POSTs `req.body` to `req.url` and feeds the event-stream answer to `handlers`. */
 export async function streamSse(req: SseRequest, handlers: SseHandlers): Promise<SseOutcome> {
+  if (req.signal.aborted) return { kind: 'aborted' };
+  // Before the clocks start: loading the client is no part of connecting.
+  const { request } = await loadUndici();
   if (req.signal.aborted) return { kind: 'aborted' };
   const controller = new AbortController();
   const abort = (reason: Error) => {
