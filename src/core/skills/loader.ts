@@ -124,8 +124,9 @@ export async function loadCatalog(
   for (const slug of toRead) options.onFileRead(slug);
   if (options.parseWorkers > 0 && toRead.length >= options.parseWorkersMinFiles) {
     // A large load (a cold start): worker threads read, parse and analyse while this
-    // thread adds their output to the index, slice by slice, in listing order.
-    const slices = parseInWorkers(options.root, toRead, options.parseWorkers);
+    // thread adds their output to the index, slice by slice, in listing order, and parses
+    // slices from the end itself rather than wait for the workers' next one.
+    const slices = parseInWorkers(options.root, toRead, options.parseWorkers, { share: true });
     for (let next = await slices.next(); ; next = await slices.next()) {
       if (next.done) {
         report.parsedInWorkers = next.value.inWorkers;

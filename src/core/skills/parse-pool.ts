@@ -6,6 +6,7 @@
  * would give them) while the workers parse the next ones. A worker that fails or cannot
  * start is not fatal: the slices it did not answer are parsed on the main thread.
  */
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { parseSlice, type ParsedSlice } from './parsed-file.js';
 import type { ParseRequest } from './parse-worker.js';
@@ -28,32 +29,54 @@ function startWorker(): Worker {
 
 interface Pending {
   promise: Promise<ParsedSlice | undefined>;
+  /** True once settled (by a worker, by the caller's own parse, or as "parse it here"). */
+  settled: boolean;
   /** Settles the slice: its files, or undefined for "parse it here". */
   settle(slice: ParsedSlice | undefined): void;
 }
 
 function pending(): Pending {
-  let settle!: (slice: ParsedSlice | undefined) => void;
-  const promise = new Promise<ParsedSlice | undefined>((resolve) => {
-    settle = resolve;
+  let resolve!: (slice: ParsedSlice | undefined) => void;
+  const promise = new Promise<ParsedSlice | undefined>((done) => {
+    resolve = done;
   });
-  return { promise, settle };
+  const entry: Pending = {
+    promise,
+    settled: false,
+    settle(slice) {
+      if (entry.settled) return;
+      entry.settled = true;
+      resolve(slice);
+    },
+  };
+  return entry;
 }
 
 /**
  * Parses `<root>/<slug>.md` for every slug with `workerCount` worker threads; yields the
  * parsed slices in the order of `slugs`, and returns how many files the workers parsed.
+ * With `share`, the caller does not wait idle for the next slice: it parses the last
+ * slice no worker has taken yet (a worker warms up slowly, and on 2 cores the caller's
+ * thread is half of the machine), and yields it in its turn.
  */
-export async function* parseInWorkers(root: string, slugs: readonly string[], workerCount: number): AsyncGenerator<ParsedSlice, { inWorkers: number }> {
+export async function* parseInWorkers(
+  root: string,
+  slugs: readonly string[],
+  workerCount: number,
+  { share = false }: { share?: boolean } = {},
+): AsyncGenerator<ParsedSlice, { inWorkers: number }> {
   const sliceCount = Math.ceil(slugs.length / SLICE);
   const slices = Array.from({ length: sliceCount }, pending);
   const sliceOf = (id: number): string[] => slugs.slice(id * SLICE, (id + 1) * SLICE);
   let next = 0;
+  // With `share`, the caller parses slices from the end while it waits for the workers'.
+  let last = sliceCount;
+  const parsedHere = new Set<number>();
   const workers: Worker[] = [];
   let alive = 0;
   /** With no worker left, every slice not handed out yet is parsed by the caller. */
   const orphanRest = (): void => {
-    for (; next < sliceCount; next++) slices[next]?.settle(undefined);
+    for (; next < last; next++) slices[next]?.settle(undefined);
   };
 
   const launch = (): void => {
@@ -69,7 +92,7 @@ export async function* parseInWorkers(root: string, slugs: readonly string[], wo
     let dead = false;
     const held = new Set<number>();
     const feed = (): void => {
-      while (held.size < IN_HAND && next < sliceCount) {
+      while (held.size < IN_HAND && next < last) {
         const id = next++;
         held.add(id);
         worker.postMessage({ id, root, slugs: sliceOf(id) } satisfies ParseRequest);
@@ -98,8 +121,17 @@ export async function* parseInWorkers(root: string, slugs: readonly string[], wo
   try {
     let inWorkers = 0;
     for (let id = 0; id < sliceCount; id++) {
-      const parsed = await (slices[id] as Pending).promise;
-      if (parsed) inWorkers += parsed.files.length;
+      const slice = slices[id] as Pending;
+      // Rather than wait, parse the last slice no worker has taken; its turn comes later.
+      while (share && !slice.settled && last > next) {
+        last--;
+        parsedHere.add(last);
+        slices[last]?.settle(parseSlice(root, sliceOf(last)));
+        // Lets the workers' answers (and requests) in between two slices parsed here.
+        await yieldToEventLoop();
+      }
+      const parsed = await slice.promise;
+      if (parsed && !parsedHere.has(id)) inWorkers += parsed.files.length;
       yield parsed ?? parseSlice(root, sliceOf(id));
     }
     return { inWorkers };
