@@ -139,8 +139,13 @@ function searchOptions(query: unknown, request: SkillSearchRequest): { limit: nu
  * with its reason, which is how a store never started is closed).
  */
 export function openSkillStore(input: SkillStoreOptions, startAfter?: Promise<unknown>): SkillStore {
+  // A load that fails or never starts leaves no watch or worker of the prefetch behind.
+  const dropPrefetch = (reason: unknown): never => {
+    input.prefetch?.close();
+    throw reason;
+  };
   const load = async () => {
-    const store = await createSkillStore(input);
+    const store = await createSkillStore(input).catch(dropPrefetch);
     // Ready includes the file changes reported during the load, not the refreshed index
     // snapshot: that save is an accelerator of the next start, made after the store's
     // persist delay (off the path to the first search). A kill that catches it leaves only
@@ -150,11 +155,7 @@ export function openSkillStore(input: SkillStoreOptions, startAfter?: Promise<un
   };
   // Held until `startAfter` (the server listening): loading a large library reads and
   // stats every file, and on one thread that work would otherwise delay the listen.
-  const neverStarted = (reason: unknown): never => {
-    input.prefetch?.close();
-    throw reason;
-  };
-  return whileLoading(startAfter ? startAfter.then(load, neverStarted) : load());
+  return whileLoading(startAfter ? startAfter.then(load, dropPrefetch) : load());
 }
 
 /** Loads the skills folder and returns a ready store (watching when `watch` is set). */
