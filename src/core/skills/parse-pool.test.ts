@@ -36,6 +36,21 @@ async function load(parseWorkers: number) {
   return loadCatalog(options, {});
 }
 
+/**
+ * Reads every slice of `slices`, checking each is what the main thread would parse for
+ * its files; returns the slugs in the order they came and how many the workers parsed.
+ */
+async function drainChecked(slices: ReturnType<typeof parseInWorkers>): Promise<{ seen: string[]; inWorkers: number }> {
+  const seen: string[] = [];
+  let next = await slices.next();
+  for (; !next.done; next = await slices.next()) {
+    const slice = next.value;
+    expect(slice).toEqual(parseSlice(home.root, slice.files.map((file) => file.slug)));
+    seen.push(...slice.files.map((file) => file.slug));
+  }
+  return { seen, inWorkers: next.value.inWorkers };
+}
+
 describe('parsing a library in worker threads', () => {
   it('builds the same catalog and the same index, byte for byte, as the parse on the main thread', { timeout: 60_000 }, async () => {
     const main = await load(0);
@@ -59,30 +74,16 @@ describe('parsing a library in worker threads', () => {
 
   it('hands the slices back in order, each as the main thread would parse it', { timeout: 60_000 }, async () => {
     const slugs = Array.from({ length: 300 }, (_, i) => `skill-${(i * 37) % FILES}`);
-    const seen: string[] = [];
-    const slices = parseInWorkers(home.root, slugs, 3);
-    let next = await slices.next();
-    for (; !next.done; next = await slices.next()) {
-      const slice = next.value;
-      expect(slice).toEqual(parseSlice(home.root, slice.files.map((file) => file.slug)));
-      seen.push(...slice.files.map((file) => file.slug));
-    }
+    const { seen, inWorkers } = await drainChecked(parseInWorkers(home.root, slugs, 3));
     expect(seen).toEqual(slugs);
-    expect(next.value.inWorkers).toBe(slugs.length);
+    expect(inWorkers).toBe(slugs.length);
   });
 
   it('with share, the caller parses the last slices while it waits, and every slice still comes in order', { timeout: 60_000 }, async () => {
     const slugs = Array.from({ length: 300 }, (_, i) => `skill-${(i * 37) % FILES}`);
-    const seen: string[] = [];
     // One worker takes slices 0 and 1 at once; the caller, waiting for slice 0, parses slice 2.
-    const slices = parseInWorkers(home.root, slugs, 1, { share: true });
-    let next = await slices.next();
-    for (; !next.done; next = await slices.next()) {
-      const slice = next.value;
-      expect(slice).toEqual(parseSlice(home.root, slice.files.map((file) => file.slug)));
-      seen.push(...slice.files.map((file) => file.slug));
-    }
+    const { seen, inWorkers } = await drainChecked(parseInWorkers(home.root, slugs, 1, { share: true }));
     expect(seen).toEqual(slugs);
-    expect(next.value.inWorkers).toBe(256);
+    expect(inWorkers).toBe(256);
   });
 });
