@@ -5,7 +5,7 @@
  * resolves no package file at all; the PostgreSQL driver is not loaded either. The child
  * records every module it resolves through a resolution hook preloaded with `--import`;
  * that the bundle's entry is in the record is the control. The HTTP client is not loaded
- * before something sends a request.
+ * before something sends a request, nor the metrics (prom-client) without `--metrics`.
  */
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -61,5 +61,8 @@ describe('the modules org serve loads', () => {
     // only an outgoing request loads, and this server made none.
     expect((await readdir(join(REPO_ROOT, 'dist', 'bundle'))).filter((name) => name.startsWith('undici-'))).toHaveLength(1);
     expect(loaded.filter((url) => url.includes('/dist/bundle/undici-'))).toEqual([]);
+    // The metrics (prom-client with them) come in a chunk of their own, loaded only with --metrics.
+    expect((await readdir(join(REPO_ROOT, 'dist', 'bundle'))).filter((name) => name.startsWith('metrics-'))).toHaveLength(1);
+    expect(loaded.filter((url) => url.includes('/dist/bundle/metrics-'))).toEqual([]);
   });
 });

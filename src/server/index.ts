@@ -15,7 +15,7 @@ import { registerCompression } from './http/compression.js';
 import { registerConditionalGet } from './http/conditional.js';
 import { registerCors } from './http/cors.js';
 import { registerRateLimit } from './http/rate-limit.js';
-import { createMetrics, type MetricsApp } from './metrics/index.js';
+import type { MetricsApp } from './metrics/index.js';
 import { startTracing } from './telemetry/index.js';
 import { clientErrorHandler, frameworkErrors, handleExpectations, registerClosing, registerErrorHandling } from './errors.js';
 import { openapiOptions } from './openapi.js';
@@ -103,7 +103,7 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   registerCompressedBodies(server);
   await registerCompression(server);
   server.decorate('sseStreams', { open: 0 });
-  if (app.config.metrics) mountMetrics(server, { chat: app.chat, skillCount: app.skillCount, observeSearches: app.observeSearches }, app.config.metricsPort !== undefined, options.mcp);
+  if (app.config.metrics) await mountMetrics(server, { chat: app.chat, skillCount: app.skillCount, observeSearches: app.observeSearches }, app.config.metricsPort !== undefined, options.mcp);
 
   registerRateLimit(server, { max: app.config.rateLimit, ...(app.rateCounter ? { counter: app.rateCounter } : {}) });
 
@@ -135,8 +135,11 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
  * Turns metrics on: observed from here on, served at `GET /metrics` on this port unless
  * they have a port of their own (`--metrics-port`, started by `org serve`). Outside
  * `/api/org`, hidden from the OpenAPI document, no bearer: scrapers rarely carry one.
+ * The metrics module (and prom-client with it) is loaded only here: a server without
+ * metrics never compiles it.
  */
-function mountMetrics(server: FastifyInstance, app: MetricsApp, ownPort: boolean, mcp: McpEndpoint | undefined): void {
+async function mountMetrics(server: FastifyInstance, app: MetricsApp, ownPort: boolean, mcp: McpEndpoint | undefined): Promise<void> {
+  const { createMetrics } = await import('./metrics/index.js');
   const metrics = createMetrics(server, app, {
     openStreams: () => server.sseStreams.open,
     ...(mcp?.sessionCount ? { mcpSessions: () => mcp.sessionCount!() } : {}),

@@ -16,7 +16,7 @@ import { acquireHomeLock } from '../../core/storage/index.js';
 import { errorFields, type Log } from '../../core/util/log.js';
 import { createMcpHttpHandler } from '../../mcp/http.js';
 import { buildServer } from '../../server/index.js';
-import { startMetricsListener, type MetricsListener } from '../../server/metrics/index.js';
+import type { MetricsListener } from '../../server/metrics/index.js';
 import type { SmtpListener } from '../../email/smtp-listener.js';
 import type { Output } from '../output.js';
 import { VERSION } from '../version.js';
@@ -110,6 +110,7 @@ async function listen(app: App, config: ReturnType<typeof resolveConfig>, lock: 
     }
     // A separate metrics port is bound before the API's, for the same reason as SMTP's.
     if (config.metricsPort !== undefined && server.orgMetrics) {
+      const { startMetricsListener } = await import('../../server/metrics/listener.js');
       metricsListener = await startMetricsListener(server.orgMetrics, { host: config.host, port: config.metricsPort, onError: (error) => log('error', 'metrics: collection failed', errorFields(error)) });
     }
     await server.listen({ host: config.host, port: config.port });
