@@ -8,8 +8,12 @@ import type * as Undici from 'undici';
 
 let loading: Promise<typeof Undici> | undefined;
 
-/** The undici module (loaded once, on first call). */
+/**
+ * The undici module (loaded once, on first call). undici is CommonJS: Node's own loader
+ * names its exports, while the bundled CLI's chunk hands the whole module over as its
+ * default export only; either way the module's exports are returned.
+ */
 export function loadUndici(): Promise<typeof Undici> {
-  loading ??= import('undici');
+  loading ??= import('undici').then((module) => (typeof module.request === 'function' ? module : (module as unknown as { default: typeof Undici }).default));
   return loading;
 }
