@@ -15,7 +15,7 @@ import type { EncodedEvent } from './encoded.js';
 import { FrameBatch, typeBit } from './frames.js';
 import type { Run } from './run.js';
 import type { RunEventWriter } from './store.js';
-import { textOfBytes, typeOfKind } from './event-bytes.js';
+import { kindBit, textOfBytes, typeOfKind } from './event-bytes.js';
 import { isRelayedBytes, isTerminal, type EventInput, type EventType, type RelayedItem } from './types.js';
 
 /** What the appender asks of the engine around each batch. */
@@ -124,12 +124,13 @@ export class RunAppender {
         const building = entry.building!;
         let seq = this.seq;
         if (entry.last < entry.first) entry.first = seq + 1;
+        let types = entry.types;
         for (let index = 0; index < spans.length; index += 3) {
           building.addBytes(++seq, source, spans[index]!, spans[index + 1]!, timestamp);
-          const type = typeOfKind(spans[index + 2]!);
-          entry.types |= typeBit(type);
-          entry.lastType = type;
+          types |= kindBit(spans[index + 2]!);
         }
+        entry.types = types;
+        entry.lastType = typeOfKind(spans[spans.length - 1]!);
         this.seq = entry.last = seq;
         const text = textOfBytes(item);
         if (text) pieces.push(text);

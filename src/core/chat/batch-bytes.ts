@@ -270,7 +270,8 @@ export class BatchBytes {
     let f = copyBytes(FRAME_START, 0, FRAME_START.length, frame, frames.length);
     let l = copyBytes(LINE_START, 0, LINE_START.length, line, lines.length);
     f = putInteger(frame, f, seq, digits);
-    l = putInteger(line, l, seq, digits);
+    // The digits once: the line's are copied from the frame.
+    for (let digit = f - digits; digit < f; digit++) line[l++] = frame[digit]!;
     f = copyBytes(FRAME_DATA, 0, FRAME_DATA.length, frame, f);
     l = copyBytes(LINE_EVENT, 0, LINE_EVENT.length, line, l);
     // A plain view (not a Buffer, which costs a species lookup), copied twice.

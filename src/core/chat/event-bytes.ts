@@ -12,6 +12,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { STRING_EVENT_TYPES } from './events.js';
+import { typeBit } from './frames.js';
 import type { EventInput, EventType, RelayedBytes } from './types.js';
 
 /** `{"type":"<type>","content":"` of each string-content type, as bytes. */
@@ -121,6 +122,14 @@ export function typeOfKind(kind: number): EventType {
   return STRING_EVENT_TYPES[kind & TYPE_MASK]!;
 }
 
+/** The type bits of each string-content type (see `typeBit`), by its index. */
+const KIND_BITS = Int32Array.from(STRING_EVENT_TYPES, (type) => typeBit(type));
+
+/** The bit (`typeBit`) of the type of a recognised event, from `stringEventAt`'s answer. */
+export function kindBit(kind: number): number {
+  return KIND_BITS[kind & TYPE_MASK]!;
+}
+
 /** Where the content of a recognised event of `kind` starts, after its opening quote. */
 export function contentStart(start: number, kind: number): number {
   return start + PREFIXES[kind & TYPE_MASK]!.length;
@@ -137,6 +146,9 @@ export function eventsOfBytes(group: RelayedBytes): { event: EventInput; raw: st
   }
   return events;
 }
+
+/** Below this many bytes a content is copied by a loop (see `textOfBytes`). */
+const SHORT_CONTENT = 32;
 
 /**
  * The text of the `text` events of `group`, joined: their contents are copied as the
@@ -160,10 +172,15 @@ export function textOfBytes(group: RelayedBytes): string {
     const kind = spans[index + 2]!;
     if (typeOfKind(kind) !== 'text') continue;
     const from = contentStart(spans[index]!, kind);
-    const length = spans[index + 1]! - 2 - from;
+    const to = spans[index + 1]! - 2;
+    if (to - from < SHORT_CONTENT) {
+      // A streamed token is a few bytes: a loop costs less than a view and a native call.
+      for (let byte = from; byte < to; byte++) body[at++] = source[byte]!;
+      continue;
+    }
     // A plain view for the native copy (Buffer.copy would make one per call too, through more steps).
-    body.set(new Uint8Array(source.buffer, source.byteOffset + from, length), at);
-    at += length;
+    body.set(new Uint8Array(source.buffer, source.byteOffset + from, to - from), at);
+    at += to - from;
   }
   const text = body.toString('utf8');
   return escaped ? (JSON.parse(`"${text}"`) as string) : text;
