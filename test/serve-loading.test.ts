@@ -65,4 +65,25 @@ describe('the modules org serve loads', () => {
     expect((await readdir(join(REPO_ROOT, 'dist', 'bundle'))).filter((name) => name.startsWith('metrics-'))).toHaveLength(1);
     expect(loaded.filter((url) => url.includes('/dist/bundle/metrics-'))).toEqual([]);
   });
+
+  it('loads the metrics chunk with --metrics, and the bundled prom-client serves them', async () => {
+    const log = join(dir, 'serve-metrics.log');
+    const home = join(dir, 'home-metrics');
+    const child = await startServe({
+      home,
+      args: ['--no-demo', '--metrics'],
+      env: { NODE_OPTIONS: `--import ${REGISTER}`, ORG_TEST_MODULE_LOG: log, ORG_ADMIN_TOKEN: ADMIN, ORG_CONFIG_DIR: join(home, 'cfg') },
+    });
+    try {
+      const scraped = await fetch(`${child.url}/metrics`);
+      expect(scraped.status).toBe(200);
+      const text = await scraped.text();
+      expect(text).toContain('# TYPE org_http_request_duration_seconds histogram');
+      expect(text).toMatch(/^process_cpu_user_seconds_total \d/m);
+    } finally {
+      expect(await child.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    }
+    const loaded = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
+    expect(loaded.filter((url) => url.includes('/dist/bundle/metrics-'))).toHaveLength(1);
+  });
 });
