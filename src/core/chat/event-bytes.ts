@@ -15,9 +15,7 @@ import { STRING_EVENT_TYPES } from './events.js';
 import { typeBit } from './frames.js';
 import type { EventInput, EventType, RelayedBytes } from './types.js';
 
-/** `{"type":"<type>","content":"` of each string-content type, as bytes. */
-const PREFIXES = STRING_EVENT_TYPES.map((type) => Buffer.from(`{"type":"${type}","content":"`, 'latin1'));
-/** `{"type":"`, the start every prefix shares. */
+/** `{"type":"`, the start every prefix (`{"type":"<type>","content":"`) shares. */
 const COMMON = Buffer.from('{"type":"', 'latin1');
 /** The rest of each prefix after `COMMON`: `<type>","content":"`. */
 const TYPE_TAILS = STRING_EVENT_TYPES.map((type) => Buffer.from(`${type}","content":"`, 'latin1'));
@@ -132,7 +130,7 @@ export function kindBit(kind: number): number {
 
 /** Where the content of a recognised event of `kind` starts, after its opening quote. */
 export function contentStart(start: number, kind: number): number {
-  return start + PREFIXES[kind & TYPE_MASK]!.length;
+  return start + COMMON.length + TYPE_TAILS[kind & TYPE_MASK]!.length;
 }
 
 /** The events of `group`, parsed (for consumers that take events one by one). */

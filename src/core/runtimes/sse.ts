@@ -197,7 +197,6 @@ function readBody(body: Readable, reader: SseReader, handlers: SseHandlers, sign
 
 /** POSTs `req.body` to `req.url` and feeds the event-stream answer to `handlers`. */
 export async function streamSse(req: SseRequest, handlers: SseHandlers): Promise<SseOutcome> {
-  if (req.signal.aborted) return { kind: 'aborted' };
   // Before the clocks start: loading the client is no part of connecting.
   const { request } = await loadUndici();
   if (req.signal.aborted) return { kind: 'aborted' };
