@@ -5,11 +5,14 @@
  * ends without a terminal event, answers an HTTP error or is down ends the turn with
  * `error` — the stream's last event and the history status.
  */
+import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startContainerAgent, type ContainerAgent } from '../examples/container-agent/server.mjs';
+import { ENRICH_TEXT } from '../src/core/chat/enrich.js';
 import { createContainerRuntime } from '../src/core/runtimes/container.js';
+import type { Turn } from '../src/core/runtimes/types.js';
 import { startChat, type ChatFixture } from './helpers/chat.js';
 import type { SseResponse } from './helpers/sse.js';
 
@@ -22,16 +25,37 @@ async function deadPort(): Promise<number> {
   return port;
 }
 
+/** A container that keeps every turn it is sent and answers `reply` as one text event, then complete. */
+async function recordingContainer(reply: string): Promise<{ url: string; turns: Turn[]; server: Server }> {
+  const turns: Turn[] = [];
+  const server = createHttpServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      turns.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Turn);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: ${JSON.stringify({ type: 'text', content: reply })}\n\n`);
+      res.end(`data: ${JSON.stringify({ type: 'complete', content: { summary: 'replied' } })}\n\n`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, turns, server };
+}
+
 describe('container nodes over HTTP', () => {
   let c: ChatFixture;
   let agent: ContainerAgent;
   let staller: ContainerAgent;
   let downUrl: string;
+  // A reply longer than a turn carries, its last character the high half of a pair… cut there.
+  const longReply = `${'a'.repeat(ENRICH_TEXT - 1)}😀${'b'.repeat(5000)}`;
+  let recorder: Awaited<ReturnType<typeof recordingContainer>>;
 
   beforeAll(async () => {
     agent = await startContainerAgent({ log: () => undefined });
     staller = await startContainerAgent({ log: () => undefined });
     downUrl = `http://bot:s3cret-pass@127.0.0.1:${await deadPort()}`;
+    recorder = await recordingContainer(longReply);
     c = await startChat({
       deps: {
         // The stalling container gets a short idle timeout; every other node takes the app's routing.
@@ -42,6 +66,7 @@ describe('container nodes over HTTP', () => {
       ['exec-cto', agent.url],
       ['exec-coo', staller.url],
       ['exec-cmo', downUrl],
+      ['exec-cfo', recorder.url],
     ] as const) {
       const response = await c.t.server.inject({
         method: 'PATCH',
@@ -56,6 +81,7 @@ describe('container nodes over HTTP', () => {
     await c.close();
     await agent.close();
     await staller.close();
+    await new Promise((resolve) => recorder.server.close(resolve));
   });
 
   /** Sends, waits for the end, checks that the turn ended with one error, last; returns its message. */
@@ -119,5 +145,22 @@ describe('container nodes over HTTP', () => {
     expect(stream.frames()).toHaveLength(1);
     expect(error).toMatch(/unreachable/);
     expect(stream.text).not.toContain('s3cret-pass');
+  });
+
+  it('a turn carries each history text up to ENRICH_TEXT characters, marked when cut, while the history keeps all of it', async () => {
+    const first = await c.send('write the long report', { roleId: 'exec-cfo' });
+    await first.ended;
+    expect(first.frames().at(-1)?.event?.type).toBe('complete');
+    const second = await c.send('and now?', { roleId: 'exec-cfo' });
+    await second.ended;
+    expect(recorder.turns).toHaveLength(2);
+    const [agent, user] = recorder.turns[1]!.history;
+    expect(agent).toMatchObject({ sender: 'agent', text_truncated: true, summary: 'replied' });
+    // Cut before the surrogate pair rather than inside it.
+    expect(agent!.text).toBe('a'.repeat(ENRICH_TEXT - 1));
+    expect(user).toMatchObject({ sender: 'user', text: 'write the long report' });
+    expect(user).not.toHaveProperty('text_truncated');
+    const stored = await c.settled(String(first.headers['x-org-run-id']), 'exec-cfo');
+    expect(stored.text).toBe(longReply);
   });
 });

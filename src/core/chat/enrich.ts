@@ -4,7 +4,7 @@
  * staged attachments, the matched skills (or the one named by `/<slug>`) and recent
  * history.
  */
-import type { Turn, TurnNode } from '../runtimes/types.js';
+import type { Turn, TurnMessage, TurnNode } from '../runtimes/types.js';
 import type { ChatSkills, ChatStructure } from './ports.js';
 import type { StoredMessage } from './store.js';
 
@@ -12,6 +12,23 @@ import type { StoredMessage } from './store.js';
 export const ENRICH_SKILLS = 3;
 /** How many recent history messages the runtime receives. */
 export const ENRICH_HISTORY = 20;
+
+/**
+ * How many characters of each history message's text the runtime receives. An agent
+ * that streamed a 100,000-event answer wrote megabytes of text: carried whole by every
+ * later turn of its node, each turn's request would weigh that much and take that long
+ * to send and parse before its first event. The LLM runtime's prompt keeps far less.
+ */
+export const ENRICH_TEXT = 16_384;
+
+/** `message` as a turn carries it: its text cut to `ENRICH_TEXT` characters (never inside a surrogate pair), marked `text_truncated`. */
+export function turnMessage(message: StoredMessage): TurnMessage {
+  if (message.text.length <= ENRICH_TEXT) return message;
+  let end = ENRICH_TEXT;
+  const last = message.text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return { ...message, text: message.text.slice(0, end), text_truncated: true };
+}
 
 const EXPLICIT = /^\/([a-z0-9]+(?:-[a-z0-9]+)*)(?:\s|$)/;
 
@@ -93,6 +110,6 @@ export async function enrich(input: EnrichInput): Promise<Turn> {
     attachments: input.attachments,
     skills,
     explicit_skill: slug ?? null,
-    history: input.history.slice(0, ENRICH_HISTORY),
+    history: input.history.slice(0, ENRICH_HISTORY).map(turnMessage),
   };
 }
