@@ -6,10 +6,11 @@
  * content), and is killed with SIGKILL mid-stream. After a restart, the run's stored
  * events must hold every frame the client received, byte for byte under the same id,
  * numbered 1, 2, 3… without a gap, each event what the container sent plus its
- * timestamp, and end with the restart's `error`.
+ * timestamp, and end with the restart's `error`. The run's file, read right after the
+ * kill, holds those frames as the very bytes the client received.
  */
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -122,6 +123,13 @@ describe('relayed events after a kill', () => {
     await serve.exited;
     const seen = parseSse(received).frames;
     expect(seen.length).toBeGreaterThanOrEqual(BEFORE_KILL);
+    // On disk: the run's location as a comment, then the frames as the client got them
+    // (maybe more, written and not yet sent), only an unfinished last one cut short.
+    const file = await readFile(join(home, '.org', 'runs', runId.slice(0, 2), `${runId}.sse`), 'utf8');
+    const onDisk = file.split('\n\n').slice(0, -1);
+    expect(JSON.parse(onDisk[0]!.replace(/^: /, ''))).toMatchObject({ run_id: runId, role_id: 'relay-agent' });
+    const sent = received.split('\n\n').slice(0, -1).filter((frame) => !frame.startsWith(':'));
+    expect(onDisk.slice(1, sent.length + 1)).toEqual(sent);
 
     serve = await startServe({ home, env });
     const replay = await request(`${serve.url}/api/org/chat/runs/${runId}/events`, { headers: { authorization: `Bearer ${ADMIN}` } });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RunAppender, type AppenderHooks } from './appender.js';
-import { historyLine, sseFrame, type EncodedEvent } from './encoded.js';
+import { sseFrame, type EncodedEvent } from './encoded.js';
 import { stringEventAt } from './event-bytes.js';
 import type { FrameBatch } from './frames.js';
 import { Run } from './run.js';
@@ -10,12 +10,12 @@ const where = { runId: 'r', structureId: 's', nodeId: 'n', roleId: 'team-x' };
 
 /** A writer whose writes complete only when the test says so. */
 function gatedWriter() {
-  const writes: { batch: EncodedEvent[]; batches: readonly FrameBatch[]; lines: readonly Buffer[] | undefined; release: (error?: Error) => void }[] = [];
+  const writes: { batch: EncodedEvent[]; batches: readonly FrameBatch[]; release: (error?: Error) => void }[] = [];
   let onWrite: () => void = () => undefined;
   const writer: RunEventWriter = {
-    write: (batches, lines) =>
+    write: (batches) =>
       new Promise<void>((resolve, reject) => {
-        writes.push({ batch: batches.flatMap((batch) => batch.events()), batches, lines, release: (error) => (error ? reject(error) : resolve()) });
+        writes.push({ batch: batches.flatMap((batch) => batch.events()), batches, release: (error) => (error ? reject(error) : resolve()) });
         onWrite();
       }),
     close: async () => undefined,
@@ -82,12 +82,8 @@ describe('RunAppender', () => {
       [2, 3],
       [4, 5],
     ]);
-    // One Buffer of history lines per batch, each the lines of its own events exactly.
-    expect(second.lines).toHaveLength(2);
-    second.batches.forEach((batch, index) => {
-      expect(second.lines![index]!.toString()).toBe(batch.events().map(historyLine).join(''));
-      expect(batch.frames.toString()).toBe(batch.events().map(sseFrame).join(''));
-    });
+    // One Buffer of frames per batch, each the frames of its own events exactly (written and published as they are).
+    second.batches.forEach((batch) => expect(batch.frames.toString()).toBe(batch.events().map(sseFrame).join('')));
     expect(second.batch.map((event) => JSON.parse(event.json) as unknown)).toEqual([
       { type: 'text', content: 'b', timestamp: 'T' },
       { type: 'text', content: 'c', timestamp: 'T' },

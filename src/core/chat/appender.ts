@@ -1,16 +1,16 @@
 /**
  * The one ordered appender of a run: every event of a turn goes through `append`,
  * `appendBatch` or `appendTerminal`, which number it, stamp it and serialise it once, in
- * call order, straight into the bytes of its history line and of its SSE frame. Batches
+ * call order, straight into the bytes of its SSE frame. Batches
  * are then written (group-committed by the store), their side effects recorded, and
  * only then published to the run's subscribers, in number order. The first terminal
  * event seals the run: anything appended after it is dropped.
  *
- * Nothing per event outlives its batch on the JavaScript heap: the batch becomes two
- * Buffers (the history lines for the disk, the SSE frames for the streams and the run),
- * and the agent's text is kept as one string per batch.
+ * Nothing per event outlives its batch on the JavaScript heap: the batch becomes one
+ * Buffer of SSE frames (written to the run's file, published to its streams and kept by
+ * the run), and the agent's text is kept as one string per batch.
  */
-import { BatchBytes, releaseLines, type BatchSize } from './batch-bytes.js';
+import { BatchBytes } from './batch-bytes.js';
 import type { EncodedEvent } from './encoded.js';
 import { FrameBatch, typeBit } from './frames.js';
 import type { Run } from './run.js';
@@ -37,10 +37,8 @@ interface Entry {
   ready: boolean;
   first: number;
   last: number;
-  /** The history lines and SSE frames being written, until the entry is complete. */
+  /** The SSE frames being written, until the entry is complete. */
   building: BatchBytes | undefined;
-  /** The history lines, once the entry is complete. */
-  lineBytes: Buffer | undefined;
   /** The SSE frames, once the entry is complete. */
   frameBytes: Buffer | undefined;
   types: number;
@@ -99,7 +97,7 @@ export class RunAppender {
   appendBatch(items: readonly RelayedItem[]): Promise<void> {
     if (this.sealedFlag || items.length === 0) return Promise.resolve();
     // The batch's bytes are sized from its events before any is written: exactly for those
-    // recognised in their bytes (the common case), so its Buffers never grow nor need a copy.
+    // recognised in their bytes (the common case), so its Buffer never grows nor needs a copy.
     let recognised = 0;
     let recognisedBytes = 0;
     let others = 0;
@@ -182,14 +180,14 @@ export class RunAppender {
     }
   }
 
-  private enqueue(size?: BatchSize): Entry {
+  private enqueue(size?: number): Entry {
     let resolve!: () => void;
     let reject!: (error: unknown) => void;
     const promise = new Promise<void>((res, rej) => {
       resolve = res;
       reject = rej;
     });
-    const entry: Entry = { ready: false, first: this.seq + 1, last: this.seq, building: new BatchBytes(size), lineBytes: undefined, frameBytes: undefined, types: 0, lastType: 'text', lastJson: '', logged: undefined, promise, resolve, reject };
+    const entry: Entry = { ready: false, first: this.seq + 1, last: this.seq, building: new BatchBytes(size), frameBytes: undefined, types: 0, lastType: 'text', lastJson: '', logged: undefined, promise, resolve, reject };
     this.queue.push(entry);
     return entry;
   }
@@ -214,10 +212,8 @@ export class RunAppender {
 
   /** Marks an entry complete: its bytes are final and it may be written. */
   private complete(entry: Entry): void {
-    const { lines, frames } = entry.building!.finish();
+    entry.frameBytes = entry.building!.finish();
     entry.building = undefined;
-    entry.lineBytes = lines;
-    entry.frameBytes = frames;
     entry.ready = true;
     this.kick();
   }
@@ -240,15 +236,12 @@ export class RunAppender {
         else entry.resolve();
       }
       if (batch.length === 0) return;
-      // Each entry's bytes are used as they are, never joined: the history lines go to the
-      // file in one vectored write, the frames to the run (and the streams) as one batch
-      // each, kept as they are unless they fill too little of their memory.
-      const lines: Buffer[] = [];
+      // Each entry's frames are used as they are, never joined: written to the file in one
+      // vectored write, published to the run (and the streams) as one batch each, kept as
+      // they are unless they fill too little of their memory.
       const published: FrameBatch[] = [];
       let logged: EventInput[] | undefined;
       for (const entry of batch) {
-        lines.push(entry.lineBytes!);
-        entry.lineBytes = undefined;
         published.push(new FrameBatch(entry.first, entry.last, ownSized(entry.frameBytes!), entry.types, entry.lastType));
         entry.frameBytes = undefined;
         if (entry.logged) (logged ??= []).push(...entry.logged);
@@ -256,14 +249,12 @@ export class RunAppender {
       const tail = batch.at(-1)!;
       let failure: unknown;
       try {
-        await Promise.all([this.writer.write(published, lines), logged && this.hooks.logged?.(logged)]);
+        await Promise.all([this.writer.write(published), logged && this.hooks.logged?.(logged)]);
         if (published.at(-1)!.terminal) await this.hooks.end({ seq: tail.last, type: tail.lastType, json: tail.lastJson }, this.text.join(''));
       } catch (error) {
         failure = error;
         this.hooks.onError(error);
       }
-      // The writer is done with the lines (written or refused): their memory serves later batches.
-      for (const buffer of lines) releaseLines(buffer);
       // Published even when the disk refused them: no subscriber or queued turn waits forever.
       this.run.publishAll(published);
       for (const entry of batch) {

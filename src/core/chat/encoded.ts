@@ -1,9 +1,9 @@
 /**
  * Events serialised once. A run's event is turned into its JSON text exactly once, when
- * it is numbered (written straight into its batch's bytes by `BatchBytes`); the history
- * line, the SSE frame and the replay all carry that text. A relayed event whose JSON
- * already is the canonical `{type, content}` object is not even serialised again: the
- * timestamp is spliced into the bytes the container sent.
+ * it is numbered (written straight into its batch's bytes by `BatchBytes`); the SSE
+ * frame, which is also what the run's file holds, and the replay carry that text. A
+ * relayed event whose JSON already is the canonical `{type, content}` object is not even
+ * serialised again: the timestamp is spliced into the bytes the container sent.
  */
 import type { ChatEvent, EventInput } from './types.js';
 
@@ -28,7 +28,7 @@ export function encodeEvent(input: EventInput, timestamp: string, raw?: string, 
  * True when `raw`, the JSON text `input` was parsed from (as `parsed`), can stand for
  * the event with the timestamp spliced in before its closing brace: it holds exactly the
  * validated members, and no line break (whitespace of pretty-printed JSON would split
- * the SSE frame and the history line).
+ * the SSE frame).
  */
 export function reusable(input: EventInput, raw: string | undefined, parsed: unknown): raw is string {
   return raw !== undefined && parsed !== undefined && raw.indexOf('\n') < 0 && raw.indexOf('\r') < 0 && isCanonical(parsed, input) && raw.lastIndexOf('}') > 0;
@@ -71,14 +71,6 @@ export function decodeEvent(encoded: EncodedEvent): ChatEvent {
 /** An SSE frame: `id: <seq>` and `data: <json>` lines and a blank line. */
 export function sseFrame(encoded: EncodedEvent): string {
   return `id: ${encoded.seq}\ndata: ${encoded.json}\n\n`;
-}
-
-/**
- * The history line of an event in its run's file: `{"seq":<n>,"event":<json>}`, so that
- * the event's own JSON text can be cut out again without parsing it.
- */
-export function historyLine(encoded: EncodedEvent): string {
-  return `{"seq":${encoded.seq},"event":${encoded.json}}\n`;
 }
 
 /** Approximate memory held by an encoded event, for byte-bounded caches. */

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -137,7 +137,7 @@ describe('ChatEngine', () => {
     expect(gated.started).toEqual(['first', 'other', 'second']);
   });
 
-  it('a batch of relayed events is numbered in order, written with one commit and published as one batch whose SSE frames are the bytes of the history lines', async () => {
+  it('a batch of relayed events is numbered in order, written with one commit and published as one batch, whose SSE frames are the bytes of the run file', async () => {
     const texts = Array.from({ length: 50 }, (_, i) => `part ${i} — ✓`);
     const relayed = [
       ...texts.map((text) => {
@@ -173,7 +173,10 @@ describe('ChatEngine', () => {
     // One timestamp for the batch, and the frames carry each event's JSON as stored.
     expect(new Set(decoded.map((event) => event.timestamp)).size).toBe(1);
     expect(batches[0]!.frames).toBe(run.eventsAfter(0).map((event) => `id: ${event.seq}\ndata: ${event.json}\n\n`).join(''));
-    // On disk, as published (read by a store of its own, as after a restart).
+    // On disk, as published: the location comment, then the very frames the stream got.
+    const file = await readFile(join(dir, 'runs', run.id.slice(0, 2), `${run.id}.sse`), 'utf8');
+    expect(file).toBe(`: ${JSON.stringify({ run_id: run.id, structure_id: STRUCTURE, node_id: run.nodeId, role_id: 'team-a' })}\n\n${batches[0]!.frames}`);
+    // And read back so by a store of its own, as after a restart.
     const fresh = createFsChatStore({ stateDir: dir, nodeDir: directory.nodeDir });
     expect((await fresh.events(run.id, 0)).map((event) => [event.seq, event.json])).toEqual(run.eventsAfter(0).map((event) => [event.seq, event.json]));
     await fresh.close();

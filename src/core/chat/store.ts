@@ -76,11 +76,9 @@ export interface MessagePage {
 export interface RunEventWriter {
   /**
    * Appends consecutive batches durably, as one commit; resolves once they are on disk
-   * (or committed). `lines`, when given, are the batches' history lines (`historyLine`
-   * of each event) as bytes, one Buffer per batch, ready to append: read only until the
-   * returned promise settles (their memory is then reused for later batches).
+   * (or committed). The batches' frames are read only until the returned promise settles.
    */
-  write(batches: readonly FrameBatch[], lines?: readonly Buffer[]): Promise<void>;
+  write(batches: readonly FrameBatch[]): Promise<void>;
   /** Releases what the writer holds (an open file). */
   close(): Promise<void>;
 }

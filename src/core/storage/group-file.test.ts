@@ -65,6 +65,23 @@ describe('GroupFile', () => {
     expect(await readFile(path, 'utf8')).toBe('whole\nnext\n');
   });
 
+  it('with records: frames, cuts an SSE frame torn by a crash (even one ending with a line break) before appending after it', async () => {
+    const path = join(dir, 'run.sse');
+    for (const torn of ['id: 3\n', 'id: 3\ndata: {"a"', 'id: 3\ndata: {"a":1}\n']) {
+      await writeFile(path, `: header\n\nid: 2\ndata: {}\n\n${torn}`);
+      const file = new GroupFile(path, { records: 'frames' });
+      await file.append('id: 3\ndata: {"b":2}\n\n');
+      await file.close();
+      expect(await readFile(path, 'utf8')).toBe(': header\n\nid: 2\ndata: {}\n\nid: 3\ndata: {"b":2}\n\n');
+    }
+    // Nothing whole at all: the file is cut to nothing.
+    await writeFile(path, 'i');
+    const file = new GroupFile(path, { records: 'frames' });
+    await file.append(': header\n\n');
+    await file.close();
+    expect(await readFile(path, 'utf8')).toBe(': header\n\n');
+  });
+
   it('refuses to write through a symbolic link', async () => {
     const target = join(dir, 'elsewhere.txt');
     await writeFile(target, 'outside\n');

@@ -6,8 +6,8 @@
  * append's promise settles once its bytes are on disk, in the order appends were made.
  * Appends given as bytes are never joined into a new Buffer: one group is written with
  * one vectored write (`writev`) of all its Buffers.
- * A line torn by a crash is cut off when the file is opened, so readers always see
- * whole lines.
+ * A record torn by a crash (a line, or an SSE frame with `records: 'frames'`) is cut
+ * off when the file is opened, so readers always see whole records.
  */
 import type { FileHandle } from 'node:fs/promises';
 import { constants } from 'node:fs';
@@ -36,6 +36,11 @@ export interface GroupFileOptions {
    * each write.
    */
   closeWhenIdleMs?: number;
+  /**
+   * What a whole record ends with: a line break (`lines`, the default: JSON lines) or a
+   * blank line (`frames`: SSE frames, whose lines end with line breaks of their own).
+   */
+  records?: 'lines' | 'frames';
 }
 
 /** Makes each write durable before it returns (data and the size that reaches it); 0 where the platform has no such flag. */
@@ -106,7 +111,7 @@ export class GroupFile {
       if (size === 0) {
         if (this.options.syncDirectory !== false) await syncDirectory(dirname(this.path));
       } else {
-        await cutTornTail(handle, size);
+        await cutTornTail(handle, size, this.options.records === 'frames' ? FRAME_END : LINE_END);
       }
       return handle;
     })();
@@ -159,12 +164,18 @@ export async function writeAll(handle: FileHandle, buffers: readonly Buffer[]): 
   }
 }
 
-/** Truncates an unterminated last line (a write torn by a crash). */
-async function cutTornTail(handle: FileHandle, size: number): Promise<void> {
-  const last = Buffer.alloc(1);
-  await handle.read(last, 0, 1, size - 1);
-  if (last[0] === 0x0a) return;
+const LINE_END = Buffer.from('\n');
+const FRAME_END = Buffer.from('\n\n');
+
+/** Truncates an unterminated last record (a write torn by a crash): everything after the last `end`. */
+async function cutTornTail(handle: FileHandle, size: number, end: Buffer): Promise<void> {
+  const last = Buffer.alloc(end.length);
+  if (size >= end.length) {
+    await handle.read(last, 0, end.length, size - end.length);
+    if (last.equals(end)) return;
+  }
   const content = await handle.readFile();
-  await handle.truncate(content.lastIndexOf(0x0a) + 1);
+  const at = content.lastIndexOf(end);
+  await handle.truncate(at < 0 ? 0 : at + end.length);
   await handle.datasync();
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeChatStore } from '../../../../test/support/chat-store-contract.js';
+import { FrameBatch } from '../frames.js';
 import { createFsChatStore } from './index.js';
 
 const nodeDir = (root: string) => (structureId: string, nodeId: string) => join(root, 'structures', structureId, 'nodes', nodeId);
@@ -74,21 +75,44 @@ describe('filesystem chat store', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it('drops node messages from memory beyond its node count, whatever their bytes', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'org-chat-cache-'));
-    const store = createFsChatStore({ stateDir: root, nodeDir: nodeDir(root), cacheBytes: 64 * 1024 * 1024, cacheNodes: 1 });
-    const nodes = ['a', 'b'].map((name, index) => ({ structureId: `4444444${index}-4444-4444-8444-444444444444`, nodeId: `5555555${index}-5555-4555-8555-555555555555`, roleId: `team-${name}` }));
-    for (const node of nodes) {
-      const runId = `6666666${nodes.indexOf(node)}-6666-4666-8666-666666666666`;
-      await store.startRun({ runId, ...node }, { id: `u-${runId}`, run_id: runId, text: `to ${node.roleId}`, attachments: [], created_at: '2030-01-01T00:00:00.000Z' }, { id: `a-${runId}`, run_id: runId, created_at: '2030-01-01T00:00:00.000Z' });
+  it('reads the runs an earlier version wrote as JSON lines, and rewrites the ones left open as SSE frames before recovery appends to them', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'org-chat-legacy-runs-'));
+    const node = { structureId: '77777777-7777-4777-8777-777777777777', nodeId: '88888888-8888-4888-8888-888888888888', roleId: 'team-a' };
+    const ended = '99999999-9999-4999-8999-999999999990';
+    const open = '99999999-9999-4999-8999-999999999991';
+    const torn = '99999999-9999-4999-8999-999999999992';
+    const header = (runId: string) => JSON.stringify({ run_id: runId, structure_id: node.structureId, node_id: node.nodeId, role_id: node.roleId });
+    const event = (seq: number, content: string) => ({ seq, type: 'text' as const, json: JSON.stringify({ type: 'text', content, timestamp: '2030-01-01T00:00:00.000Z' }) });
+    const line = (e: { seq: number; json: string }) => `{"seq":${e.seq},"event":${e.json}}\n`;
+    const runFile = (runId: string, extension: string) => join(root, 'runs', runId.slice(0, 2), `${runId}.${extension}`);
+    await mkdir(join(root, 'runs', '99'), { recursive: true });
+    // Ended: two events and a line torn by a crash. Open: one event. Torn: a location cut short.
+    await writeFile(runFile(ended, 'jsonl'), `${header(ended)}\n${line(event(1, 'one'))}${line(event(2, 'two'))}{"seq":3,"ev`);
+    await writeFile(runFile(open, 'jsonl'), `${header(open)}\n${line(event(1, 'still going'))}`);
+    await writeFile(runFile(torn, 'sse'), ': {"run_id":"99');
+    const journal = [{ run_id: ended, structure_id: node.structureId, node_id: node.nodeId, role_id: node.roleId }, { run_id: ended, end: true }, { run_id: open, structure_id: node.structureId, node_id: node.nodeId, role_id: node.roleId }, { run_id: torn, structure_id: node.structureId, node_id: node.nodeId, role_id: node.roleId }];
+    await writeFile(join(root, 'runs.jsonl'), journal.map((record) => `${JSON.stringify(record)}\n`).join(''));
+
+    const store = createFsChatStore({ stateDir: root, nodeDir: nodeDir(root) });
+    expect((await store.openRuns()).map((where) => where.runId)).toEqual([open, torn]);
+    // The ended run is read where it is, as it is.
+    expect(await store.locate(ended)).toEqual({ runId: ended, ...node });
+    expect(await store.events(ended, 0)).toEqual([event(1, 'one'), event(2, 'two')]);
+    expect(await store.events(ended, 1)).toEqual([event(2, 'two')]);
+    expect(await readFile(runFile(ended, 'jsonl'), 'utf8')).toContain('"seq":3');
+    // The open ones now have current files (the old one gone, the cut location whole), and take appends.
+    await expect(readFile(runFile(open, 'jsonl'))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await readFile(runFile(open, 'sse'), 'utf8')).toBe(`: ${header(open)}\n\nid: 1\ndata: ${event(1, 'still going').json}\n\n`);
+    for (const runId of [open, torn]) {
+      const writer = store.eventWriter({ runId, ...node });
+      await writer.write([FrameBatch.of([event(runId === open ? 2 : 1, 'interrupted')])]);
+      await writer.close();
+      expect(await store.locate(runId)).toEqual({ runId, ...node });
     }
-    for (const node of nodes) expect((await store.messages(node, { limit: 5 })).at(-1)?.text).toBe(`to ${node.roleId}`);
-    // Node a was dropped from memory when b was read: a record added to its file behind the
-    // store's back shows, which it would not if a were still cached.
-    const extra = { kind: 'user', id: 'outside', run_id: 'x', text: 'added on disk', attachments: [], created_at: '2030-01-01T00:00:01.000Z' };
-    await writeFile(join(nodeDir(root)(nodes[0]!.structureId, nodes[0]!.nodeId), 'history.jsonl'), `${JSON.stringify(extra)}\n`, { flag: 'a' });
-    expect((await store.messages(nodes[0]!, { limit: 5 }))[0]?.text).toBe('added on disk');
+    expect(await store.events(open, 0)).toEqual([event(1, 'still going'), event(2, 'interrupted')]);
+    expect(await store.events(torn, 0)).toEqual([event(1, 'interrupted')]);
     await store.close();
     await rm(root, { recursive: true, force: true });
   });
+
 });

@@ -2,8 +2,9 @@
  * The filesystem `ChatStore` of a home:
  *
  * - `.org/structures/<id>/nodes/<node_id>/history.jsonl`: a node's messages;
- * - `.org/runs/<xx>/<run_id>.jsonl`: a run's location and events, kept open while the
- *   run writes and group-committed (one write and one fdatasync per batch);
+ * - `.org/runs/<xx>/<run_id>.sse`: a run's location and events, as the SSE frames its
+ *   streams receive (see run-files.ts), kept open while the run writes and
+ *   group-committed (one durable write per batch);
  * - `.org/runs.jsonl`: the journal of runs started and ended, read at start-up to find
  *   runs a stopped process left open, then compacted.
  *
@@ -15,7 +16,7 @@ import { BoundedCache } from '../../util/bounded-cache.js';
 import { GroupFile, KeyedMutex, appendJsonl, readJsonl, writeAtomic } from '../../storage/index.js';
 import type { AgentEndRecord, ChatStore, MessagePage, RunEventWriter, RunLocation, StoredMessage } from '../store.js';
 import { applyRecord, applyRecords, historyFile, loadNodeRecords, type MessageRecord } from './node-messages.js';
-import { eventLines, headerLine, readEvents, readHeader, runFilePath } from './run-files.js';
+import { headerFrame, prepareOpenRun, readEvents, readHeader, runFiles } from './run-files.js';
 
 export interface FsChatStoreOptions {
   /** The `.org` folder. */
@@ -91,9 +92,9 @@ export function createFsChatStore(options: FsChatStoreOptions): ChatStore {
   const writerOf = (runId: string): GroupFile => {
     let writer = writers.get(runId);
     if (!writer) {
-      const path = runFilePath(runsDir, runId);
-      if (!path) throw new Error(`run id ${runId} is not a UUID`);
-      writer = new GroupFile(path);
+      const files = runFiles(runsDir, runId);
+      if (!files) throw new Error(`run id ${runId} is not a UUID`);
+      writer = new GroupFile(files.current, { records: 'frames' });
       writers.set(runId, writer);
     }
     return writer;
@@ -102,7 +103,7 @@ export function createFsChatStore(options: FsChatStoreOptions): ChatStore {
   return {
     async startRun(where, user, start) {
       await Promise.all([
-        writerOf(where.runId).append(headerLine(where)),
+        writerOf(where.runId).append(headerFrame(where)),
         journal.append(`${JSON.stringify({ run_id: where.runId, structure_id: where.structureId, node_id: where.nodeId, role_id: where.roleId } satisfies JournalRecord)}\n`),
         appendMessages(where, { kind: 'user', ...user }, { kind: 'start', ...start }),
       ]);
@@ -111,7 +112,8 @@ export function createFsChatStore(options: FsChatStoreOptions): ChatStore {
     eventWriter(where): RunEventWriter {
       const writer = writerOf(where.runId);
       return {
-        write: (batches, lines) => writer.append(lines ?? eventLines(batches.flatMap((batch) => batch.events()))),
+        // The frames the streams receive are the bytes written.
+        write: (batches) => writer.append(batches.length === 1 ? batches[0]!.frames : batches.map((batch) => batch.frames)),
         close: async () => {
           await writer.close();
           if (writers.get(where.runId) === writer) writers.delete(where.runId);
@@ -132,13 +134,13 @@ export function createFsChatStore(options: FsChatStoreOptions): ChatStore {
     },
 
     async locate(runId) {
-      const path = runFilePath(runsDir, runId);
-      return path ? readHeader(path) : undefined;
+      const files = runFiles(runsDir, runId);
+      return files ? readHeader(files) : undefined;
     },
 
     async events(runId, afterSeq) {
-      const path = runFilePath(runsDir, runId);
-      return path ? readEvents(path, afterSeq) : [];
+      const files = runFiles(runsDir, runId);
+      return files ? readEvents(files, afterSeq) : [];
     },
 
     messages: (where, page: MessagePage) =>
@@ -170,6 +172,11 @@ export function createFsChatStore(options: FsChatStoreOptions): ChatStore {
       // Every node named by the journal is loaded once, which moves the events of an
       // earlier version's history file to run files (so any of its runs can be located).
       for (const node of nodes.values()) await nodeLock.run(nodeKey(node), () => loadNode(node));
+      // Each open run's file is made ready for the events recovery appends.
+      for (const where of open.values()) {
+        const files = runFiles(runsDir, where.runId);
+        if (files) await prepareOpenRun(files, where);
+      }
       // Only the open runs need to stay in the journal.
       await writeAtomic(
         journalPath,

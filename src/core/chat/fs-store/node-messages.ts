@@ -12,7 +12,7 @@ import { readJsonl, writeAtomic } from '../../storage/index.js';
 import type { EncodedEvent } from '../encoded.js';
 import type { AgentEndRecord, AgentStartRecord, StoredMessage, UserMessageRecord } from '../store.js';
 import type { ChatEvent } from '../types.js';
-import { eventLines, headerLine, runFilePath } from './run-files.js';
+import { eventFrames, headerFrame, runFiles } from './run-files.js';
 
 /** The records of history.jsonl. */
 export type MessageRecord =
@@ -117,10 +117,10 @@ async function migrate(
     if (record.event.type === 'text') text.set(record.run_id, (text.get(record.run_id) ?? '') + record.event.content);
   }
   for (const [runId, events] of eventsByRun) {
-    const path = runFilePath(runsDir, runId);
-    if (!path) continue;
+    const files = runFiles(runsDir, runId);
+    if (!files) continue;
     const where = { runId, ...node };
-    await writeAtomic(path, headerLine(where) + eventLines(events));
+    await writeAtomic(files.current, headerFrame(where) + eventFrames(events));
   }
   const kept: MessageRecord[] = [];
   for (const record of records) {

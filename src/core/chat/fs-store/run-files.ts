@@ -1,17 +1,25 @@
 /**
- * Run event files: `.org/runs/<first two characters>/<run_id>.jsonl`. The first line is
- * the run's location, each further line one numbered event, written as
- * `{"seq":<n>,"event":<event json>}` so the event's own JSON text can be cut out again
- * without parsing it.
+ * Run event files: `.org/runs/<first two characters>/<run_id>.sse`, a `text/event-stream`
+ * as the run's subscribers received it. The first frame is a comment holding the run's
+ * location (`: {"run_id":…,"structure_id":…,"node_id":…,"role_id":…}`), each further frame
+ * one numbered event (`id: <n>`, `data: <event json>`, blank line): the bytes published
+ * to the streams are the bytes written, with no second form of each event to build, and
+ * any SSE reader replays the file as it is (the comment is skipped).
+ *
+ * Earlier versions wrote `<run_id>.jsonl`: the location on the first line, then one
+ * `{"seq":<n>,"event":<event json>}` line per event. Such files are still read; the
+ * runs left open in that form are rewritten in the new one at start-up
+ * (`prepareOpenRun`), before anything is appended to them.
  */
 import { constants } from 'node:fs';
+import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { openNoFollow, readFileSafe } from '../../storage/index.js';
-import { historyLine, type EncodedEvent } from '../encoded.js';
+import { openNoFollow, readFileSafe, writeAtomic } from '../../storage/index.js';
+import { sseFrame, type EncodedEvent } from '../encoded.js';
 import type { RunLocation } from '../store.js';
 import type { EventInput } from '../types.js';
 
-/** The header line of a run file. */
+/** The location of a run, as its file's first frame (or an earlier version's first line) holds it. */
 export interface RunHeader {
   run_id: string;
   structure_id: string;
@@ -19,24 +27,33 @@ export interface RunHeader {
   role_id: string;
 }
 
+/** The two names a run's file may have: the current one and an earlier version's. */
+export interface RunFiles {
+  /** `<run_id>.sse`: SSE frames. */
+  current: string;
+  /** `<run_id>.jsonl`: JSON lines, written by earlier versions (read, never appended to). */
+  legacy: string;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The file of a run, or undefined for an id that is not a UUID (never a path). */
-export function runFilePath(runsDir: string, runId: string): string | undefined {
+/** The files of a run, or undefined for an id that is not a UUID (never a path). */
+export function runFiles(runsDir: string, runId: string): RunFiles | undefined {
   if (!UUID.test(runId)) return undefined;
-  return join(runsDir, runId.slice(0, 2).toLowerCase(), `${runId}.jsonl`);
+  const base = join(runsDir, runId.slice(0, 2).toLowerCase(), runId);
+  return { current: `${base}.sse`, legacy: `${base}.jsonl` };
 }
 
-/** The header line of a run file. */
-export function headerLine(where: RunLocation): string {
+/** The first frame of a run file: a comment holding the run's location. */
+export function headerFrame(where: RunLocation): string {
   const header: RunHeader = { run_id: where.runId, structure_id: where.structureId, node_id: where.nodeId, role_id: where.roleId };
-  return `${JSON.stringify(header)}\n`;
+  return `: ${JSON.stringify(header)}\n\n`;
 }
 
-/** The lines of a batch of events. */
-export function eventLines(batch: readonly EncodedEvent[]): string {
+/** The frames of events that exist as objects (a migration's, a conversion's). */
+export function eventFrames(events: readonly EncodedEvent[]): string {
   let text = '';
-  for (const event of batch) text += historyLine(event);
+  for (const event of events) text += sseFrame(event);
   return text;
 }
 
@@ -44,8 +61,8 @@ function toLocation(header: RunHeader): RunLocation {
   return { runId: header.run_id, structureId: header.structure_id, nodeId: header.node_id, roleId: header.role_id };
 }
 
-/** Reads a run's header; undefined when the run file does not exist. */
-export async function readHeader(file: string): Promise<RunLocation | undefined> {
+/** Reads the location of a run from its file (either form); undefined when the file does not exist. */
+async function readHeaderOf(file: string): Promise<RunLocation | undefined> {
   let handle;
   try {
     handle = await openNoFollow(file, constants.O_RDONLY);
@@ -58,43 +75,100 @@ export async function readHeader(file: string): Promise<RunLocation | undefined>
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
     const end = buffer.subarray(0, bytesRead).indexOf(0x0a);
     if (end < 0) return undefined;
-    return toLocation(JSON.parse(buffer.subarray(0, end).toString('utf8')) as RunHeader);
+    // `: {…}` in a current file, `{…}` in an earlier version's.
+    const start = buffer[0] === 0x3a ? 2 : 0;
+    return toLocation(JSON.parse(buffer.subarray(start, end).toString('utf8')) as RunHeader);
   } finally {
     await handle.close();
   }
 }
 
-/** The events of a run file after `afterSeq` (a torn last line is skipped). */
-export async function readEvents(file: string, afterSeq: number): Promise<EncodedEvent[]> {
-  let text: string;
+/** Reads a run's location; undefined when it has no file. */
+export async function readHeader(files: RunFiles): Promise<RunLocation | undefined> {
+  return (await readHeaderOf(files.current)) ?? readHeaderOf(files.legacy);
+}
+
+/** The events of a run after `afterSeq`, from whichever file it has (a torn last record is skipped). */
+export async function readEvents(files: RunFiles, afterSeq: number): Promise<EncodedEvent[]> {
+  const current = await readText(files.current);
+  if (current !== undefined) return parseFrames(current, afterSeq);
+  const legacy = await readText(files.legacy);
+  return legacy === undefined ? [] : parseLines(legacy, afterSeq);
+}
+
+/** The text of a file; undefined when it does not exist. */
+async function readText(file: string): Promise<string | undefined> {
   try {
-    text = await readFileSafe(file, 'utf8');
+    return await readFileSafe(file, 'utf8');
   } catch (error) {
-    if (isMissing(error)) return [];
+    if (isMissing(error)) return undefined;
     throw error;
   }
+}
+
+const TYPE = /^\{"type":"([a-z_]+)"/;
+const FRAME = /^id: (\d+)\ndata: /;
+
+/** The type of an event from its JSON text (the type comes first in every event org writes). */
+function typeOf(json: string): EventInput['type'] {
+  return (TYPE.exec(json)?.[1] ?? (JSON.parse(json) as { type: string }).type) as EventInput['type'];
+}
+
+/** The events of a current run file's text after `afterSeq`: its comments skipped, an unfinished last frame too. */
+export function parseFrames(text: string, afterSeq: number): EncodedEvent[] {
+  const events: EncodedEvent[] = [];
+  let start = 0;
+  for (;;) {
+    const end = text.indexOf('\n\n', start);
+    if (end < 0) break; // a torn tail, or the end
+    const frame = text.slice(start, end);
+    start = end + 2;
+    const match = FRAME.exec(frame);
+    if (!match) continue; // the location comment
+    const seq = Number(match[1]);
+    if (seq <= afterSeq) continue;
+    const json = frame.slice(match[0].length);
+    events.push({ seq, type: typeOf(json), json });
+  }
+  return events;
+}
+
+const LINE = /^\{"seq":(\d+),"event":/;
+
+/** The events of an earlier version's run file after `afterSeq` (its location line and a torn last line skipped). */
+export function parseLines(text: string, afterSeq: number): EncodedEvent[] {
   const events: EncodedEvent[] = [];
   let start = text.indexOf('\n') + 1;
   while (start > 0 && start < text.length) {
     const end = text.indexOf('\n', start);
     if (end < 0) break; // torn tail
-    const event = parseLine(text.slice(start, end));
-    if (event && event.seq > afterSeq) events.push(event);
+    const line = text.slice(start, end);
     start = end + 1;
+    const match = LINE.exec(line);
+    if (!match || !line.endsWith('}')) continue;
+    const seq = Number(match[1]);
+    if (seq <= afterSeq) continue;
+    const json = line.slice(match[0].length, -1);
+    events.push({ seq, type: typeOf(json), json });
   }
   return events;
 }
 
-const PREFIX = /^\{"seq":(\d+),"event":/;
-const TYPE = /^\{"type":"([a-z_]+)"/;
-
-/** Cuts the event JSON out of a line written by `eventLines`. */
-export function parseLine(line: string): EncodedEvent | undefined {
-  const match = PREFIX.exec(line);
-  if (!match || !line.endsWith('}')) return undefined;
-  const json = line.slice(match[0].length, -1);
-  const type = TYPE.exec(json)?.[1] ?? (JSON.parse(json) as { type: string }).type;
-  return { seq: Number(match[1]), type: type as EventInput['type'], json };
+/**
+ * Readies the file of a run a stopped process left open (`where`, from the journal) for
+ * appends: a run kept in an earlier version's file is rewritten in the current form, and
+ * a file without its location (torn by a crash before anything followed it) gets it.
+ * The new file is written whole (atomically) before an old one is removed, so a crash in
+ * between leaves both, the new one read first, and the next start only removes the old.
+ */
+export async function prepareOpenRun(files: RunFiles, where: RunLocation): Promise<void> {
+  const legacy = await readText(files.legacy);
+  const current = await readText(files.current);
+  if (current === undefined || !current.startsWith(': ') || current.indexOf('\n\n') < 0) {
+    // Nothing whole follows a torn location: the events come after it is on disk.
+    await writeAtomic(files.current, headerFrame(where) + (legacy === undefined ? '' : eventFrames(parseLines(legacy, 0))));
+  }
+  if (legacy !== undefined) await unlink(files.legacy);
 }
 
 /** True for a missing file (or a missing folder on its path). */
