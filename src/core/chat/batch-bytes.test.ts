@@ -46,8 +46,7 @@ describe('BatchBytes', () => {
   });
 
   it('writes events recognised in their bytes, short and long, as the parsed path would, into buffers sized exactly beforehand', () => {
-    // Short and long: copied by a loop below 96 bytes, natively from there.
-    const contents = ['a', 'naïve — 日本語 🎉', 'x'.repeat(67), 'y'.repeat(68), `long ${'z'.repeat(500)} \\"end\\"`, ''];
+    const contents = ['a', 'naïve — 日本語 🎉', 'x'.repeat(47), 'y'.repeat(48), `long ${'z'.repeat(500)} \\"end\\"`, ''];
     const texts = contents.map((content, index) => JSON.stringify({ type: index % 2 === 0 ? 'text' : 'thought', content }));
     // As they arrive in a container's stream: between framing of its own.
     const source = Buffer.from(texts.map((text, index) => `id: ${index}\ndata: ${text}\n\n`).join(''));
