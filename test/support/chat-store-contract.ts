@@ -68,6 +68,23 @@ export function describeChatStore(name: string, make: () => Promise<StoreFixture
       expect(agent).toMatchObject({ sender: 'agent', status: 'complete', text: 'Hello "there"', summary: 'done', artifacts: ['a.md'], completed_at: '2030-01-01T00:00:03.000Z' });
     });
 
+    it('keeps an agent text of any length whole, or its start marked text_truncated (the whole being the run\'s text events)', async () => {
+      const { store } = await open();
+      const where = await start(store, 'write a lot', '2030-01-01T00:00:00.000Z');
+      const text = `${'long text '.repeat(5000)}😀 end`;
+      const writer = store.eventWriter(where);
+      await writer.write([FrameBatch.of([event(1, 'text', text), event(2, 'complete', { summary: 'done', artifacts: [] })])]);
+      await store.endRun(where, { run_id: where.runId, status: 'complete', text, summary: 'done', artifacts: [], completed_at: '2030-01-01T00:00:03.000Z' });
+      const [agent] = await store.messages(node, { limit: 1 });
+      expect(agent).toMatchObject({ sender: 'agent', status: 'complete', summary: 'done' });
+      if (agent!.text_truncated) {
+        expect(agent!.text.length).toBeGreaterThan(0);
+        expect(text.startsWith(agent!.text)).toBe(true);
+      } else {
+        expect(agent!.text).toBe(text);
+      }
+    });
+
     it('pages messages with limit and before, and knows which message ids exist', async () => {
       const { store } = await open();
       for (let i = 0; i < 3; i++) await start(store, `m${i}`, `2030-01-01T00:00:0${i}.000Z`);

@@ -68,6 +68,13 @@ export function decodeEvent(encoded: EncodedEvent): ChatEvent {
   return JSON.parse(encoded.json) as ChatEvent;
 }
 
+/** A run's agent text: the contents of its `text` events, joined. */
+export function runText(events: readonly EncodedEvent[]): string {
+  let text = '';
+  for (const event of events) if (event.type === 'text') text += (decodeEvent(event) as { content: string }).content;
+  return text;
+}
+
 /** An SSE frame: `id: <seq>` and `data: <json>` lines and a blank line. */
 export function sseFrame(encoded: EncodedEvent): string {
   return `id: ${encoded.seq}\ndata: ${encoded.json}\n\n`;

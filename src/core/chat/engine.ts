@@ -397,6 +397,11 @@ export class ChatEngine {
         const encoded = known ? known.eventsAfter(0) : await this.options.store.events(message.run_id, 0);
         const events = encoded.map(decodeEvent);
         if (live && message.status === 'running') return { ...message, events, text: textOf(events) };
+        if (message.text_truncated) {
+          // The store kept the start of a long text: the whole of it is the run's text events.
+          const { text_truncated: _cut, ...whole } = message;
+          return { ...whole, events, text: textOf(events) };
+        }
         return { ...message, events };
       }),
     );

@@ -4,7 +4,8 @@
  * staged attachments, the matched skills (or the one named by `/<slug>`) and recent
  * history.
  */
-import type { Turn, TurnMessage, TurnNode } from '../runtimes/types.js';
+import type { Turn, TurnNode } from '../runtimes/types.js';
+import { headOf } from '../util/text.js';
 import type { ChatSkills, ChatStructure } from './ports.js';
 import type { StoredMessage } from './store.js';
 
@@ -22,12 +23,9 @@ export const ENRICH_HISTORY = 20;
 export const ENRICH_TEXT = 16_384;
 
 /** `message` as a turn carries it: its text cut to `ENRICH_TEXT` characters (never inside a surrogate pair), marked `text_truncated`. */
-export function turnMessage(message: StoredMessage): TurnMessage {
+export function turnMessage(message: StoredMessage): StoredMessage {
   if (message.text.length <= ENRICH_TEXT) return message;
-  let end = ENRICH_TEXT;
-  const last = message.text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
-  return { ...message, text: message.text.slice(0, end), text_truncated: true };
+  return { ...message, text: headOf(message.text, ENRICH_TEXT), text_truncated: true };
 }
 
 const EXPLICIT = /^\/([a-z0-9]+(?:-[a-z0-9]+)*)(?:\s|$)/;

@@ -63,6 +63,12 @@ export interface StoredMessage {
   created_at: string;
   completed_at: string | null;
   origin?: string;
+  /**
+   * Set when `text` holds only the start of the message's text: a store may keep a long
+   * agent text cut (the whole text is the run's `text` events joined, which history pages
+   * rebuild), and a turn carries long texts cut.
+   */
+  text_truncated?: true;
 }
 
 /** A page of a node's history. */

@@ -37,12 +37,6 @@ export interface TurnNode {
 }
 
 /** The enriched turn (API.md §6 "Routing"). */
-/**
- * A history message as a turn carries it: its text at most `ENRICH_TEXT` characters
- * long, with `text_truncated` set when it was cut (the whole text stays in the history).
- */
-export type TurnMessage = StoredMessage & { text_truncated?: true };
-
 export interface Turn {
   run_id: string;
   structure: { id: string; name: string };
@@ -55,9 +49,9 @@ export interface Turn {
   /**
    * Recent messages of the node, newest first: their text, summary and status, without
    * the events of agent messages (those stay in the history; a turn does not carry them).
-   * A long text is cut (see `TurnMessage`).
+   * A text longer than `ENRICH_TEXT` characters is cut, marked `text_truncated`.
    */
-  history: TurnMessage[];
+  history: StoredMessage[];
   /**
    * W3C trace context of the run (`traceparent`, `tracestate`) when traces are on.
    * Container runtimes send it as request headers, not in the body.

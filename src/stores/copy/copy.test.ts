@@ -1,7 +1,8 @@
 /**
  * The copy between backends through their stores: a filesystem home's workspace log (which
  * the end-to-end test of `org migrate` leaves empty, since only agents write it) reaches
- * PostgreSQL in order with its ids, and a second copy adds nothing.
+ * PostgreSQL in order with its ids, and a second copy adds nothing; an agent message whose
+ * long text the home keeps cut reaches it whole.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { usePostgres } from '../../../test/support/pg-fixture.js';
+import { FrameBatch, STORED_TEXT, type EncodedEvent } from '../../core/chat/index.js';
 import type { StoredDelivery } from '../../core/schemas/index.js';
 import type { LogEntry, StructureRecord } from '../../core/structures/types.js';
 import type { StoredWebhook } from '../../core/webhooks/store.js';
@@ -101,6 +103,41 @@ describe('copyState', () => {
       const instance = createPgWebhookStore(pg.open(), { instanceId: randomUUID(), leaseMs: 15_000 });
       expect(await instance.nextDue()).toEqual(new Date(owed.next_attempt_at!));
       expect((await instance.claim(new Date('2030-01-01T00:05:00.000Z'), 10)).map((claimed) => claimed.delivery)).toEqual([owed]);
+    } finally {
+      await db.close();
+      await fs.close();
+    }
+  });
+
+  it('copies an agent message whose long text the home kept cut with the whole text, rebuilt from its events', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'org-copy-text-'));
+    dirs.push(home);
+    const node = { id: randomUUID(), role_id: 'team-writer', label: 'Writer', parent_id: null, x: 0, y: 0, starting_context: '', container_url: null, created_at: '2030-01-01T00:00:00.000Z' };
+    const record: StructureRecord = { version: 1, id: randomUUID(), name: 'S', template: 'blank', created_at: '2030-01-01T00:00:00.000Z', members: [], agents: [node], archive: [] };
+    const where = { runId: randomUUID(), structureId: record.id, nodeId: node.id, roleId: node.role_id };
+    const pieces = Array.from({ length: 40 }, (_, i) => `${String(i).padStart(3, '0')} ${'é'.repeat(996)}\n`);
+    const text = pieces.join('');
+    const fs = await openFsState(home);
+    await fs.structures.create(record);
+    await fs.chat.startRun(where, { id: randomUUID(), run_id: where.runId, text: 'write it all', attachments: [], created_at: '2030-01-01T00:00:01.000Z' }, { id: randomUUID(), run_id: where.runId, created_at: '2030-01-01T00:00:01.000Z' });
+    const writer = fs.chat.eventWriter(where);
+    const timestamp = '2030-01-01T00:00:02.000Z';
+    const events: EncodedEvent[] = pieces.map((content, i) => ({ seq: i + 1, type: 'text', json: JSON.stringify({ type: 'text', content, timestamp }) }));
+    events.push({ seq: 41, type: 'complete', json: JSON.stringify({ type: 'complete', content: { summary: 'wrote', artifacts: [] }, timestamp }) });
+    await writer.write([FrameBatch.of(events)]);
+    await writer.close();
+    await fs.chat.endRun(where, { run_id: where.runId, status: 'complete', text, summary: 'wrote', artifacts: [], completed_at: timestamp });
+    const [kept] = await fs.chat.messages(where, { limit: 1 });
+    expect(text.length).toBeGreaterThan(STORED_TEXT);
+    expect(kept).toMatchObject({ sender: 'agent', text: text.slice(0, STORED_TEXT), text_truncated: true });
+
+    const db = await openPgState(pg.url(), 'the test database');
+    try {
+      expect((await copyState(fs, db)).runs).toEqual({ copied: 1, kept: 0 });
+      const [copied] = await db.chat.messages(where, { limit: 1 });
+      expect(copied).toMatchObject({ sender: 'agent', status: 'complete', summary: 'wrote' });
+      expect(copied!.text).toBe(text);
+      expect(copied).not.toHaveProperty('text_truncated');
     } finally {
       await db.close();
       await fs.close();

@@ -6,7 +6,7 @@
  */
 import { Buffer } from 'node:buffer';
 import type { Readable } from 'node:stream';
-import { FrameBatch, type AgentEndRecord, type StoredMessage } from '../../core/chat/index.js';
+import { FrameBatch, runText, type AgentEndRecord, type EncodedEvent, type StoredMessage } from '../../core/chat/index.js';
 import type { Clock } from '../../core/util/index.js';
 import type { StructureRecord } from '../../core/structures/types.js';
 import type { OrgState } from './state.js';
@@ -158,8 +158,9 @@ async function copyRuns(from: OrgState, to: OrgState, node: { structureId: strin
       { id: agent.id, run_id: agent.run_id, created_at: agent.created_at },
     );
     const writer = to.chat.eventWriter(where);
+    let events: EncodedEvent[] = [];
     try {
-      const events = await from.chat.events(agent.run_id, 0);
+      events = await from.chat.events(agent.run_id, 0);
       if (events.length > 0) await writer.write([FrameBatch.of(events)]);
     } finally {
       await writer.close();
@@ -169,7 +170,8 @@ async function copyRuns(from: OrgState, to: OrgState, node: { structureId: strin
       const end: AgentEndRecord = {
         run_id: agent.run_id,
         status: agent.status,
-        text: agent.text,
+        // A source that kept the start of a long text has the whole of it in the events.
+        text: agent.text_truncated ? runText(events) : agent.text,
         summary: agent.summary,
         artifacts: agent.artifacts,
         completed_at: agent.completed_at ?? agent.created_at,

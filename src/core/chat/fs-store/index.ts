@@ -13,6 +13,7 @@
  */
 import { join } from 'node:path';
 import { BoundedCache } from '../../util/bounded-cache.js';
+import { headOf } from '../../util/text.js';
 import { GroupFile, KeyedMutex, appendJsonl, readJsonl, writeAtomic } from '../../storage/index.js';
 import type { AgentEndRecord, ChatStore, MessagePage, RunEventWriter, RunLocation, StoredMessage } from '../store.js';
 import { applyRecord, applyRecords, historyFile, loadNodeRecords, type MessageRecord } from './node-messages.js';
@@ -44,6 +45,20 @@ interface CachedNode {
 }
 
 const MESSAGE_OVERHEAD = 400;
+
+/**
+ * Characters of an agent message's text its end record keeps. The whole text is in the
+ * run's file already, as its `text` events: a run that streamed megabytes would have them
+ * written twice (the end waiting for the second copy) and read again by every load of
+ * its node. A longer text is kept cut, marked `text_truncated`.
+ */
+export const STORED_TEXT = 16_384;
+
+/** The end record of `end`: its text cut to `STORED_TEXT` characters when longer. */
+function endRecord(end: AgentEndRecord): MessageRecord {
+  if (end.text.length <= STORED_TEXT) return { kind: 'end', ...end };
+  return { kind: 'end', ...end, text: headOf(end.text, STORED_TEXT), text_truncated: true };
+}
 
 function messageBytes(message: StoredMessage): number {
   return MESSAGE_OVERHEAD + 2 * (message.text.length + (message.summary?.length ?? 0));
@@ -123,7 +138,7 @@ export function createFsChatStore(options: FsChatStoreOptions): ChatStore {
 
     async endRun(where, end: AgentEndRecord) {
       await Promise.all([
-        appendMessages(where, { kind: 'end', ...end }),
+        appendMessages(where, endRecord(end)),
         journal.append(`${JSON.stringify({ run_id: where.runId, end: true } satisfies JournalRecord)}\n`),
       ]);
       const writer = writers.get(where.runId);

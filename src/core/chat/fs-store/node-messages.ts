@@ -18,7 +18,7 @@ import { eventFrames, headerFrame, runFiles } from './run-files.js';
 export type MessageRecord =
   | ({ kind: 'user' } & UserMessageRecord)
   | ({ kind: 'start' } & AgentStartRecord)
-  | ({ kind: 'end' } & Omit<AgentEndRecord, 'text'> & { text?: string });
+  | ({ kind: 'end' } & Omit<AgentEndRecord, 'text'> & { text?: string; text_truncated?: true });
 
 /** A record of an earlier version: an event inside history.jsonl. */
 interface LegacyEventRecord {
@@ -81,6 +81,7 @@ export function applyRecord(messages: StoredMessage[], agentByRun: Map<string, S
       if (!message) return;
       message.status = record.status;
       message.text = record.text ?? '';
+      if (record.text_truncated) message.text_truncated = true;
       message.summary = record.summary;
       message.artifacts = record.artifacts;
       message.completed_at = record.completed_at;
