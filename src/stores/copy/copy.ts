@@ -6,7 +6,7 @@
  */
 import { Buffer } from 'node:buffer';
 import type { Readable } from 'node:stream';
-import { FrameBatch, runText, type AgentEndRecord, type EncodedEvent, type StoredMessage } from '../../core/chat/index.js';
+import { FrameBatch, runText, type AgentEndRecord, type StoredMessage } from '../../core/chat/index.js';
 import type { Clock } from '../../core/util/index.js';
 import type { StructureRecord } from '../../core/structures/types.js';
 import type { OrgState } from './state.js';
@@ -157,10 +157,9 @@ async function copyRuns(from: OrgState, to: OrgState, node: { structureId: strin
       { id: user.id, run_id: user.run_id, text: user.text, attachments: user.attachments, created_at: user.created_at, ...(user.origin ? { origin: user.origin } : {}) },
       { id: agent.id, run_id: agent.run_id, created_at: agent.created_at },
     );
+    const events = await from.chat.events(agent.run_id, 0);
     const writer = to.chat.eventWriter(where);
-    let events: EncodedEvent[] = [];
     try {
-      events = await from.chat.events(agent.run_id, 0);
       if (events.length > 0) await writer.write([FrameBatch.of(events)]);
     } finally {
       await writer.close();
