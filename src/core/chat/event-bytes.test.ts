@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ESCAPED, eventsOfBytes, stringEventAt, textOfBytes, typeOfKind } from './event-bytes.js';
+import { ESCAPED, eventsOfBytes, scanStringEvent, scannedKind, stringEventAt, textOfBytes, typeOfKind } from './event-bytes.js';
 import { parseEvent } from './events.js';
 
 /** `stringEventAt` on `text` (as UTF-8), placed between other bytes as in a received chunk. */
@@ -63,6 +63,22 @@ describe('stringEventAt', () => {
       Buffer.concat([Buffer.from('{"type":"text","content":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]),
     ];
     for (const text of refused) expect(recognise(text), String(text)).toBe(-1);
+  });
+
+  it('scanStringEvent finds where a recognised event ends by itself, and says 0 rather than no while the bytes stop short of it', () => {
+    for (const text of accepted) {
+      const json = Buffer.from(text, 'utf8');
+      const bytes = Buffer.concat([json, Buffer.from('\n\n{"type":"text","content":"next"}')]);
+      expect(scanStringEvent(bytes, 0, bytes.length), text).toBe(json.length);
+      expect(scannedKind()).toBe(recognise(text));
+      // Cut anywhere before its end (as a chunk may end), the answer is "not yet".
+      for (let limit = 0; limit < json.length; limit++) expect(scanStringEvent(bytes, 0, limit), `${text} cut at ${limit}`).toBe(0);
+    }
+    // What it refuses, it refuses as soon as it can, whatever follows.
+    for (const text of ['{"type":"milestone","content":"x"}', '{"type":"text","content":"a"b"}', '{"type":"text","content":"tab\there"}', '{"type":"text","content":"x" }']) {
+      const bytes = Buffer.from(`${text}\n\n`);
+      expect(scanStringEvent(bytes, 0, bytes.length), text).toBe(-1);
+    }
   });
 
   it('gives the events of a group back, and the text of its text events decoded once', () => {

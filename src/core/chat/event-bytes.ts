@@ -51,21 +51,34 @@ for (const char of '"\\/bfnrt') SIMPLE_ESCAPE[char.charCodeAt(0)] = 1;
 const HEX = new Uint8Array(256);
 for (const char of '0123456789abcdefABCDEF') HEX[char.charCodeAt(0)] = 1;
 
+/** The kind (see `stringEventAt`) of the event `scanStringEvent` last recognised. */
+let scanned = -1;
+
+/** The kind of the event the last `scanStringEvent` that found one recognised (see `stringEventAt`). */
+export function scannedKind(): number {
+  return scanned;
+}
+
 /**
- * Recognises the event in `bytes[start..end)`: `-1` when it is not exactly
- * `{"type":"<string-content type>","content":"<JSON string>"}`, else the type's index in
- * `STRING_EVENT_TYPES`, with `ESCAPED` set when the content holds a backslash escape.
+ * Recognises an event starting at `bytes[start]` and reads no further than where it ends
+ * (nor than `limit`): the index just past its closing brace when it is exactly
+ * `{"type":"<string-content type>","content":"<JSON string>"}`, its kind then given by
+ * `scannedKind()`; `-1` when it is not; `0` when the bytes reach `limit` before saying.
  * Any control character (a CR or LF included) makes it unrecognised.
  */
-export function stringEventAt(bytes: Uint8Array, start: number, end: number): number {
-  if (end - start < COMMON.length + 2) return -1;
+export function scanStringEvent(bytes: Uint8Array, start: number, limit: number): number {
+  if (limit - start <= COMMON.length) return startsPrefix(bytes, start, limit, COMMON) ? 0 : -1;
   for (let offset = 0; offset < COMMON.length; offset++) if (bytes[start + offset] !== COMMON[offset]) return -1;
   let at = start + COMMON.length;
   const candidates = BY_FIRST_BYTE[bytes[at]!]!;
   let kind = -1;
   for (const candidate of candidates) {
     const tail = TYPE_TAILS[candidate]!;
-    if (end - at < tail.length + 2) continue;
+    // Where the bytes end within the tail, "not yet" when it is the start of it.
+    if (limit - at < tail.length) {
+      if (startsPrefix(bytes, at, limit, tail)) return 0;
+      continue;
+    }
     let same = true;
     for (let offset = 0; offset < tail.length; offset++) {
       if (bytes[at + offset] !== tail[offset]) {
@@ -81,38 +94,61 @@ export function stringEventAt(bytes: Uint8Array, start: number, end: number): nu
   }
   if (kind < 0) return -1;
   const contentStart = at;
-  // The content ends at the closing quote, which must be followed by the closing brace alone.
-  const last = end - 2;
   let escaped = false;
   let high = false;
-  while (at < last) {
+  // The content ends at the first quote not escaped, which the closing brace must follow.
+  for (;;) {
+    if (at >= limit) return 0;
     const byteClass = BYTE_CLASS[bytes[at]!]!;
     if (byteClass === PLAIN) {
       at++;
       continue;
     }
-    if (byteClass === REFUSED) return -1;
+    if (byteClass === REFUSED) break;
     if (byteClass === HIGH) {
       high = true;
       at++;
       continue;
     }
     escaped = true;
+    if (at + 1 >= limit) return 0;
     const next = bytes[at + 1]!;
-    if (at + 1 < last && next < 128 && SIMPLE_ESCAPE[next] === 1) {
+    if (next < 128 && SIMPLE_ESCAPE[next] === 1) {
       at += 2;
       continue;
     }
-    if (next === 0x75 && at + 5 < last && HEX[bytes[at + 2]!] === 1 && HEX[bytes[at + 3]!] === 1 && HEX[bytes[at + 4]!] === 1 && HEX[bytes[at + 5]!] === 1) {
+    if (next !== 0x75) return -1;
+    if (at + 5 >= limit) return 0;
+    if (HEX[bytes[at + 2]!] === 1 && HEX[bytes[at + 3]!] === 1 && HEX[bytes[at + 4]!] === 1 && HEX[bytes[at + 5]!] === 1) {
       at += 6;
       continue;
     }
     return -1;
   }
-  if (at !== last || bytes[last] !== QUOTE || bytes[last + 1] !== CLOSE) return -1;
+  if (bytes[at] !== QUOTE) return -1;
+  if (at + 1 >= limit) return 0;
+  if (bytes[at + 1] !== CLOSE) return -1;
   // What StringDecoder would turn into U+FFFD is left to the general path, which does so.
-  if (high && !isUtf8(bytes.subarray(contentStart, last))) return -1;
-  return escaped ? kind | ESCAPED : kind;
+  if (high && !isUtf8(bytes.subarray(contentStart, at))) return -1;
+  scanned = escaped ? kind | ESCAPED : kind;
+  return at + 2;
+}
+
+/** True when `bytes[start..limit)` is the start of `prefix` (`limit - start` at most its length). */
+function startsPrefix(bytes: Uint8Array, start: number, limit: number, prefix: Uint8Array): boolean {
+  for (let at = start; at < limit; at++) if (bytes[at] !== prefix[at - start]) return false;
+  return true;
+}
+
+/**
+ * Recognises the event in `bytes[start..end)`: `-1` when it is not exactly
+ * `{"type":"<string-content type>","content":"<JSON string>"}`, else the type's index in
+ * `STRING_EVENT_TYPES`, with `ESCAPED` set when the content holds a backslash escape.
+ * Any control character (a CR or LF included) makes it unrecognised.
+ */
+export function stringEventAt(bytes: Uint8Array, start: number, end: number): number {
+  const found = scanStringEvent(bytes, start, end);
+  return found > 0 && found === end ? scanned : -1;
 }
 
 /** The type of a recognised event, from `stringEventAt`'s answer. */

@@ -7,7 +7,7 @@
  * terminal event — ends the turn with an `error` saying what happened.
  */
 import type { Dispatcher } from 'undici';
-import { stringEventAt } from '../chat/event-bytes.js';
+import { scanStringEvent, scannedKind } from '../chat/event-bytes.js';
 import { parseEvent } from '../chat/events.js';
 import { isTerminal } from '../chat/types.js';
 import { OrgError } from '../errors.js';
@@ -30,6 +30,8 @@ export interface ContainerRuntimeOptions {
 }
 
 const DEFAULTS = { connectTimeoutMs: 10_000, idleTimeoutMs: 120_000, maxPendingEvents: 8192 };
+/** A line break, which ends a frame's data line. */
+const LF = 0x0a;
 
 /** `{container_url}/turn`, validated. */
 function turnEndpoint(containerUrl: string): URL {
@@ -132,16 +134,19 @@ export function createContainerRuntime(containerUrl: string, options: ContainerR
           ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
         },
         {
-          onData(bytes, start, end) {
+          takeData(bytes, start) {
             // Text and thought events as they arrive, validated in place; the rest is parsed.
-            const kind = stringEventAt(bytes, start, end);
-            if (kind < 0) return false;
+            const end = scanStringEvent(bytes, start, bytes.length);
+            if (end <= 0) return end;
+            // Taken only when the value ends its frame (0: the chunk ends first).
+            if (end + 1 >= bytes.length) return 0;
+            if (bytes[end] !== LF || bytes[end + 1] !== LF) return -1;
             if (group?.source !== bytes) {
               group = { source: bytes, spans: [] };
               chunk.push(group);
             }
-            group.spans.push(start, end, kind);
-            return true;
+            group.spans.push(start, end, scannedKind());
+            return end;
           },
           onMessage(message) {
             group = undefined;

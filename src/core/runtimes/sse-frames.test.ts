@@ -21,15 +21,18 @@ const STREAM = [
   'data: unfinished at the end',
 ].join('');
 
-/** What the reader hands over, in order: `plain:` for what onData took, `parsed:` for the parser's messages. */
+/** What the reader hands over, in order: `plain:` for what takeData took, `parsed:` for the parser's messages. */
 function read(chunks: Buffer[], options: { stopOn?: string } = {}): string[] {
   const seen: string[] = [];
   const reader = new SseReader({
-    onData(bytes, start, end) {
+    takeData(bytes, start) {
+      // Takes JSON objects, finding their end as a caller reading the value would.
+      const end = bytes.indexOf(0x0a, start);
+      if (end < 0 || end + 1 >= bytes.length) return 0;
       const value = bytes.toString('utf8', start, end);
-      if (!value.startsWith('{') || value.includes('declined')) return false;
+      if (bytes[end + 1] !== 0x0a || !value.startsWith('{') || value.includes('declined') || value.includes('\r')) return -1;
       seen.push(`plain:${value}`);
-      return true;
+      return end;
     },
     onMessage(message: EventSourceMessage) {
       seen.push(`parsed:${message.data}`);

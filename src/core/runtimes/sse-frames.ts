@@ -1,14 +1,15 @@
 /**
  * The reading of an event stream's bytes, chunk by chunk, for `streamSse`.
  *
- * A caller that gives `onData` takes the common frames straight from the received
+ * A caller that gives `takeData` takes the common frames straight from the received
  * bytes: a frame that is exactly an optional `id: <digits>` line, one `data: <value>`
- * line and a blank line, all ended by LF, is handed over as where its value lies, with
- * no string made. Every other frame (comments, other fields, several data lines, a value
- * `onData` declines) goes to eventsource-parser whole; from a frame with a CR on, the
- * parser takes everything until the stream is between two frames again. The parser is
- * only ever fed from a frame boundary, so what is delivered, in what order, is what the
- * parser alone would deliver.
+ * line and a blank line, all ended by LF, is offered as where its value starts, with no
+ * string made, and the caller finds where the value ends as it reads it (no separate
+ * search for the line's end). Every other frame (comments, other fields, several data
+ * lines, a value `takeData` declines) goes to eventsource-parser whole; from a frame
+ * with a CR on, the parser takes everything until the stream is between two frames
+ * again. The parser is only ever fed from a frame boundary, so what is delivered, in what
+ * order, is what the parser alone would deliver.
  */
 import { StringDecoder } from 'node:string_decoder';
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
@@ -16,8 +17,17 @@ import { createParser, type EventSourceMessage, type EventSourceParser } from 'e
 /** What the reader hands messages to (see `SseHandlers` in sse.ts). */
 export interface SseMessageHandlers {
   onMessage(message: EventSourceMessage): boolean | void;
-  onData?(bytes: Buffer, start: number, end: number): boolean;
+  takeData?: DataTaker;
 }
+
+/**
+ * Offered the value of a plain frame, which starts at `bytes[start]`: returns where the
+ * value ends (the index of the line break after it) when it took it, which it may only do
+ * when the value ends its line and a blank line follows (`\n\n` at the returned index);
+ * `-1` when it declines (the frame goes to the parser); `0` when the bytes end before it
+ * can tell (the frame waits for the next chunk). It must decline a value holding a CR.
+ */
+export type DataTaker = (bytes: Buffer, start: number) => number;
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -42,16 +52,16 @@ function holdsCr(bytes: Buffer, start: number, end: number): boolean {
 }
 
 /**
- * Takes the frames of `bytes` in order: plain ones go to `onData`, other whole frames
+ * Takes the frames of `bytes` in order: plain ones go to `take`, other whole frames
  * with LF line ends to `other` (the parser), which returns false to stop. Returns where
  * the first frame it did not take begins: as `at` when the bytes end inside a frame (or
  * at their end, or it was told to stop), as `-at - 1` when a CR follows in that frame.
  */
-function takeFrames(bytes: Buffer, onData: (bytes: Buffer, start: number, end: number) => boolean, other: (bytes: Buffer, start: number, end: number) => boolean): number {
+function takeFrames(bytes: Buffer, take: DataTaker, other: (bytes: Buffer, start: number, end: number) => boolean): number {
   const length = bytes.length;
   let frame = 0;
   while (frame < length) {
-    const end = plainFrameEnd(bytes, frame, onData);
+    const end = plainFrameEnd(bytes, frame, take);
     if (end > 0) {
       frame = end;
       continue;
@@ -69,15 +79,20 @@ function takeFrames(bytes: Buffer, onData: (bytes: Buffer, start: number, end: n
 }
 
 /**
- * The end of the plain frame at `frame` once `onData` took it; 0 when the bytes end
- * before saying; -1 when the frame is not plain or `onData` declined it.
+ * The end of the plain frame at `frame` once `take` took it; 0 when the bytes end
+ * before saying; -1 when the frame is not plain or `take` declined it.
  */
-function plainFrameEnd(bytes: Buffer, frame: number, onData: (bytes: Buffer, start: number, end: number) => boolean): number {
+function plainFrameEnd(bytes: Buffer, frame: number, take: DataTaker): number {
   const length = bytes.length;
   let at = frame;
   if (bytes[at] === 0x69) {
-    const id = fieldAt(bytes, at, ID_FIELD);
-    if (id <= 0) return id;
+    // `id: `, compared byte by byte where the bytes hold it (the common case), else field by field.
+    if (length - at > ID_FIELD.length) {
+      if (bytes[at + 1] !== 0x64 || bytes[at + 2] !== 0x3a || bytes[at + 3] !== 0x20) return -1;
+    } else {
+      const id = fieldAt(bytes, at, ID_FIELD);
+      if (id <= 0) return id;
+    }
     at += ID_FIELD.length;
     const digits = at;
     while (at < length && bytes[at]! >= 0x30 && bytes[at]! <= 0x39) at++;
@@ -85,13 +100,14 @@ function plainFrameEnd(bytes: Buffer, frame: number, onData: (bytes: Buffer, sta
     if (at === digits || at - digits > 20 || bytes[at] !== LF) return -1;
     at++;
   }
-  const data = fieldAt(bytes, at, DATA_FIELD);
-  if (data <= 0) return data;
-  at += DATA_FIELD.length;
-  const end = bytes.indexOf(LF, at);
-  if (end < 0 || end + 1 === length) return 0;
-  if (bytes[end + 1] !== LF || !onData(bytes, at, end)) return -1;
-  return end + 2;
+  if (length - at > DATA_FIELD.length) {
+    if (bytes[at] !== 0x64 || bytes[at + 1] !== 0x61 || bytes[at + 2] !== 0x74 || bytes[at + 3] !== 0x61 || bytes[at + 4] !== 0x3a || bytes[at + 5] !== 0x20) return -1;
+  } else {
+    const data = fieldAt(bytes, at, DATA_FIELD);
+    if (data <= 0) return data;
+  }
+  const end = take(bytes, at + DATA_FIELD.length);
+  return end > 0 ? end + 2 : end;
 }
 
 /**
@@ -107,7 +123,7 @@ function endsAtFrame(bytes: Buffer): boolean {
 }
 
 /**
- * Reads an event stream fed chunk by chunk: plain frames go to `onData`, all else
+ * Reads an event stream fed chunk by chunk: plain frames go to `takeData`, all else
  * through eventsource-parser to `onMessage`, in stream order. Once a handler asked to
  * stop (`stopped`), nothing more is handed over.
  */
@@ -116,9 +132,9 @@ export class SseReader {
   private readonly parser: EventSourceParser;
   /** Buffer-backed decoding (a character split across chunks is held back): cheaper per chunk than TextDecoder's streaming mode. */
   private readonly decoder = new StringDecoder('utf8');
-  private readonly onData: ((bytes: Buffer, start: number, end: number) => boolean) | undefined;
+  private readonly takeData: DataTaker | undefined;
   /** Set while plain frames are taken from the bytes (the parser then holds nothing). */
-  private plain: ((bytes: Buffer, start: number, end: number) => boolean) | undefined;
+  private plain: DataTaker | undefined;
   /** The start of an unfinished frame, held until the next chunk. */
   private carry: Buffer | undefined;
   /** Feeds a whole frame to the parser; false once a message asked to stop. */
@@ -133,8 +149,8 @@ export class SseReader {
         if (!this.stopped && handlers.onMessage(message) === true) this.stopped = true;
       },
     });
-    this.onData = handlers.onData?.bind(handlers);
-    this.plain = this.onData;
+    this.takeData = handlers.takeData;
+    this.plain = this.takeData;
   }
 
   /** Reads the next chunk of the stream. */
@@ -143,7 +159,7 @@ export class SseReader {
     const plain = this.plain;
     if (!plain) {
       this.parser.feed(this.decoder.write(chunk));
-      if (this.onData && endsAtFrame(chunk)) this.plain = this.onData;
+      if (this.takeData && endsAtFrame(chunk)) this.plain = this.takeData;
       return;
     }
     const bytes = this.carry ? Buffer.concat([this.carry, chunk]) : chunk;

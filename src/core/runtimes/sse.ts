@@ -3,7 +3,7 @@
  * eventsource-parser, chunk by chunk as each arrives, and say how it ended. Used by the container relay and the LLM
  * runtime, which turn each way of ending into their own `error` message.
  *
- * A caller that gives `onData` takes the common frames straight from the received
+ * A caller that gives `takeData` takes the common frames straight from the received
  * bytes (see sse-frames.ts).
  *
  * Two clocks guard the exchange: the connect clock (connecting and receiving the
@@ -14,7 +14,7 @@ import type { Readable } from 'node:stream';
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { Dispatcher } from 'undici';
 import { loadUndici } from '../util/undici.js';
-import { SseReader } from './sse-frames.js';
+import { SseReader, type DataTaker } from './sse-frames.js';
 
 /** A streamed POST. */
 export interface SseRequest {
@@ -38,11 +38,11 @@ export interface SseHandlers {
   onMessage(message: EventSourceMessage): boolean | void;
   /**
    * Offered, in order with `onMessage`, the value of each frame of the plain form (see
-   * above) as `bytes[start..end)`; returns `true` when it took the message, `false` to
-   * have it parsed by eventsource-parser and given to `onMessage` instead. It must
-   * decline any value holding a CR (a line break in SSE). `bytes` is only read during the call's chunk.
+   * above) as where it starts in `bytes`, finding its end as it reads it (see
+   * `DataTaker`); what it declines is parsed by eventsource-parser and given to
+   * `onMessage` instead. `bytes` is only read during the call's chunk.
    */
-  onData?(bytes: Buffer, start: number, end: number): boolean;
+  takeData?: DataTaker;
   /**
    * Called after each chunk of the body has been parsed. A returned promise pauses
    * reading, and the idle clock, until it settles: this is how a caller applies
