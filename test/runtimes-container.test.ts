@@ -173,12 +173,12 @@ describe('container runtime against the example agent', () => {
       })));
     };
     const count = 20_000;
-    await createContainerRuntime(agent.url, { maxPendingEvents: 64 }).run(sampleTurn({ message: `flood ${count}` }), emit, fakeTools(), new AbortController().signal);
+    await createContainerRuntime(agent.url, { maxPendingBytes: 2048 }).run(sampleTurn({ message: `flood ${count}` }), emit, fakeTools(), new AbortController().signal);
     expect(recorder.events).toHaveLength(count + 1);
     expect(recorder.events.slice(0, count).every((event, index) => event.type === 'text' && event.content === `chunk ${index} `)).toBe(true);
     expect(recorder.events.at(-1)).toEqual({ type: 'complete', content: { summary: `flooded ${count} events`, artifacts: [] } });
-    // Emits are not awaited one by one, and reading pauses once 64 wait: what is in
-    // flight is bounded by that plus one network chunk (~64 KiB, ~1–2k events), far
+    // Emits are not awaited one by one, and reading pauses once 2 KiB of events wait: what
+    // is in flight is bounded by that plus one network chunk (~64 KiB, ~1–2k events), far
     // below the whole stream (about 1 MB here).
     expect(maxInFlight).toBeGreaterThan(1);
     expect(maxInFlight).toBeLessThan(count / 4);

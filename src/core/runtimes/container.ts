@@ -21,15 +21,18 @@ export interface ContainerRuntimeOptions {
   /** Time allowed without any byte of the answer, keepalive comments included, in ms (default 120 s). */
   idleTimeoutMs?: number;
   /**
-   * How many relayed events may be waiting to be recorded before reading pauses
-   * (default 8192). Bounds memory when a container is faster than the history.
+   * How many bytes of relayed events (their JSON as received) may be waiting to be
+   * recorded before reading pauses (default 8 MiB). Bounds memory when a container is
+   * faster than the history, by bytes rather than events, so that large events are
+   * bounded as well as small ones; it is large enough that a stream of small events is
+   * not stopped by one slower write.
    */
-  maxPendingEvents?: number;
+  maxPendingBytes?: number;
   /** The undici dispatcher (default: undici's global one, which pools connections per origin). */
   dispatcher?: Dispatcher;
 }
 
-const DEFAULTS = { connectTimeoutMs: 10_000, idleTimeoutMs: 120_000, maxPendingEvents: 8192 };
+const DEFAULTS = { connectTimeoutMs: 10_000, idleTimeoutMs: 120_000, maxPendingBytes: 8 * 1024 * 1024 };
 /** A line break, which ends a frame's data line. */
 const LF = 0x0a;
 
@@ -92,7 +95,7 @@ export function createContainerRuntime(containerUrl: string, options: ContainerR
   const settings = {
     connectTimeoutMs: positive('connectTimeoutMs', options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs),
     idleTimeoutMs: positive('idleTimeoutMs', options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs),
-    maxPendingEvents: Math.max(1, options.maxPendingEvents ?? DEFAULTS.maxPendingEvents),
+    maxPendingBytes: Math.max(1, options.maxPendingBytes ?? DEFAULTS.maxPendingBytes),
   };
   const headers: Record<string, string> = {
     'content-type': 'application/json',
@@ -171,7 +174,7 @@ export function createContainerRuntime(containerUrl: string, options: ContainerR
           },
           afterChunk: () => {
             handOver();
-            return pending.size >= settings.maxPendingEvents ? pending.drainTo(settings.maxPendingEvents >> 1) : undefined;
+            return pending.bytes >= settings.maxPendingBytes ? pending.drainTo(settings.maxPendingBytes / 2) : undefined;
           },
         },
       );

@@ -13,7 +13,7 @@ describe('PendingEmits', () => {
     pending.push({ type: 'text', content: 'a' });
     pending.push({ type: 'text', content: 'b' });
     expect(calls).toEqual(['a', 'b']);
-    expect(pending.size).toBe(2);
+    expect(pending.bytes).toBe(2 * 64);
     let flushed = false;
     const flushing = pending.flush().then(() => (flushed = true));
     await Promise.resolve();
@@ -21,7 +21,30 @@ describe('PendingEmits', () => {
     for (const resolve of resolvers) resolve();
     await flushing;
     expect(flushed).toBe(true);
-    expect(pending.size).toBe(0);
+    expect(pending.bytes).toBe(0);
+  });
+
+  it('counts what waits in bytes of the events as received, and drains the oldest until at most the bytes asked for wait', async () => {
+    const resolvers: (() => void)[] = [];
+    const pending = new PendingEmits(() => new Promise<void>((resolve) => resolvers.push(resolve)));
+    const big = JSON.stringify({ type: 'text', content: 'x'.repeat(10_000) });
+    const small = '{"type":"text","content":"y"}';
+    pending.push({ type: 'text', content: 'x'.repeat(10_000) }, big, JSON.parse(big));
+    const source = Buffer.from(`${small}${small}`);
+    pending.pushBatch([{ source, spans: [0, small.length, 0, small.length, 2 * small.length, 0] }]);
+    expect(pending.bytes).toBe(big.length + 2 * small.length);
+    let drained = false;
+    const draining = pending.drainTo(100).then(() => (drained = true));
+    await Promise.resolve();
+    expect(drained).toBe(false);
+    // The big event's write settles: what is left is below the mark, the small ones not awaited.
+    resolvers[0]!();
+    await draining;
+    expect(pending.bytes).toBe(2 * small.length);
+    // Without emit.batch, the batch's events went one by one.
+    expect(resolvers).toHaveLength(3);
+    for (const resolve of resolvers.slice(1)) resolve();
+    await pending.flush();
   });
 
   it('rethrows the first failure on flush, without unhandled rejections meanwhile', async () => {

@@ -33,6 +33,9 @@ export function displayUrl(url: URL): string {
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
+/** The bytes counted for an event built rather than received (no JSON text to measure). */
+const BUILT_EVENT_BYTES = 64;
+
 /**
  * Emits events without waiting for each to be recorded: `push` calls `emit` at once
  * (the engine keeps the order of calls) and keeps the promise; `flush` waits for all
@@ -40,15 +43,15 @@ export function displayUrl(url: URL): string {
  * being written, which is what makes them fast.
  */
 export class PendingEmits {
-  /** Emits not yet awaited, each with how many events it carries. */
-  private pending: { promise: Promise<void>; count: number }[] = [];
-  private events = 0;
+  /** Emits not yet awaited, each with about how many bytes of events it carries. */
+  private pending: { promise: Promise<void>; bytes: number }[] = [];
+  private waiting = 0;
 
   constructor(private readonly emit: Emit) {}
 
   /** Emits `event` now (with the JSON it was parsed from, when relayed); its completion is awaited by the next `flush`. */
   push(event: EventInput, raw?: string, parsed?: unknown): void {
-    this.track(() => this.emit(event, raw, parsed), 1);
+    this.track(() => this.emit(event, raw, parsed), raw?.length ?? BUILT_EVENT_BYTES);
   }
 
   /**
@@ -65,12 +68,19 @@ export class PendingEmits {
       }
       return;
     }
-    let count = 0;
-    for (const item of events) count += isRelayedBytes(item) ? item.spans.length / 3 : 1;
-    this.track(() => batch(events), count);
+    let bytes = 0;
+    for (const item of events) {
+      if (!isRelayedBytes(item)) {
+        bytes += item.raw?.length ?? BUILT_EVENT_BYTES;
+        continue;
+      }
+      const { spans } = item;
+      for (let index = 0; index < spans.length; index += 3) bytes += spans[index + 1]! - spans[index]!;
+    }
+    this.track(() => batch(events), bytes);
   }
 
-  private track(start: () => Promise<void>, count: number): void {
+  private track(start: () => Promise<void>, bytes: number): void {
     let promise: Promise<void>;
     try {
       promise = start();
@@ -79,23 +89,24 @@ export class PendingEmits {
     }
     // A failure is reported by `flush`; this keeps it from counting as unhandled meanwhile.
     promise.catch(() => undefined);
-    this.pending.push({ promise, count });
-    this.events += count;
+    this.pending.push({ promise, bytes });
+    this.waiting += bytes;
   }
 
-  /** How many emitted events are not yet awaited. */
-  get size(): number {
-    return this.events;
+  /** About how many bytes of emitted events (their JSON as received) are not yet awaited. */
+  get bytes(): number {
+    return this.waiting;
   }
 
   /**
-   * Waits until at most `keep` events are unrecorded, awaiting the oldest first, so a
-   * fast producer keeps the history busy instead of stopping until it is fully drained.
+   * Waits until at most about `keep` bytes of events are unrecorded, awaiting the oldest
+   * first, so a fast producer keeps the history busy instead of stopping until it is
+   * fully drained.
    */
   async drainTo(keep: number): Promise<void> {
-    while (this.events > keep && this.pending.length > 0) {
+    while (this.waiting > keep && this.pending.length > 0) {
       const oldest = this.pending.shift()!;
-      this.events -= oldest.count;
+      this.waiting -= oldest.bytes;
       await oldest.promise;
     }
   }
@@ -105,7 +116,7 @@ export class PendingEmits {
     while (this.pending.length > 0) {
       const batch = this.pending;
       this.pending = [];
-      this.events = 0;
+      this.waiting = 0;
       await Promise.all(batch.map((entry) => entry.promise));
     }
   }
