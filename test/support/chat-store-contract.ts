@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EncodedEvent } from '../../src/core/chat/encoded.js';
 import { FrameBatch } from '../../src/core/chat/frames.js';
-import type { ChatStore, RunLocation } from '../../src/core/chat/store.js';
+import { END_TEXT, type ChatStore, type RunLocation } from '../../src/core/chat/store.js';
 
 /** A store under test, and the same backend opened again (a restart). */
 export interface StoreFixture {
@@ -68,20 +68,22 @@ export function describeChatStore(name: string, make: () => Promise<StoreFixture
       expect(agent).toMatchObject({ sender: 'agent', status: 'complete', text: 'Hello "there"', summary: 'done', artifacts: ['a.md'], completed_at: '2030-01-01T00:00:03.000Z' });
     });
 
-    it('keeps an agent text of any length whole, or its start marked text_truncated (the whole being the run\'s text events)', async () => {
+    it('keeps an agent text of any length whole, or its start marked text_truncated (the whole being the run\'s text events), given whole or cut', async () => {
       const { store } = await open();
-      const where = await start(store, 'write a lot', '2030-01-01T00:00:00.000Z');
       const text = `${'long text '.repeat(5000)}😀 end`;
-      const writer = store.eventWriter(where);
-      await writer.write([FrameBatch.of([event(1, 'text', text), event(2, 'complete', { summary: 'done', artifacts: [] })])]);
-      await store.endRun(where, { run_id: where.runId, status: 'complete', text, summary: 'done', artifacts: [], completed_at: '2030-01-01T00:00:03.000Z' });
-      const [agent] = await store.messages(node, { limit: 1 });
-      expect(agent).toMatchObject({ sender: 'agent', status: 'complete', summary: 'done' });
-      if (agent!.text_truncated) {
-        expect(agent!.text.length).toBeGreaterThan(0);
-        expect(text.startsWith(agent!.text)).toBe(true);
-      } else {
-        expect(agent!.text).toBe(text);
+      for (const given of [{ text }, { text: text.slice(0, END_TEXT), text_truncated: true as const }]) {
+        const where = await start(store, 'write a lot', '2030-01-01T00:00:00.000Z');
+        const writer = store.eventWriter(where);
+        await writer.write([FrameBatch.of([event(1, 'text', text.slice(0, 30_000)), event(2, 'text', text.slice(30_000)), event(3, 'complete', { summary: 'done', artifacts: [] })])]);
+        await store.endRun(where, { run_id: where.runId, status: 'complete', ...given, summary: 'done', artifacts: [], completed_at: '2030-01-01T00:00:03.000Z' });
+        const [agent] = await store.messages(node, { limit: 1 });
+        expect(agent).toMatchObject({ run_id: where.runId, sender: 'agent', status: 'complete', summary: 'done' });
+        if (agent!.text_truncated) {
+          expect(agent!.text.length).toBeGreaterThan(0);
+          expect(text.startsWith(agent!.text)).toBe(true);
+        } else {
+          expect(agent!.text).toBe(text);
+        }
       }
     });
 

@@ -4,7 +4,7 @@ import { sseFrame, type EncodedEvent } from './encoded.js';
 import { stringEventAt } from './event-bytes.js';
 import type { FrameBatch } from './frames.js';
 import { Run } from './run.js';
-import type { RunEventWriter } from './store.js';
+import { END_TEXT, type RunEventWriter } from './store.js';
 
 const where = { runId: 'r', structureId: 's', nodeId: 'n', roleId: 'team-x' };
 
@@ -27,11 +27,11 @@ function gatedWriter() {
 function setup(hooks: Partial<AppenderHooks> = {}) {
   const run = new Run(where);
   const gate = gatedWriter();
-  const ended: { terminal: EncodedEvent; text: string }[] = [];
+  const ended: { terminal: EncodedEvent; text: string; truncated: boolean }[] = [];
   const errors: unknown[] = [];
   const appender = new RunAppender(run, gate.writer, () => 'T', {
-    end: async (terminal, text) => {
-      ended.push({ terminal, text });
+    end: async (terminal, text, truncated) => {
+      ended.push({ terminal, text, truncated });
     },
     onError: (error) => errors.push(error),
     ...hooks,
@@ -116,6 +116,27 @@ describe('RunAppender', () => {
     expect(ended).toHaveLength(1);
     expect(ended[0]!.terminal.seq).toBe(3);
     expect(ended[0]!.text).toBe('hello world');
+    expect(ended[0]!.truncated).toBe(false);
+  });
+
+  it('keeps the first END_TEXT characters of the text for the end, marked truncated, relayed or not', async () => {
+    const { run, appender, gate, ended } = setup();
+    gate.writer.write = async () => undefined;
+    // Relayed groups of text events, past the limit in the middle of one.
+    const token = 'x'.repeat(1000);
+    const source = Buffer.from(Array.from({ length: 10 }, () => JSON.stringify({ type: 'text', content: token })).join(''));
+    const size = source.length / 10;
+    const spans = Array.from({ length: 10 }, (_, index) => [index * size, (index + 1) * size, stringEventAt(source, index * size, (index + 1) * size)]).flat();
+    void appender.appendBatch([{ source, spans }]);
+    // Past the limit here, then more relayed text, which is no longer joined.
+    void appender.append({ type: 'text', content: 'y'.repeat(END_TEXT) });
+    void appender.appendBatch([{ source, spans }]);
+    await appender.append({ type: 'complete', content: { summary: 's', artifacts: [] } });
+    await run.done;
+    expect(ended[0]!.truncated).toBe(true);
+    expect(ended[0]!.text).toBe(`${token.repeat(10)}${'y'.repeat(END_TEXT - 10_000)}`);
+    // Every event is in the run all the same.
+    expect(run.eventsAfter(0)).toHaveLength(22);
   });
 
   it('a reserved terminal place keeps its order while its events are computed; appends meanwhile are dropped', async () => {

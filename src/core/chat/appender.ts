@@ -14,7 +14,8 @@ import { BatchBytes } from './batch-bytes.js';
 import type { EncodedEvent } from './encoded.js';
 import { FrameBatch, typeBit } from './frames.js';
 import type { Run } from './run.js';
-import type { RunEventWriter } from './store.js';
+import { END_TEXT, type RunEventWriter } from './store.js';
+import { headOf } from '../util/text.js';
 import { kindBit, textOfBytes, typeOfKind } from './event-bytes.js';
 import { isRelayedBytes, isTerminal, type EventInput, type EventType, type RelayedItem } from './types.js';
 
@@ -25,8 +26,11 @@ export interface AppenderHooks {
    * written beside its events. Called only for batches that hold some.
    */
   logged?(events: readonly EventInput[]): Promise<void> | undefined;
-  /** Records the end of the run once its terminal event is durable. */
-  end(terminal: EncodedEvent, text: string): Promise<void>;
+  /**
+   * Records the end of the run once its terminal event is durable, with the agent's
+   * text: whole, or its first `END_TEXT` characters when `truncated`.
+   */
+  end(terminal: EncodedEvent, text: string, truncated: boolean): Promise<void>;
   /** Reports a failure to write (the events are published anyway, so no one waits forever). */
   onError(error: unknown): void;
 }
@@ -56,8 +60,12 @@ interface Entry {
 /** Numbers, persists and publishes a run's events, in one order. */
 export class RunAppender {
   private seq = 0;
-  /** The agent's text so far, one piece per entry. */
+  /** The start of the agent's text (up to `END_TEXT` characters), one piece per entry. */
   private readonly text: string[] = [];
+  /** Characters in `text`. */
+  private textLength = 0;
+  /** Set once the agent's text went past `END_TEXT` characters: no more of it is kept. */
+  private textCut = false;
   private sealedFlag = false;
   private readonly queue: Entry[] = [];
   private flushing: Promise<void> | undefined;
@@ -84,7 +92,7 @@ export class RunAppender {
     if (isTerminal(input)) this.sealedFlag = true;
     const entry = this.enqueue();
     const text = this.encode(entry, input, this.now(), raw, parsed);
-    if (text) this.text.push(text);
+    if (text) this.keepText(text);
     this.complete(entry);
     return this.track(entry);
   }
@@ -130,8 +138,11 @@ export class RunAppender {
         entry.types = types;
         entry.lastType = typeOfKind(spans[spans.length - 1]!);
         this.seq = entry.last = seq;
-        const text = textOfBytes(item);
-        if (text) pieces.push(text);
+        // The text is joined only while it is kept (the start of it): the rest is in the frames.
+        if (!this.textCut) {
+          const text = textOfBytes(item);
+          if (text) pieces.push(text);
+        }
         continue;
       }
       const { event, raw, parsed } = item;
@@ -143,7 +154,7 @@ export class RunAppender {
       }
     }
     // One flat string per batch, not a chain of one piece per event.
-    if (pieces.length > 0) this.text.push(pieces.join(''));
+    if (pieces.length > 0) this.keepText(pieces.length === 1 ? pieces[0]! : pieces.join(''));
     this.complete(entry);
     return this.track(entry);
   }
@@ -164,7 +175,7 @@ export class RunAppender {
       const timestamp = this.now();
       for (const input of inputs) {
         const text = this.encode(entry, input, timestamp);
-        if (text) this.text.push(text);
+        if (text) this.keepText(text);
       }
       this.complete(entry);
     });
@@ -178,6 +189,18 @@ export class RunAppender {
       last = this.last;
       await last;
     }
+  }
+
+  /** Keeps `piece` of the agent's text, as far as the first `END_TEXT` characters go. */
+  private keepText(piece: string): void {
+    if (this.textCut) return;
+    const room = END_TEXT - this.textLength;
+    if (piece.length > room) {
+      piece = headOf(piece, room);
+      this.textCut = true;
+    }
+    this.text.push(piece);
+    this.textLength += piece.length;
   }
 
   private enqueue(size?: number): Entry {
@@ -250,7 +273,7 @@ export class RunAppender {
       let failure: unknown;
       try {
         await Promise.all([this.writer.write(published), logged && this.hooks.logged?.(logged)]);
-        if (published.at(-1)!.terminal) await this.hooks.end({ seq: tail.last, type: tail.lastType, json: tail.lastJson }, this.text.join(''));
+        if (published.at(-1)!.terminal) await this.hooks.end({ seq: tail.last, type: tail.lastType, json: tail.lastJson }, this.text.join(''), this.textCut);
       } catch (error) {
         failure = error;
         this.hooks.onError(error);

@@ -23,7 +23,7 @@ import type { ChatActivity, ChatDirectory, ChatSkills } from './ports.js';
 import { RecentRuns } from './recent-runs.js';
 import { followRemoteRun } from './remote-run.js';
 import { Run } from './run.js';
-import type { ChatStore, MessagePage, RunLocation } from './store.js';
+import type { AgentEndRecord, ChatStore, MessagePage, RunLocation } from './store.js';
 import { TurnEvents } from './turn.js';
 import { isTerminal, type ChatEvent, type EventInput, type HistoryMessage, type RelayedItem } from './types.js';
 
@@ -193,7 +193,7 @@ export class ChatEngine {
     const run = new Run(where);
     const appender = new RunAppender(run, this.options.store.eventWriter(where), () => isoNow(this.clock), {
       logged: (events) => this.logDecisions(run, events),
-      end: (terminal, text) => this.options.store.endRun(where, this.endRecord(where.runId, terminal, text)),
+      end: (terminal, text, truncated) => this.options.store.endRun(where, this.endRecord(where.runId, terminal, text, truncated)),
       onError: this.onError,
     });
     const recent = await this.options.store.messages(where, { limit: TURN_HISTORY });
@@ -225,13 +225,14 @@ export class ChatEngine {
     this.recent.add(entry.run);
   }
 
-  private endRecord(runId: string, terminal: EncodedEvent, text: string) {
+  private endRecord(runId: string, terminal: EncodedEvent, text: string, truncated = false): AgentEndRecord {
     const event = decodeEvent(terminal);
     const complete = event.type === 'complete' ? event.content : undefined;
     return {
       run_id: runId,
       status: event.type === 'complete' ? ('complete' as const) : ('error' as const),
       text,
+      ...(truncated ? { text_truncated: true as const } : {}),
       summary: complete?.summary ?? null,
       artifacts: complete?.artifacts ?? [],
       completed_at: event.timestamp,

@@ -39,12 +39,24 @@ export interface AgentStartRecord {
   created_at: string;
 }
 
+/**
+ * Characters of an agent's text an end record needs to carry. The whole text is in the
+ * run's events already: a run that streamed megabytes would have them joined, written
+ * and read again for nothing.
+ */
+export const END_TEXT = 16_384;
+
 /** The end of an agent message. */
 export interface AgentEndRecord {
   run_id: string;
   status: Exclude<RunStatus, 'running'>;
-  /** The agent's text: every `text` event of the run, joined. */
+  /**
+   * The agent's text: every `text` event of the run, joined; or, with `text_truncated`,
+   * its first `END_TEXT` characters (a store keeps that, or rebuilds the whole from the
+   * run's events).
+   */
   text: string;
+  text_truncated?: true;
   summary: string | null;
   artifacts: string[];
   completed_at: string;

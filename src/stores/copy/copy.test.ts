@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { usePostgres } from '../../../test/support/pg-fixture.js';
-import { FrameBatch, STORED_TEXT, type EncodedEvent } from '../../core/chat/index.js';
+import { END_TEXT, FrameBatch, type EncodedEvent } from '../../core/chat/index.js';
 import type { StoredDelivery } from '../../core/schemas/index.js';
 import type { LogEntry, StructureRecord } from '../../core/structures/types.js';
 import type { StoredWebhook } from '../../core/webhooks/store.js';
@@ -128,8 +128,8 @@ describe('copyState', () => {
     await writer.close();
     await fs.chat.endRun(where, { run_id: where.runId, status: 'complete', text, summary: 'wrote', artifacts: [], completed_at: timestamp });
     const [kept] = await fs.chat.messages(where, { limit: 1 });
-    expect(text.length).toBeGreaterThan(STORED_TEXT);
-    expect(kept).toMatchObject({ sender: 'agent', text: text.slice(0, STORED_TEXT), text_truncated: true });
+    expect(text.length).toBeGreaterThan(END_TEXT);
+    expect(kept).toMatchObject({ sender: 'agent', text: text.slice(0, END_TEXT), text_truncated: true });
 
     const db = await openPgState(pg.url(), 'the test database');
     try {

@@ -7,7 +7,7 @@
  * whose lease ran out are taken over by `openRuns`, exactly once.
  */
 import type { AgentEndRecord, ChatCluster, ChatStore, RunLocation, StoredMessage } from '../../core/chat/store.js';
-import type { EncodedEvent } from '../../core/chat/encoded.js';
+import { runText, type EncodedEvent } from '../../core/chat/encoded.js';
 import type { Db } from './db.js';
 import { aliveSql } from './instances.js';
 import { CHANNEL, wake, type Listener } from './notify.js';
@@ -91,9 +91,11 @@ export function createPgChatStore(db: Db, options: PgChatStoreOptions): ChatStor
 
     endRun: (where, end: AgentEndRecord) =>
       db.tx(async (client) => {
+        // A text given cut is kept whole: rebuilt from the run's text events.
+        const text = end.text_truncated ? runText((await client.query<EncodedEvent>(`SELECT seq, type, json FROM run_events WHERE run_id = $1 AND type = 'text' ORDER BY seq`, [where.runId])).rows) : end.text;
         await client.query(
           `UPDATE chat_messages SET status = $2, text = $3, summary = $4, artifacts = $5, completed_at = $6 WHERE run_id = $1 AND sender = 'agent'`,
-          [where.runId, end.status, end.text, end.summary, JSON.stringify(end.artifacts), end.completed_at],
+          [where.runId, end.status, text, end.summary, JSON.stringify(end.artifacts), end.completed_at],
         );
         await client.query(`UPDATE runs SET state = 'ended', ended_at = now() WHERE run_id = $1`, [where.runId]);
         await wake(client, 'node', where.nodeId);

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { BoundedCache } from '../../util/bounded-cache.js';
 import { headOf } from '../../util/text.js';
 import { GroupFile, KeyedMutex, appendJsonl, readJsonl, writeAtomic } from '../../storage/index.js';
-import type { AgentEndRecord, ChatStore, MessagePage, RunEventWriter, RunLocation, StoredMessage } from '../store.js';
+import { END_TEXT, type AgentEndRecord, type ChatStore, type MessagePage, type RunEventWriter, type RunLocation, type StoredMessage } from '../store.js';
 import { applyRecord, applyRecords, historyFile, loadNodeRecords, type MessageRecord } from './node-messages.js';
 import { headerFrame, prepareOpenRun, readEvents, readHeader, runFiles } from './run-files.js';
 
@@ -47,17 +47,13 @@ interface CachedNode {
 const MESSAGE_OVERHEAD = 400;
 
 /**
- * Characters of an agent message's text its end record keeps. The whole text is in the
- * run's file already, as its `text` events: a run that streamed megabytes would have them
- * written twice (the end waiting for the second copy) and read again by every load of
- * its node. A longer text is kept cut, marked `text_truncated`.
+ * The end record of `end`, which keeps at most `END_TEXT` characters of the text (marked
+ * `text_truncated` when cut): the whole text is in the run's file already, as its `text`
+ * events, and history pages rebuild it from them.
  */
-export const STORED_TEXT = 16_384;
-
-/** The end record of `end`: its text cut to `STORED_TEXT` characters when longer. */
 function endRecord(end: AgentEndRecord): MessageRecord {
-  if (end.text.length <= STORED_TEXT) return { kind: 'end', ...end };
-  return { kind: 'end', ...end, text: headOf(end.text, STORED_TEXT), text_truncated: true };
+  if (end.text.length <= END_TEXT) return { kind: 'end', ...end };
+  return { kind: 'end', ...end, text: headOf(end.text, END_TEXT), text_truncated: true };
 }
 
 function messageBytes(message: StoredMessage): number {
