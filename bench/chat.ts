@@ -10,7 +10,7 @@
  *    BENCH_CHAT_FLOOD text events (default 100,000; `flood N`), read directly from the
  *    container, and read through org's SSE endpoint (validated, numbered, persisted to
  *    history, re-framed), both read by the same reader (`readSse`). Over
- *    BENCH_CHAT_RELAY_ROUNDS rounds of the two (default 3), each side's fastest run is
+ *    BENCH_CHAT_RELAY_ROUNDS rounds of the two (default 5), each side's fastest run is
  *    kept: `chat.relay.ratio` = through org ÷ direct; beside it the CPU per event of
  *    those runs (this process, and the agent's from /proc), and `chat.relay.cpu_ratio` =
  *    CPU of the direct path ÷ CPU through org.
@@ -167,7 +167,7 @@ async function relay(): Promise<Record<string, number>> {
     await through(5000);
     // Rounds of the two, one after the other, keeping each side's best: a busy machine
     // slows a run down, never speeds it up, and both sides get the same chances.
-    const rounds = Math.max(1, envNumber('BENCH_CHAT_RELAY_ROUNDS', 3));
+    const rounds = Math.max(1, envNumber('BENCH_CHAT_RELAY_ROUNDS', 5));
     type Result = Awaited<ReturnType<typeof direct>>;
     let plain: Result | undefined;
     let relayed: Result | undefined;
