@@ -1,14 +1,14 @@
 /**
  * The one ordered appender of a run: every event of a turn goes through `append`,
  * `appendBatch` or `appendTerminal`, which number it, stamp it and serialise it once, in
- * call order, straight into the bytes of its SSE frame. Batches
- * are then written (group-committed by the store), their side effects recorded, and
- * only then published to the run's subscribers, in number order. The first terminal
- * event seals the run: anything appended after it is dropped.
+ * call order, straight into the bytes of its SSE frame. Batches are then written
+ * (group-committed by the store), their side effects recorded, and only then published
+ * to the run's subscribers, in number order. The first terminal event seals the run:
+ * anything appended after it is dropped.
  *
  * Nothing per event outlives its batch on the JavaScript heap: the batch becomes one
  * Buffer of SSE frames (written to the run's file, published to its streams and kept by
- * the run), and the agent's text is kept as one string per batch.
+ * the run), and the start of the agent's text, for the end record, one string per batch.
  */
 import { BatchBytes } from './batch-bytes.js';
 import type { EncodedEvent } from './encoded.js';
