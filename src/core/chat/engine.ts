@@ -15,7 +15,7 @@ import { errorFields, type Log } from '../util/log.js';
 import type { NodeRecord } from '../structures/types.js';
 import { RunAppender } from './appender.js';
 import { FsArtifactShelf, type ArtifactShelf, type DecodedAttachment } from './artifacts.js';
-import { decodeEvent, type EncodedEvent } from './encoded.js';
+import { decodeEvent, runText, type EncodedEvent } from './encoded.js';
 import { FrameBatch } from './frames.js';
 import { enrich } from './enrich.js';
 import { outcomeOf, RunObservers, type RunObserver, type TraceCarrier } from './observer.js';
@@ -131,7 +131,7 @@ export class ChatEngine {
     for (const where of await this.options.store.openRuns()) {
       const events = await this.options.store.events(where.runId, 0);
       const last = events.at(-1);
-      const text = events.filter((event) => event.type === 'text').reduce((all, event) => all + (decodeEvent(event).content as string), '');
+      const text = runText(events);
       if (last && isTerminal(last)) {
         await this.options.store.endRun(where, this.endRecord(where.runId, last, text));
         continue;

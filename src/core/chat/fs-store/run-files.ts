@@ -16,6 +16,7 @@ import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openNoFollow, readFileSafe, writeAtomic } from '../../storage/index.js';
 import { sseFrame, type EncodedEvent } from '../encoded.js';
+import { decodeFrames } from '../frames.js';
 import type { RunLocation } from '../store.js';
 import type { EventInput } from '../types.js';
 
@@ -107,30 +108,17 @@ async function readText(file: string): Promise<string | undefined> {
 }
 
 const TYPE = /^\{"type":"([a-z_]+)"/;
-const FRAME = /^id: (\d+)\ndata: /;
 
 /** The type of an event from its JSON text (the type comes first in every event org writes). */
 function typeOf(json: string): EventInput['type'] {
   return (TYPE.exec(json)?.[1] ?? (JSON.parse(json) as { type: string }).type) as EventInput['type'];
 }
 
-/** The events of a current run file's text after `afterSeq`: its comments skipped, an unfinished last frame too. */
+/** The events of a current run file's text after `afterSeq`: its location comment skipped, an unfinished last frame too. */
 export function parseFrames(text: string, afterSeq: number): EncodedEvent[] {
-  const events: EncodedEvent[] = [];
-  let start = 0;
-  for (;;) {
-    const end = text.indexOf('\n\n', start);
-    if (end < 0) break; // a torn tail, or the end
-    const frame = text.slice(start, end);
-    start = end + 2;
-    const match = FRAME.exec(frame);
-    if (!match) continue; // the location comment
-    const seq = Number(match[1]);
-    if (seq <= afterSeq) continue;
-    const json = frame.slice(match[0].length);
-    events.push({ seq, type: typeOf(json), json });
-  }
-  return events;
+  const frames = text.startsWith(': ') ? text.slice(text.indexOf('\n\n') + 2) : text;
+  const events = decodeFrames(frames);
+  return afterSeq > 0 ? events.filter((event) => event.seq > afterSeq) : events;
 }
 
 const LINE = /^\{"seq":(\d+),"event":/;
