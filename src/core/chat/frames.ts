@@ -19,6 +19,11 @@ export function typeBit(type: EventType): number {
 
 const TYPE = /^\{"type":"([a-z_]+)"/;
 
+/** The type of an event from its JSON text (the type comes first in every event org writes; parsed otherwise). */
+export function eventTypeOf(json: string): EventType {
+  return (TYPE.exec(json)?.[1] ?? (JSON.parse(json) as { type: string }).type) as EventType;
+}
+
 /**
  * Events published together: consecutively numbered events `first`..`last` as SSE
  * frames (`id: <seq>`, `data: <json>`, blank line each), in one Buffer.
@@ -101,8 +106,7 @@ export function decodeFrames(text: string): EncodedEvent[] {
     const newline = text.indexOf('\n', start);
     const seq = Number(text.slice(start + 4, newline));
     const json = text.slice(newline + 7, end);
-    const type = (TYPE.exec(json)?.[1] ?? (JSON.parse(json) as { type: string }).type) as EventType;
-    events.push({ seq, type, json });
+    events.push({ seq, type: eventTypeOf(json), json });
     start = end + 2;
   }
   return events;

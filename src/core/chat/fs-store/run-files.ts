@@ -16,9 +16,8 @@ import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openNoFollow, readFileSafe, writeAtomic } from '../../storage/index.js';
 import { sseFrame, type EncodedEvent } from '../encoded.js';
-import { decodeFrames } from '../frames.js';
+import { decodeFrames, eventTypeOf } from '../frames.js';
 import type { RunLocation } from '../store.js';
-import type { EventInput } from '../types.js';
 
 /** The location of a run, as its file's first frame (or an earlier version's first line) holds it. */
 export interface RunHeader {
@@ -107,13 +106,6 @@ async function readText(file: string): Promise<string | undefined> {
   }
 }
 
-const TYPE = /^\{"type":"([a-z_]+)"/;
-
-/** The type of an event from its JSON text (the type comes first in every event org writes). */
-function typeOf(json: string): EventInput['type'] {
-  return (TYPE.exec(json)?.[1] ?? (JSON.parse(json) as { type: string }).type) as EventInput['type'];
-}
-
 /** The events of a current run file's text after `afterSeq`: its location comment skipped, an unfinished last frame too. */
 export function parseFrames(text: string, afterSeq: number): EncodedEvent[] {
   const frames = text.startsWith(': ') ? text.slice(text.indexOf('\n\n') + 2) : text;
@@ -137,7 +129,7 @@ export function parseLines(text: string, afterSeq: number): EncodedEvent[] {
     const seq = Number(match[1]);
     if (seq <= afterSeq) continue;
     const json = line.slice(match[0].length, -1);
-    events.push({ seq, type: typeOf(json), json });
+    events.push({ seq, type: eventTypeOf(json), json });
   }
   return events;
 }
