@@ -2,7 +2,7 @@
  * The container runtime (API.md §6 "Routing", docs/runtime-protocol.md): relays a turn
  * to an agent running behind `POST {container_url}/turn` and passes its SSE answer on
  * as chat events, each validated with `parseEvent` (text and thought events of the plain
- * form are validated in the bytes they arrive in, see `stringEventAt`). Anything that
+ * form are validated in the bytes they arrive in, see `scanStringEvent`). Anything that
  * goes wrong — a bad event, an unreachable or silent container, a stream without a
  * terminal event — ends the turn with an `error` saying what happened.
  */
