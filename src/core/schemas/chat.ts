@@ -6,12 +6,9 @@
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { Nullable, RoleId, StringEnum, Timestamp, Uuid } from './common.js';
+import { EVENT_TYPES, type EventType } from './event-types.js';
 
-/** Every event type, in the order of the contract. */
-export const EVENT_TYPES = ['thought', 'tool_call', 'tool_result', 'text', 'decision', 'milestone', 'skill_learned', 'complete', 'error'] as const;
-
-/** A chat event type. */
-export type EventType = (typeof EVENT_TYPES)[number];
+export { EVENT_TYPES, type EventType } from './event-types.js';
 
 /**
  * The `content` of each event type. Defaults fill what an external agent may leave out
