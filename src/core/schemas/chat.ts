@@ -5,6 +5,7 @@
  */
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
+import { MEDIA_TYPE_MAX_LENGTH, MEDIA_TYPE_PATTERN } from '../util/patterns.js';
 import { Nullable, RoleId, StringEnum, Timestamp, Uuid } from './common.js';
 import { EVENT_TYPES, type EventType } from './event-types.js';
 
@@ -121,7 +122,7 @@ export type HistoryMessage = Static<typeof HistoryMessageSchema>;
 export const ChatAttachmentSchema = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 255, description: 'file name (reduced to a safe base name)' }),
   content_base64: Type.String({ description: 'base64 of the file, at most 10 MiB decoded' }),
-  content_type: Type.Optional(Type.String({ maxLength: 255 })),
+  content_type: Type.Optional(Type.String({ maxLength: MEDIA_TYPE_MAX_LENGTH, pattern: MEDIA_TYPE_PATTERN, description: 'media type (RFC 9110), e.g. text/csv; default application/octet-stream' })),
 }, { title: 'ChatAttachment' });
 export type ChatAttachment = Static<typeof ChatAttachmentSchema>;
 
