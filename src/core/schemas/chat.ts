@@ -6,6 +6,7 @@
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { Nullable, RoleId, StringEnum, Timestamp, Uuid } from './common.js';
+import { DelegatedBySchema } from './delegation.js';
 
 /** Every event type, in the order of the contract. */
 export const EVENT_TYPES = ['thought', 'tool_call', 'tool_result', 'text', 'decision', 'milestone', 'skill_learned', 'complete', 'error'] as const;
@@ -116,7 +117,8 @@ export const HistoryMessageSchema = Type.Object({
   status: RunStatusSchema,
   created_at: Timestamp,
   completed_at: Nullable(Timestamp),
-  origin: Type.Optional(Type.String({ description: 'where a user message came from when not the API itself, e.g. email:alice@example.com' })),
+  origin: Type.Optional(Type.String({ description: 'where a user message came from when not the API itself, e.g. email:alice@example.com, or delegation:<role_id> for a delegated turn' })),
+  delegated_by: Type.Optional(DelegatedBySchema),
 }, { title: 'HistoryMessage' });
 export type HistoryMessage = Static<typeof HistoryMessageSchema>;
 
