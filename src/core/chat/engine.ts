@@ -21,7 +21,9 @@ import { endRecordOf } from './end-record.js';
 import { historyPage } from './history-page.js';
 import { LiveRuns, type LiveRun } from './live-runs.js';
 import { outcomeOf, RunObservers, type RunObserver, type TraceCarrier } from './observer.js';
-import type { ChatActivity, ChatDirectory, ChatSkills } from './ports.js';
+import type { ChatActivity, ChatDirectory, ChatSkills, RunCredentials } from './ports.js';
+import { DELEGATION_DEPTH, type DelegatedBy } from '../schemas/delegation.js';
+import { Delegator, rootLineage, type Delegation, type DelegationRequest, type RunLineage } from './delegation/index.js';
 import { recoverOpenRuns } from './recovery.js';
 import { Run } from './run.js';
 import type { ChatStore, MessagePage, RunLocation } from './store.js';
@@ -49,6 +51,15 @@ export interface ChatEngineOptions {
   openShelf?: (structureId: string, nodeId: string) => ArtifactShelf;
   /** Approximate bytes of artifact listings kept open (default 4 MiB). */
   shelfBytes?: number;
+  /** Most hops a delegation chain may go below its root run (`ORG_DELEGATION_DEPTH`, default 4). */
+  delegationDepth?: number;
+  /**
+   * Why the person who started a chain (a user id) may not hand work on in a structure
+   * now, e.g. their role there fell to viewer; undefined when they may.
+   */
+  authority?: (structureId: string, userId: string) => string | undefined;
+  /** Issues and ends the run-scoped credentials container agents delegate with. */
+  credentials?: RunCredentials;
 }
 
 /** A chat message to a node. */
@@ -65,6 +76,8 @@ export interface SendInput {
    * that trace runs parent the run there.
    */
   traceContext?: TraceCarrier;
+  /** The user id of the person who sent it, when a person did: the runs it delegates act on their authority. */
+  startedBy?: string;
 }
 
 /** How many recent messages a runtime receives. */
@@ -82,6 +95,8 @@ export class ChatEngine {
   private readonly onError: (error: unknown) => void;
   private readonly observers: RunObservers;
   private readonly turns: TurnRunnerDeps;
+  private readonly delegator: Delegator;
+  private readonly stopNotes: () => void;
   private closing = false;
 
   constructor(private readonly options: ChatEngineOptions) {
@@ -96,8 +111,35 @@ export class ChatEngine {
       }) ?? (() => undefined);
     this.shelves = new BoundedCache({ maxEntries: options.shelves ?? 256, maxBytes: options.shelfBytes ?? 4 * 1024 * 1024 });
     this.observers = new RunObservers(this.onError);
-    const { directory, activity, skills, store, router } = options;
-    this.turns = { directory, activity, skills, store, router, observers: this.observers, shelfOf: (s, n) => this.shelfOf(s, n), onError: this.onError };
+    const shared = options.store.cluster?.delegations;
+    this.delegator = new Delegator({
+      runs: this.runs,
+      directory: options.directory,
+      ...(shared ? { shared } : {}),
+      maxDepth: options.delegationDepth ?? DELEGATION_DEPTH,
+      ...(options.authority ? { authority: options.authority } : {}),
+      send: ({ delegatedFrom, ...input }) => this.accept(input, delegatedFrom),
+      follow: async (runId) => (await this.replay(runId).catch(() => undefined))?.run,
+      cancel: (runId, reason, by) => this.cancel(runId, reason, by),
+      emit: (entry, event) => (entry.turn ? entry.turn.handle(event) : entry.appender.append(event)),
+      traceContext: (run) => this.observers.traceContext(run),
+      observed: (parent, outcome) => this.observers.notify('delegated', parent, outcome),
+      onError: this.onError,
+    });
+    this.stopNotes = shared?.onNotes((runId) => this.runs.has(runId), (runId, notes) => this.delegator.receive(runId, notes)) ?? (() => undefined);
+    const { directory, activity, skills, store, router, credentials } = options;
+    this.turns = {
+      directory,
+      activity,
+      skills,
+      store,
+      router,
+      observers: this.observers,
+      shelfOf: (s, n) => this.shelfOf(s, n),
+      delegate: (where, request) => this.delegator.delegate(where, request),
+      ...(credentials ? { credentials } : {}),
+      onError: this.onError,
+    };
   }
 
   /** Adds an observer of every later run (metrics, traces, webhooks); returns its remover. */
@@ -111,7 +153,11 @@ export class ChatEngine {
    * restart". Concurrent calls share one pass.
    */
   recover(): Promise<number> {
-    this.recovering ??= recoverOpenRuns(this.options.store, this.clock).finally(() => {
+    // On a shared store, runs of other instances that an interrupted run delegated stop too.
+    const closed = this.options.store.cluster
+      ? (where: RunLocation) => void this.delegator.cancelBelow(where.runId, `delegation:${where.roleId}`).catch(this.onError)
+      : undefined;
+    this.recovering ??= recoverOpenRuns(this.options.store, this.clock, closed).finally(() => {
       this.recovering = undefined;
     });
     return this.recovering;
@@ -147,10 +193,29 @@ export class ChatEngine {
    * the node does not exist.
    */
   async send(input: SendInput): Promise<Run> {
+    return this.accept(input);
+  }
+
+  /**
+   * Hands a task from the running turn at `parent` to another node of its structure
+   * (API.md §10): the delegation rules decide, the delegated turn starts through `send`,
+   * and the parent's stream shows it. Resolves once the delegated run exists (or was
+   * refused); its `result` settles when that run ends.
+   */
+  delegate(parent: RunLocation, request: DelegationRequest, attachments?: DecodedAttachment[]): Promise<Delegation> {
+    return this.delegator.delegate(parent, request, attachments);
+  }
+
+  /** `send`, for a delegated turn with the lineage of the run that delegated it. */
+  private async accept(input: SendInput, delegatedFrom?: RunLineage): Promise<Run> {
     // Retry-After: another instance (behind the same load balancer) takes the message now.
     if (this.closing) throw new OrgError('unavailable', 'the server is shutting down; send the message again in a moment', { retryAfter: 1 });
     const node = this.options.directory.node(input.structureId, input.roleId);
     const where: RunLocation = { runId: this.ids(), structureId: input.structureId, nodeId: node.id, roleId: node.role_id };
+    const link = { runId: where.runId, nodeId: node.id, roleId: node.role_id };
+    const lineage: RunLineage = delegatedFrom ? { ...delegatedFrom, chain: [...delegatedFrom.chain, link] } : rootLineage(link, input.startedBy);
+    const parent = delegatedFrom?.chain.at(-1);
+    const delegatedBy: DelegatedBy | undefined = parent && { role_id: parent.roleId, run_id: parent.runId, root_run_id: lineage.chain[0]!.runId };
     const shelf = this.shelfOf(input.structureId, node.id);
     const staged: Turn['attachments'] = [];
     for (const attachment of input.attachments ?? []) {
@@ -158,7 +223,7 @@ export class ChatEngine {
       staged.push({ name: info.name, content_type: info.content_type, size: info.size, path: join(shelf.dir, info.name) });
     }
     const now = isoNow(this.clock);
-    const run = new Run(where);
+    const run = new Run(where, delegatedBy);
     const appender = new RunAppender(run, this.options.store.eventWriter(where), () => isoNow(this.clock), {
       logged: (events) => {
         const entries = logEntriesOf(run, events);
@@ -177,19 +242,38 @@ export class ChatEngine {
         attachments: staged.map(({ name, content_type, size }) => ({ name, content_type, size })),
         created_at: now,
         ...(input.origin ? { origin: input.origin } : {}),
+        ...(delegatedBy ? { delegated_by: delegatedBy } : {}),
       },
       { id: this.ids(), run_id: where.runId, created_at: now },
+      lineage.startedBy ? { startedBy: lineage.startedBy } : {},
     );
-    const entry: LiveRun = { run, appender };
+    const entry: LiveRun = { run, appender, lineage, delegations: 0, children: new Set() };
     this.runs.add(entry);
     this.observers.notify('queued', run, input.traceContext);
     void run.done.then(() => {
       this.runs.retire(entry);
+      this.options.credentials?.end(run.id);
       this.observers.notify('finished', run, outcomeOf(run), entry.runtime);
+      // What the run delegated and did not wait for stops with it.
+      this.cascade(entry).catch(this.onError);
     });
     const queued = { message: input.message, attachments: staged, history };
     this.queue.run(node.id, () => this.observers.within(run, () => runTurn(this.turns, entry, queued))).catch(this.onError);
     return run;
+  }
+
+  /**
+   * Cancels the open runs an ended run delegated, once (the first caller's reason holds:
+   * a cancel names who stopped the chain, else the delegating run's end does).
+   */
+  private cascade(entry: LiveRun): Promise<void> {
+    entry.cascade ??= (async () => {
+      // A run that delegated nothing (and whose agent could not have, elsewhere) has nothing below it.
+      const elsewhere = this.options.store.cluster !== undefined && entry.runtime === 'container';
+      if (entry.children.size === 0 && entry.delegations === 0 && !elsewhere) return;
+      await this.delegator.cancelBelow(entry.run.id, entry.cancelledBy ?? `delegation:${entry.run.roleId}`, entry.children);
+    })();
+    return entry.cascade;
   }
 
   /** A run of this process that has not finished (or finished recently), if known. */
@@ -235,9 +319,12 @@ export class ChatEngine {
     }
     if (entry.appender.sealed) throw conflict(`run ${runId} has already finished`);
     const event: EventInput = { type: 'error', content: { message: reason, ...(by ? { cancelled_by: by } : {}) } };
+    // The runs it delegated stop too, naming the same person.
+    if (by !== undefined) entry.cancelledBy ??= by;
     const ended = entry.turn ? entry.turn.handle(event) : entry.appender.append(event);
     entry.run.controller.abort(new Error(reason));
     await ended;
+    await this.cascade(entry);
   }
 
   /** A page of a node's history, newest first, with every event of each agent message. */
@@ -257,6 +344,7 @@ export class ChatEngine {
   async close(graceMs: number): Promise<void> {
     this.closing = true;
     this.stopCancels();
+    this.stopNotes();
     const pending = this.active();
     if (pending.length > 0) {
       let timer: NodeJS.Timeout | undefined;

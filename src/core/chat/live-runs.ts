@@ -5,6 +5,7 @@
  * many streams).
  */
 import type { RunAppender } from './appender.js';
+import type { OpenRunLink, RunLineage } from './delegation/types.js';
 import { RecentRuns } from './recent-runs.js';
 import { followRemoteRun } from './remote-run.js';
 import type { Run } from './run.js';
@@ -19,6 +20,16 @@ export interface LiveRun {
   turn?: TurnEvents;
   /** Name of the runtime running the turn, once it started. */
   runtime?: string;
+  /** The run's place among delegations (a root run: itself alone). */
+  lineage: RunLineage;
+  /** How many delegations the turn has started. */
+  delegations: number;
+  /** Runs the turn delegated that have not ended (ids). */
+  children: Set<string>;
+  /** Who cancelled the run, for the runs it delegated (they stop too). */
+  cancelledBy?: string;
+  /** The cancel of the open runs it delegated, once started. */
+  cascade?: Promise<void>;
 }
 
 /** Live, recent and remotely followed runs of one engine. */
@@ -70,6 +81,16 @@ export class LiveRuns {
   /** Runs of this process that have not finished. */
   active(): Run[] {
     return [...this.live.values()].map((entry) => entry.run);
+  }
+
+  /** The open runs of a structure with their parents, each node's in queue order (arrival order). */
+  openLinks(structureId: string): OpenRunLink[] {
+    const links: OpenRunLink[] = [];
+    for (const { run, appender, lineage } of this.live.values()) {
+      if (run.structureId !== structureId || appender.sealed) continue;
+      links.push({ runId: run.id, nodeId: run.nodeId, roleId: run.roleId, parentRunId: lineage.chain.at(-2)?.runId ?? null });
+    }
+    return links;
   }
 
   /**

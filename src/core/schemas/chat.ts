@@ -7,6 +7,7 @@ import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { MEDIA_TYPE_MAX_LENGTH, MEDIA_TYPE_PATTERN } from '../util/patterns.js';
 import { Nullable, RoleId, StringEnum, Timestamp, Uuid } from './common.js';
+import { DelegatedBySchema } from './delegation.js';
 import { EVENT_TYPES, type EventType } from './event-types.js';
 
 export { EVENT_TYPES, type EventType } from './event-types.js';
@@ -114,7 +115,8 @@ export const HistoryMessageSchema = Type.Object({
   status: RunStatusSchema,
   created_at: Timestamp,
   completed_at: Nullable(Timestamp),
-  origin: Type.Optional(Type.String({ description: 'where a user message came from when not the API itself, e.g. email:alice@example.com' })),
+  origin: Type.Optional(Type.String({ description: 'where a user message came from when not the API itself, e.g. email:alice@example.com, or delegation:<role_id> for a delegated turn' })),
+  delegated_by: Type.Optional(DelegatedBySchema),
 }, { title: 'HistoryMessage' });
 export type HistoryMessage = Static<typeof HistoryMessageSchema>;
 
