@@ -25,7 +25,7 @@ import { followRemoteRun } from './remote-run.js';
 import { Run } from './run.js';
 import type { AgentEndRecord, ChatStore, MessagePage, RunLocation } from './store.js';
 import { TurnEvents } from './turn.js';
-import { isTerminal, type ChatEvent, type EventInput, type HistoryMessage, type RelayedItem } from './types.js';
+import { isTerminal, type ChatEvent, type EventInput, type HistoryMessage, type MessageAuthor, type RelayedItem } from './types.js';
 
 /** Picks the runtime for a node (container, LLM or local). */
 export type RuntimeRouter = (node: NodeRecord) => AgentRuntime;
@@ -58,6 +58,8 @@ export interface SendInput {
   attachments?: DecodedAttachment[];
   /** Where the message came from (e.g. `email:alice@example.com`), for the history. */
   origin?: string;
+  /** Who wrote it (from the request's resolved principal), for the history. */
+  author?: MessageAuthor;
   /**
    * The sender's W3C trace context when it arrived inside the message rather than as the
    * current context (an MCP request's `_meta.traceparent` and `tracestate`): observers
@@ -206,6 +208,7 @@ export class ChatEngine {
         attachments: staged.map(({ name, content_type, size }) => ({ name, content_type, size })),
         created_at: now,
         ...(input.origin ? { origin: input.origin } : {}),
+        ...(input.author ? { author: input.author } : {}),
       },
       { id: this.ids(), run_id: where.runId, created_at: now },
     );

@@ -11,7 +11,7 @@
  */
 import type { EncodedEvent } from './encoded.js';
 import type { FrameBatch } from './frames.js';
-import type { AttachmentInfo, RunStatus } from './types.js';
+import type { AttachmentInfo, MessageAuthor, RunStatus } from './types.js';
 
 /** Where a run belongs. */
 export interface RunLocation {
@@ -30,6 +30,8 @@ export interface UserMessageRecord {
   created_at: string;
   /** Where the message came from when not the API itself (e.g. `email:alice@example.com`). */
   origin?: string;
+  /** Who wrote it (absent on messages stored before authors were recorded). */
+  author?: MessageAuthor;
 }
 
 /** The start of an agent message (its run). */
@@ -75,6 +77,7 @@ export interface StoredMessage {
   created_at: string;
   completed_at: string | null;
   origin?: string;
+  author?: MessageAuthor;
   /**
    * Set when `text` holds only the start of the message's text: a store may keep a long
    * agent text cut (the whole text is the run's `text` events joined, which history pages

@@ -7,6 +7,7 @@
  * whose lease ran out are taken over by `openRuns`, exactly once.
  */
 import type { AgentEndRecord, ChatCluster, ChatStore, RunLocation, StoredMessage } from '../../core/chat/store.js';
+import type { MessageAuthor } from '../../core/chat/types.js';
 import { runText, type EncodedEvent } from '../../core/chat/encoded.js';
 import type { Db } from './db.js';
 import { aliveSql } from './instances.js';
@@ -33,6 +34,7 @@ interface MessageRow {
   created_at: string;
   completed_at: string | null;
   origin: string | null;
+  author: MessageAuthor | null;
 }
 
 interface RunRow {
@@ -42,11 +44,11 @@ interface RunRow {
   role_id: string;
 }
 
-const MESSAGE_COLUMNS = 'id, run_id, sender, text, attachments, summary, artifacts, status, created_at, completed_at, origin';
+const MESSAGE_COLUMNS = 'id, run_id, sender, text, attachments, summary, artifacts, status, created_at, completed_at, origin, author';
 
 function toMessage(row: MessageRow): StoredMessage {
-  const { origin, ...rest } = row;
-  return origin === null ? rest : { ...rest, origin };
+  const { origin, author, ...rest } = row;
+  return { ...rest, ...(origin === null ? {} : { origin }), ...(author === null ? {} : { author }) };
 }
 
 function toLocation(row: RunRow): RunLocation {
@@ -81,9 +83,21 @@ export function createPgChatStore(db: Db, options: PgChatStoreOptions): ChatStor
           [where.runId, where.structureId, where.nodeId, where.roleId, options.instanceId],
         );
         await client.query(
-          `INSERT INTO chat_messages (id, structure_id, node_id, run_id, sender, text, attachments, status, created_at, completed_at, origin)
-           VALUES ($1, $2, $3, $4, 'user', $5, $6, 'complete', $7, $7, $8), ($9, $2, $3, $4, 'agent', '', '[]', 'running', $10, NULL, NULL)`,
-          [user.id, where.structureId, where.nodeId, where.runId, user.text, JSON.stringify(user.attachments), user.created_at, user.origin ?? null, start.id, start.created_at],
+          `INSERT INTO chat_messages (id, structure_id, node_id, run_id, sender, text, attachments, status, created_at, completed_at, origin, author)
+           VALUES ($1, $2, $3, $4, 'user', $5, $6, 'complete', $7, $7, $8, $11), ($9, $2, $3, $4, 'agent', '', '[]', 'running', $10, NULL, NULL, NULL)`,
+          [
+            user.id,
+            where.structureId,
+            where.nodeId,
+            where.runId,
+            user.text,
+            JSON.stringify(user.attachments),
+            user.created_at,
+            user.origin ?? null,
+            start.id,
+            start.created_at,
+            user.author ? JSON.stringify(user.author) : null,
+          ],
         );
       }),
 
