@@ -28,7 +28,7 @@ import { recoverOpenRuns } from './recovery.js';
 import { Run } from './run.js';
 import type { ChatStore, MessagePage, RunLocation } from './store.js';
 import { logEntriesOf, runTurn, type TurnRunnerDeps } from './turn-runner.js';
-import type { EventInput, HistoryMessage } from './types.js';
+import type { EventInput, HistoryMessage, MessageAuthor } from './types.js';
 
 /** Picks the runtime for a node (container, LLM or local). */
 export type RuntimeRouter = (node: NodeRecord) => AgentRuntime;
@@ -70,6 +70,8 @@ export interface SendInput {
   attachments?: DecodedAttachment[];
   /** Where the message came from (e.g. `email:alice@example.com`), for the history. */
   origin?: string;
+  /** Who wrote it (from the request's resolved principal), for the history. */
+  author?: MessageAuthor;
   /**
    * The sender's W3C trace context when it arrived inside the message rather than as the
    * current context (an MCP request's `_meta.traceparent` and `tracestate`): observers
@@ -243,6 +245,7 @@ export class ChatEngine {
         created_at: now,
         ...(input.origin ? { origin: input.origin } : {}),
         ...(delegatedBy ? { delegated_by: delegatedBy } : {}),
+        ...(input.author ? { author: input.author } : {}),
       },
       { id: this.ids(), run_id: where.runId, created_at: now },
       lineage.startedBy ? { startedBy: lineage.startedBy } : {},

@@ -5,7 +5,7 @@
  */
 import type { ChatEvent, EventInput } from '../schemas/chat.js';
 
-export type { AttachmentInfo, ChatEvent, EventInput, EventPayloads, HistoryMessage, RunStatus } from '../schemas/chat.js';
+export type { AttachmentInfo, ChatEvent, EventInput, EventPayloads, HistoryMessage, MessageAuthor, RunStatus } from '../schemas/chat.js';
 // The event types come from their own module, so importing this one loads no schema library.
 export { EVENT_TYPES, type EventType } from '../schemas/event-types.js';
 

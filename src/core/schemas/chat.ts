@@ -102,6 +102,26 @@ export type RunStatus = Static<typeof RunStatusSchema>;
 export const AttachmentInfoSchema = Type.Object({ name: Type.String(), content_type: Type.String(), size: Type.Integer() }, { title: 'AttachmentInfo' });
 export type AttachmentInfo = Static<typeof AttachmentInfoSchema>;
 
+/** Who can write a user-side message: the kinds of {@link MessageAuthorSchema}. */
+export const AUTHOR_KINDS = ['user', 'admin', 'node_key', 'email', 'channel', 'node'] as const;
+
+/**
+ * Who wrote a user-side message, taken from the one resolved principal of the request
+ * (never from ids in the request): a user (`id` the user id, `label` the e-mail), the
+ * instance administrator, an MCP node key (`id` the key id, `label` its label), an
+ * inbound e-mail or messaging-channel sender (`id` and `label` the address or sender
+ * name), or a node that delegated the task (`id` its role id, `label` its label).
+ */
+export const MessageAuthorSchema = Type.Object(
+  {
+    kind: StringEnum(AUTHOR_KINDS),
+    id: Type.Optional(Type.String({ maxLength: 320 })),
+    label: Type.String({ maxLength: 320 }),
+  },
+  { title: 'MessageAuthor' },
+);
+export type MessageAuthor = Static<typeof MessageAuthorSchema>;
+
 /** A history message: the user's request, or the agent's turn with its events so far. */
 export const HistoryMessageSchema = Type.Object({
   id: Uuid,
@@ -117,6 +137,7 @@ export const HistoryMessageSchema = Type.Object({
   completed_at: Nullable(Timestamp),
   origin: Type.Optional(Type.String({ description: 'where a user message came from when not the API itself, e.g. email:alice@example.com, or delegation:<role_id> for a delegated turn' })),
   delegated_by: Type.Optional(DelegatedBySchema),
+  author: Type.Optional(MessageAuthorSchema),
 }, { title: 'HistoryMessage' });
 export type HistoryMessage = Static<typeof HistoryMessageSchema>;
 
