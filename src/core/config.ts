@@ -5,6 +5,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { invalid } from './errors.js';
+import { parseEgressAllow } from './egress/policy.js';
 import { parseTrustedProxies } from './trusted-proxies.js';
 
 /** Everything an instance needs to run. Every field is documented in docs/configuration.md. */
@@ -68,6 +69,13 @@ export interface OrgConfig {
    */
   trustProxy: string[];
   /**
+   * What org may call for its users besides public addresses (`--allow-egress`,
+   * repeatable; `ORG_EGRESS_ALLOW`, comma separated): `loopback`, `private`, addresses and
+   * CIDR ranges (API.md §10 "Outbound addresses"). Default none: containers, tool URLs and
+   * webhooks on loopback, private, link-local and other special addresses are refused.
+   */
+  egressAllow: string[];
+  /**
    * Where OTLP/HTTP traces go, from the standard variables (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`,
    * else `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`); absent (or `OTEL_SDK_DISABLED=true`,
    * `OTEL_TRACES_EXPORTER=none`): no tracing, and nothing of OpenTelemetry is loaded.
@@ -112,6 +120,7 @@ export interface ServeFlags {
   skillsRemote?: string;
   corsOrigin?: string[];
   trustProxy?: string[];
+  allowEgress?: string[];
   metrics?: boolean;
   metricsPort?: string | number;
   sseKeepalive?: string | number;
@@ -213,6 +222,10 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     flags.trustProxy && flags.trustProxy.length > 0
       ? parseTrustedProxies(flags.trustProxy, '--trust-proxy')
       : parseTrustedProxies(env.ORG_TRUST_PROXY ? [env.ORG_TRUST_PROXY] : [], 'ORG_TRUST_PROXY');
+  const egressAllow =
+    flags.allowEgress && flags.allowEgress.length > 0
+      ? parseEgressAllow(flags.allowEgress, '--allow-egress')
+      : parseEgressAllow(env.ORG_EGRESS_ALLOW ? [env.ORG_EGRESS_ALLOW] : [], 'ORG_EGRESS_ALLOW');
   const inboundSecret = env.ORG_INBOUND_SECRET?.trim();
   const storeUrl = (flags.store ?? env.ORG_STORE_URL)?.trim() || undefined;
   if (storeUrl !== undefined && !/^postgres(ql)?:\/\/[^\s]+$/.test(storeUrl)) {
@@ -264,6 +277,7 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     ...(smtpPort === undefined ? {} : { smtpPort: parsePort(smtpPort, flags.smtpPort === undefined ? 'ORG_SMTP_PORT' : '--smtp-port') }),
     corsOrigins,
     trustProxy,
+    egressAllow,
     ...(tracesUrl ? { otlpTracesUrl: tracesUrl } : {}),
     metrics: flags.metrics === true || metricsPort !== undefined || env.ORG_METRICS === '1' || env.ORG_METRICS === 'true',
     ...(metricsPort === undefined ? {} : { metricsPort: parsePort(metricsPort, flags.metricsPort === undefined ? 'ORG_METRICS_PORT' : '--metrics-port') }),
