@@ -7,12 +7,18 @@ import { join, resolve } from 'node:path';
 import { invalid } from './errors.js';
 import { parseEgressAllow } from './egress/policy.js';
 import { resolveConnectionLimits, type ConnectionFlags, type ConnectionLimits } from './config-connections.js';
+import { locateHome, type HomeLocation } from './home-location.js';
 import { parseTrustedProxies } from './trusted-proxies.js';
 
 /** Everything an instance needs to run. Every field is documented in docs/configuration.md. */
 export interface OrgConfig {
-  /** Folder holding `skills/` and `.org/` (`--home`, `ORG_HOME`; default: current directory). */
+  /**
+   * Folder holding `skills/` and `.org/` (`--home`, `ORG_HOME`; default: current directory,
+   * or `~/.org` when that is inside the org package: see `home-location.ts`).
+   */
   home: string;
+  /** Where `home` came from (and, for the `~/.org` default, the package folder it avoided). */
+  homeLocation?: HomeLocation;
   /** Interface to listen on (`--host`, `ORG_HOST`; default `127.0.0.1`). */
   host: string;
   /** TCP port; 0 takes any free port (`--port`, `ORG_PORT`; default 4780). */
@@ -206,7 +212,7 @@ const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'
  * Merges flags over environment over defaults and validates the result.
  * Throws `OrgError` (invalid_request) naming the offending flag or variable.
  */
-export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): OrgConfig {
+export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd(), packageDir?: string): OrgConfig {
   const adminToken = env.ORG_ADMIN_TOKEN?.trim();
   if (adminToken !== undefined && adminToken.length > 0 && adminToken.length < 16) {
     throw invalid('ORG_ADMIN_TOKEN must be at least 16 characters long');
@@ -256,8 +262,10 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
   const llm = env.ORG_LLM_URL ? { url: env.ORG_LLM_URL.replace(/\/+$/, ''), model: env.ORG_LLM_MODEL ?? '', apiKey: env.ORG_LLM_API_KEY ?? '' } : undefined;
   if (llm && !llm.model) throw invalid('ORG_LLM_MODEL must be set when ORG_LLM_URL is set');
   if (llm && !/^https?:\/\//.test(llm.url)) throw invalid('ORG_LLM_URL must be an http(s) URL');
+  const homeLocation = locateHome(flags.home, env, cwd, packageDir);
   const config: OrgConfig = {
-    home: resolve(cwd, flags.home ?? env.ORG_HOME ?? '.'),
+    home: homeLocation.home,
+    homeLocation,
     host,
     port: port === undefined ? 4780 : parsePort(port, flags.port === undefined ? 'ORG_PORT' : '--port'),
     ...(adminToken ? { adminToken } : {}),
