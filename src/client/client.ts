@@ -14,6 +14,7 @@ import { cancelRun, followRun, openChatStream, type ChatStream, type ChatStreamO
 import { isChatEvent } from '../core/schemas/chat.js';
 import type {
   Acceptance,
+  ArchivedStructure,
   AuditPage,
   AuditQuery,
   ImportReport,
@@ -161,6 +162,26 @@ export class OrgClient {
   /** Creates a structure, from a template when one is named (the server's default is `blank`); the caller becomes its owner. */
   createStructure(name: string, template?: string, request?: RequestOptions): Promise<CreatedStructure> {
     return this.#call('/api/org/structures', { method: 'POST', body: { name, ...(template ? { template } : {}) } }, request);
+  }
+
+  /** Renames a structure (owner); its summary as the caller sees it. */
+  renameStructure(id: string, name: string, request?: RequestOptions): Promise<StructureSummary> {
+    return this.#call(structurePath(id), { method: 'PATCH', body: { name } }, request);
+  }
+
+  /** Deletes a structure into the archive (owner): closed to every request until restored. */
+  async deleteStructure(id: string, request?: RequestOptions): Promise<void> {
+    await this.#call(structurePath(id), { method: 'DELETE' }, request);
+  }
+
+  /** The archived structures the caller owns, newest first. */
+  archivedStructures(request?: RequestOptions): Promise<{ structures: ArchivedStructure[] }> {
+    return this.#call('/api/org/structures/archived', {}, request);
+  }
+
+  /** Restores an archived structure (owner). */
+  restoreStructure(id: string, request?: RequestOptions): Promise<StructureSummary> {
+    return this.#call(`${structurePath(id)}/restore`, { method: 'POST' }, request);
   }
 
   /** Archived nodes of a structure. */
