@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { invalid } from './errors.js';
 import { parseTrustedProxies } from './trusted-proxies.js';
 
-/** Everything an instance needs to run. Every field is documented in README.md. */
+/** Everything an instance needs to run. Every field is documented in docs/configuration.md. */
 export interface OrgConfig {
   /** Folder holding `skills/` and `.org/` (`--home`, `ORG_HOME`; default: current directory). */
   home: string;

@@ -14,6 +14,7 @@ import { registerCompressedBodies } from './http/compressed-bodies.js';
 import { registerCompression } from './http/compression.js';
 import { registerConditionalGet } from './http/conditional.js';
 import { registerCors } from './http/cors.js';
+import { registerApiHeaders } from './http/api-headers.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import type { MetricsApp } from './metrics/index.js';
 import { startTracing } from './telemetry/index.js';
@@ -91,6 +92,7 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
     if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
     void parseJson(request, body as string, done);
   });
+  registerApiHeaders(server);
   registerRequestIds(server);
   registerErrorHandling(server);
   registerClosing(server);
@@ -125,7 +127,7 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   await server.register(inboundRoutes, { app: { inbound: app.inbound, config: app.config } });
   await server.register(webhookRoutes, { app: { webhooks: app.webhooks } });
   await server.register(auditRoutes, { app: { audit: app.audit } });
-  if (options.mcp) await server.register(mcpRoutes, { endpoint: options.mcp, ...(options.mcpAllowedOrigins ? { allowedOrigins: options.mcpAllowedOrigins } : {}) });
+  if (options.mcp) await server.register(mcpRoutes, { endpoint: options.mcp, publicUrl: () => app.publicUrl(), ...(options.mcpAllowedOrigins ? { allowedOrigins: options.mcpAllowedOrigins } : {}) });
   await server.register(webRoutes);
   await server.ready();
   return server;

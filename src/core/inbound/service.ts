@@ -11,6 +11,7 @@ import { isTerminal, type ChatEvent } from '../chat/types.js';
 import { invalid, notFound } from '../errors.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
 import { errorFields, silentLog, type Log } from '../util/log.js';
+import { mediaTypeOr } from '../util/patterns.js';
 import type { StructureService } from '../structures/structures.js';
 import { nodeAddress, parseNodeAddress, type NodeAddress } from './address.js';
 import type { InboundEmail, ReadEmail } from './email.js';
@@ -202,7 +203,7 @@ export class InboundService {
     }
     return email.attachments.map((attachment) => {
       if (attachment.content.length > ATTACHMENT_LIMITS.bytes) throw invalid(`attachment ${JSON.stringify(attachment.filename)} is larger than 10 MiB`);
-      return { name: safeName(attachment.filename), content_type: attachment.contentType, data: attachment.content };
+      return { name: safeName(attachment.filename), content_type: mediaTypeOr(attachment.contentType), data: attachment.content };
     });
   }
 

@@ -5,7 +5,9 @@
  */
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
+import { MEDIA_TYPE_MAX_LENGTH, MEDIA_TYPE_PATTERN } from '../util/patterns.js';
 import { Nullable, RoleId, StringEnum, Timestamp, Uuid } from './common.js';
+import { DelegatedBySchema } from './delegation.js';
 import { EVENT_TYPES, type EventType } from './event-types.js';
 
 export { EVENT_TYPES, type EventType } from './event-types.js';
@@ -133,7 +135,8 @@ export const HistoryMessageSchema = Type.Object({
   status: RunStatusSchema,
   created_at: Timestamp,
   completed_at: Nullable(Timestamp),
-  origin: Type.Optional(Type.String({ description: 'where a user message came from when not the API itself, e.g. email:alice@example.com' })),
+  origin: Type.Optional(Type.String({ description: 'where a user message came from when not the API itself, e.g. email:alice@example.com, or delegation:<role_id> for a delegated turn' })),
+  delegated_by: Type.Optional(DelegatedBySchema),
   author: Type.Optional(MessageAuthorSchema),
 }, { title: 'HistoryMessage' });
 export type HistoryMessage = Static<typeof HistoryMessageSchema>;
@@ -142,7 +145,7 @@ export type HistoryMessage = Static<typeof HistoryMessageSchema>;
 export const ChatAttachmentSchema = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 255, description: 'file name (reduced to a safe base name)' }),
   content_base64: Type.String({ description: 'base64 of the file, at most 10 MiB decoded' }),
-  content_type: Type.Optional(Type.String({ maxLength: 255 })),
+  content_type: Type.Optional(Type.String({ maxLength: MEDIA_TYPE_MAX_LENGTH, pattern: MEDIA_TYPE_PATTERN, description: 'media type (RFC 9110), e.g. text/csv; default application/octet-stream' })),
 }, { title: 'ChatAttachment' });
 export type ChatAttachment = Static<typeof ChatAttachmentSchema>;
 

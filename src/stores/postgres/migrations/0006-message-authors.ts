@@ -6,7 +6,7 @@
 import type { Migration } from './index.js';
 
 export const messageAuthors: Migration = {
-  version: 5,
+  version: 6,
   name: 'message-authors',
   sql: `
 ALTER TABLE chat_messages ADD COLUMN author jsonb;
