@@ -162,7 +162,12 @@ describe('command runners against a real server', () => {
       out.clear();
       expect(await runKeysList({ node: 'exec-cfo', json: true }, as(alice))).toBe(0);
       const keys = JSON.parse(out.text()) as { id: string; label: string }[];
-      expect(keys).toEqual([expect.objectContaining({ id: keyId, label: 'desktop' })]);
+      expect(keys).toEqual([expect.objectContaining({ id: keyId, label: 'desktop', prefix: 'org_mcp_', hint: token!.slice(8, 12) })]);
+      expect(out.text()).not.toContain(token!);
+      out.clear();
+      // The table shows the token's start (prefix and hint), never the token.
+      expect(await runKeysList({ node: 'exec-cfo' }, as(alice))).toBe(0);
+      expect(out.text()).toContain(`${token!.slice(0, 12)}…`);
       expect(out.text()).not.toContain(token!);
       out.clear();
       // whoami with the node key itself: valid, but not a person.

@@ -11,6 +11,7 @@
 import { networkError } from './problem.js';
 import { call, exchangeJson, send, type CallOptions, type FetchLike, type RequestOptions, type Transport } from './http.js';
 import { cancelRun, followRun, openChatStream, type ChatStream, type ChatStreamOptions } from './stream.js';
+import { isChatEvent } from '../core/schemas/chat.js';
 import type {
   Acceptance,
   AuditPage,
@@ -94,7 +95,8 @@ export class OrgClient {
       ...(options.token ? { token: options.token } : {}),
       ...(options.onUnauthorized ? { onUnauthorized: options.onUnauthorized } : {}),
     };
-    this.#stream = options.stream ?? {};
+    // Node clients afford the full schema check of every event the server sends.
+    this.#stream = { isEvent: isChatEvent, ...options.stream };
   }
 
   /** True when the client has a token. */

@@ -6,9 +6,10 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { invalid } from './errors.js';
 import { parseEgressAllow } from './egress/policy.js';
+import { resolveConnectionLimits, type ConnectionFlags, type ConnectionLimits } from './config-connections.js';
 import { parseTrustedProxies } from './trusted-proxies.js';
 
-/** Everything an instance needs to run. Every field is documented in README.md. */
+/** Everything an instance needs to run. Every field is documented in docs/configuration.md. */
 export interface OrgConfig {
   /** Folder holding `skills/` and `.org/` (`--home`, `ORG_HOME`; default: current directory). */
   home: string;
@@ -105,10 +106,12 @@ export interface OrgConfig {
    * seconds separated by commas); unset: about 24 h of backoff (see core/webhooks/schedule).
    */
   webhookRetrySchedule?: number[];
+  /** Request timeouts and connection caps (see config-connections.ts). */
+  connections: ConnectionLimits;
 }
 
 /** Command-line flags of `org serve`, as parsed by the CLI (all optional). */
-export interface ServeFlags {
+export interface ServeFlags extends ConnectionFlags {
   home?: string;
   host?: string;
   port?: string | number;
@@ -286,6 +289,7 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     ...(skillsRemote ? { skillsRemote } : {}),
     skillsFetchMs: skillsFetch === undefined ? 10_000 : parsePositive(skillsFetch, 'ORG_SKILLS_FETCH_MS'),
     ...(webhookRetries === undefined ? {} : { webhookRetrySchedule: parseRetrySchedule(webhookRetries, 'ORG_WEBHOOK_RETRIES') }),
+    connections: resolveConnectionLimits(flags, env),
   };
   if (config.smtpPort !== undefined && config.smtpPort !== 0 && config.smtpPort === config.port) {
     throw invalid(`the SMTP port and the HTTP port must differ, both are ${config.port}`);

@@ -1,6 +1,7 @@
 /** Fastify type augmentation: the principal and resolved scope on each request, the access rule on each route. */
 import type { Action, Principal } from '../core/auth/index.js';
 import type { AuditRule } from './audit.js';
+import type { ConnectionStats } from './http/connections.js';
 import type { OrgMetrics } from './metrics/index.js';
 import type { ScopePlace, StructureScope } from './scope.js';
 
@@ -39,6 +40,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Chat event streams open right now (for metrics). */
     sseStreams: { open: number };
+    /** What the connection caps have done (open connections, refusals per address). */
+    connectionStats: ConnectionStats;
     /** The Prometheus metrics, when turned on (`--metrics`, `--metrics-port`). */
     orgMetrics?: OrgMetrics;
   }

@@ -37,6 +37,10 @@ export function registerServers(program: Command, ctx: CommandContext): void {
     .option('--sse-keepalive <seconds>', 'interval of the keepalive comment on event streams; lower it below a proxy\'s idle timeout (env ORG_SSE_KEEPALIVE; default 15)')
     .option('--shutdown-grace <seconds>', 'on SIGTERM, how long running turns may go on before they are closed as interrupted (env ORG_SHUTDOWN_GRACE; default 10)')
     .option('--skills-remote <url>', 'share the skill library through this git remote: each write is pushed, pushes are pulled (env ORG_SKILLS_REMOTE)')
+    .option('--headers-timeout <seconds>', 'time a client has to send a request\'s headers before its connection is closed (env ORG_HEADERS_TIMEOUT; default 10)')
+    .option('--request-timeout <seconds>', 'time a client has to send a whole request, body included; never cuts a streamed answer (env ORG_REQUEST_TIMEOUT; default 120)')
+    .option('--max-connections <n>', 'connections held at once by all clients together (env ORG_MAX_CONNECTIONS; default 900)')
+    .option('--max-connections-per-address <n>', 'connections one client address may hold at once; trusted proxies count against the total only (env ORG_MAX_CONNECTIONS_PER_ADDRESS; default 128)')
     .addHelpText(
       'after',
       examples('org serve', 'org serve --home ~/acme --port 8080', 'org serve --allow-egress loopback   # a container or tool on this machine', 'ORG_ADMIN_TOKEN=$(openssl rand -hex 24) org serve --port 0 --no-demo') +
