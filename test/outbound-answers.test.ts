@@ -3,12 +3,17 @@
  * listening server: a tool's answer is read up to a bound and the rest is never
  * downloaded (the event says it was cut); a container's error answer is not shown to
  * users (its status is); and a webhook's delivery log says the same thing however a
- * connection failed, so that registering URLs does not scan ports.
+ * connection failed, so that registering URLs does not scan ports. A stored run is
+ * replayed from its file as a stream.
  */
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startContainerAgent } from '../examples/container-agent/server.mjs';
 import type { Delivery } from '../src/core/schemas/webhooks.js';
 import { TOOL_ANSWER_LIMIT } from '../src/core/runtimes/tool-call.js';
 import { NO_ANSWER } from '../src/core/webhooks/index.js';
@@ -179,5 +184,38 @@ describe('webhook deliveries are no port-scan oracle', () => {
       { response_code: null, error: NO_ANSWER, duration_ms: 0 },
       { response_code: null, error: NO_ANSWER, duration_ms: 0 },
     ]);
+  });
+});
+
+describe('replays of stored runs are streamed', () => {
+  it('a long run no longer in memory replays from its file, after any Last-Event-ID, then 204', async () => {
+    const agent = await startContainerAgent({ log: () => undefined });
+    closers.push(() => agent.close());
+    const home = await mkdtemp(join(tmpdir(), 'org-replay-'));
+    closers.push(() => rm(home, { recursive: true, force: true }));
+    const first = await startInstance({ listen: true, home });
+    const id = ((await first.createStructure(ADMIN_TOKEN, 'exec-team', 'Replay')) as unknown as { id: string }).id;
+    const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
+    expect((await fetch(`${first.url}/api/org/structures/${id}/agents/exec-cto`, { method: 'PATCH', headers, body: JSON.stringify({ container_url: agent.url }) })).status).toBe(200);
+    const sent = await fetch(`${first.url}/api/org/chat/message/sync`, { method: 'POST', headers, body: JSON.stringify({ structure_id: id, role_id: 'exec-cto', message: 'flood 20000' }) });
+    const { run_id: runId, events } = (await sent.json()) as { run_id: string; events: unknown[] };
+    expect(events).toHaveLength(20001);
+    await first.close();
+    // A new process: the run is only in its file now.
+    const second = await startInstance({ listen: true, home });
+    closers.push(() => second.close());
+    const replay = async (lastEventId?: string) => {
+      const response = await fetch(`${second.url}/api/org/chat/runs/${runId}/events`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(lastEventId ? { 'last-event-id': lastEventId } : {}) } });
+      return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
+    };
+    const whole = await replay();
+    expect([whole.status, whole.type]).toEqual([200, 'text/event-stream; charset=utf-8']);
+    const ids = [...whole.text.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
+    expect(ids).toEqual(Array.from({ length: 20001 }, (_, i) => i + 1));
+    expect(JSON.parse(/data: (.*)\n\n$/.exec(whole.text)![1]!)).toMatchObject({ type: 'complete', content: { summary: 'flooded 20000 events' } });
+    const tail = await replay('19990');
+    expect([...tail.text.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]))).toEqual(Array.from({ length: 11 }, (_, i) => 19991 + i));
+    expect(whole.text.endsWith(tail.text)).toBe(true);
+    expect((await replay('20001')).status).toBe(204);
   });
 });
