@@ -304,6 +304,22 @@ export class ChatEngine {
   }
 
   /**
+   * A run to follow, for the resume endpoint: the run itself when this process knows it
+   * (or follows it on another instance), else its stored events after `afterSeq` as SSE
+   * frames read a part at a time, so that replaying a long run does not load it whole.
+   * 404 when unknown.
+   */
+  async follow(runId: string, afterSeq = 0): Promise<{ run: Run } | { frames: AsyncIterable<Buffer> }> {
+    const known = this.run(runId);
+    if (known) return { run: known };
+    const where = await this.options.store.locate(runId);
+    if (!where) throw notFound(`run ${runId} not found`);
+    const remote = await this.runs.followRemote(where);
+    if (remote) return { run: remote };
+    return { frames: this.options.store.eventFrames(runId, afterSeq) };
+  }
+
+  /**
    * Cancels a running or queued run: it ends with `error` "cancelled" (naming `by`, the
    * person or key that stopped it, as `cancelled_by`) and its runtime is aborted.
    */

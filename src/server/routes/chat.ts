@@ -11,7 +11,7 @@ import { NoContent, problems } from '../schemas/common.js';
 import { bearerHashOf } from '../access.js';
 import { addLogIds } from '../log-ids.js';
 import { nodeScopeOf, runScopeOf } from '../scope.js';
-import { streamEvents, streamRun, type StreamOptions } from '../sse.js';
+import { streamRun, streamStored, type StreamOptions } from '../sse.js';
 
 /**
  * Where a message came from and who wrote it, for the history, from the request's
@@ -149,15 +149,15 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'co
     async (request, reply) => {
       const after = Number(request.headers['last-event-id'] ?? 0);
       const { runId } = runScopeOf(request);
-      const { run, events } = await app.chat.replay(runId, after);
+      const followed = await app.chat.follow(runId, after);
+      // A run no longer in memory streams from the store, a part at a time.
+      if (!('run' in followed)) return streamStored(reply, runId, followed.frames);
+      const { run } = followed;
       // 204 tells an EventSource to stop reconnecting: the run is over and nothing follows.
-      if ((!run || run.finished) && events.length === 0) return reply.code(204).send(null);
-      if (run && !run.finished) {
-        // A draining instance hands the followers of runs executing elsewhere to the other instances.
-        if (app.streams.draining && !app.chat.runsHere(run.id)) throw new OrgError('unavailable', 'this instance is shutting down; follow the run again in a moment', { retryAfter: 1 });
-        await streamRun(reply, run, streamOptions(app, request, run.id, after));
-      }
-      else streamEvents(reply, runId, events);
+      if (run.finished && run.lastSeq <= after) return reply.code(204).send(null);
+      // A draining instance hands the followers of runs executing elsewhere to the other instances.
+      if (!run.finished && app.streams.draining && !app.chat.runsHere(run.id)) throw new OrgError('unavailable', 'this instance is shutting down; follow the run again in a moment', { retryAfter: 1 });
+      await streamRun(reply, run, streamOptions(app, request, run.id, after));
     },
   );
 
