@@ -111,9 +111,9 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   server.decorate('sseStreams', { open: 0 });
   if (app.config.metrics) await mountMetrics(server, { chat: app.chat, skillCount: app.skillCount, observeSearches: app.observeSearches }, app.config.metricsPort !== undefined, options.mcp);
 
-  registerRateLimit(server, { max: app.config.rateLimit, ...(app.rateCounter ? { counter: app.rateCounter } : {}) });
+  const onAuthFailure = registerRateLimit(server, { max: app.config.rateLimit, authFailures: app.config.authFailureLimit, ...(app.rateCounter ? { counter: app.rateCounter } : {}) });
 
-  registerAccess(server, app);
+  registerAccess(server, app, onAuthFailure);
   registerLogIds(server, { nodes: app.nodes });
   registerAudit(server, { audit: app.audit });
   // Each route plugin receives the services it uses, and nothing else of the app.
