@@ -53,7 +53,7 @@ interface Instance {
 async function instance(overrides: Partial<OrgConfig> = {}, deps: AppDeps = {}): Promise<Instance> {
   const home = await mkdtemp(join(tmpdir(), 'org-bench-chat-'));
   const config: OrgConfig = {
-    ...resolveConfig({ home, port: 0, demo: false }, { ORG_ADMIN_TOKEN: ADMIN, ORG_CONFIG_DIR: join(home, 'config') }),
+    ...resolveConfig({ home, port: 0, demo: false, allowEgress: ['loopback'] }, { ORG_ADMIN_TOKEN: ADMIN, ORG_CONFIG_DIR: join(home, 'config') }),
     rateLimit: 1_000_000_000,
     watchSkills: false,
     // Thousands of streams from one address: the connection caps are lifted for the bench.

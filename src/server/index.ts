@@ -119,17 +119,17 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   // Each route plugin receives the services it uses, and nothing else of the app.
   await server.register(systemRoutes, { app: { users: app.users, skills: app.skills, skillCount: () => app.skillCount(), readiness: () => app.readiness() }, version: options.version });
   await server.register(structureRoutes, { app: { structures: app.structures, nodes: app.nodes, workspaceLog: app.workspaceLog } });
-  await server.register(nodeRoutes, { app: { nodes: app.nodes } });
+  await server.register(nodeRoutes, { app: { nodes: app.nodes, egress: app.egress } });
   await server.register(keyRoutes, { app: { nodes: app.nodes, keys: app.keys } });
   await server.register(memberRoutes, { app: { invites: app.invites, members: app.members, users: app.users } });
-  await server.register(skillRoutes, { app: { skills: app.skills, access: app.access, paths: app.paths } });
-  await server.register(skillTransferRoutes, { app: { skills: app.skills } });
+  await server.register(skillRoutes, { app: { skills: app.skills, access: app.access, paths: app.paths, egress: app.egress } });
+  await server.register(skillTransferRoutes, { app: { skills: app.skills, egress: app.egress } });
   await server.register(chatRoutes, { app: { chat: app.chat, config: app.config, connections: app.connections, streams: app.streams } });
   await server.register(artifactRoutes, { app: { nodes: app.nodes, chat: app.chat } });
   await server.register(whoamiRoutes);
   await server.register(userRoutes, { app: { users: app.users } });
   await server.register(inboundRoutes, { app: { inbound: app.inbound, config: app.config } });
-  await server.register(webhookRoutes, { app: { webhooks: app.webhooks } });
+  await server.register(webhookRoutes, { app: { webhooks: app.webhooks, egress: app.egress } });
   await server.register(auditRoutes, { app: { audit: app.audit } });
   if (options.mcp) await server.register(mcpRoutes, { endpoint: options.mcp, publicUrl: () => app.publicUrl(), ...(options.mcpAllowedOrigins ? { allowedOrigins: options.mcpAllowedOrigins } : {}) });
   await server.register(webRoutes);

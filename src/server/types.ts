@@ -24,9 +24,10 @@ export type AccessRule =
    * An action of the role matrix on the structure whose `structure_id` is read from
    * `from` (and, with `node`, on the node whose `role_id` is read from that place).
    * `optional`: a missing structure_id is allowed for node keys (their own structure)
-   * and the administrator (every structure).
+   * and the administrator (every structure). `archived`: a structure deleted into the
+   * archive is found too (its restore route); every other route answers 404 for it.
    */
-  | { kind: 'structure'; action: Action; from: ScopePlace; node?: ScopePlace; optional?: boolean }
+  | { kind: 'structure'; action: Action; from: ScopePlace; node?: ScopePlace; optional?: boolean; archived?: true }
   /** An action on the node of the run named by the `run_id` path parameter. */
   | { kind: 'run'; action: Action }
   /**

@@ -120,6 +120,7 @@ export class InboundService {
       message,
       attachments,
       origin: `email:${cleanSender(email.sender)}`,
+      author: { kind: 'email', id: cleanSender(email.sender), label: cleanSender(email.sender) },
     });
     const owed: OwedReply = {
       run_id: run.id,
@@ -145,6 +146,7 @@ export class InboundService {
       roleId: input.roleId,
       message: input.text,
       origin: `message:${sender}`,
+      author: { kind: 'channel', id: sender, label: sender },
     });
     return { runId: run.id, structureId: input.structureId, roleId: run.roleId };
   }
