@@ -124,7 +124,7 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   await server.register(memberRoutes, { app: { invites: app.invites, members: app.members, users: app.users } });
   await server.register(skillRoutes, { app: { skills: app.skills, access: app.access, paths: app.paths, egress: app.egress } });
   await server.register(skillTransferRoutes, { app: { skills: app.skills, egress: app.egress } });
-  await server.register(chatRoutes, { app: { chat: app.chat, config: app.config, connections: app.connections, streams: app.streams } });
+  await server.register(chatRoutes, { app: { chat: app.chat, config: app.config, connections: app.connections, streams: app.streams, access: app.access } });
   await server.register(artifactRoutes, { app: { nodes: app.nodes, chat: app.chat } });
   await server.register(whoamiRoutes);
   await server.register(userRoutes, { app: { users: app.users } });
