@@ -201,6 +201,9 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
   const keys = new KeyService({ ...(shared ? { store: shared.keys } : { file: paths.keys }), connections, clock, log });
   const structureStore = shared?.structures ?? createFsStructureStore({ dir: paths.structures });
   const registry = new StructureRegistry(structureStore, clock);
+  // A change of a structure (members, nodes, the structure itself, here or on another instance)
+  // may take away a right an open stream relies on: those streams end at once.
+  registry.onChanged((structureId) => connections.recheck(structureId));
   const structures = new StructureService({ registry, templates, activity, clock });
   const nodes = new NodeService({
     registry,

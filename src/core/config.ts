@@ -27,6 +27,11 @@ export interface OrgConfig {
   adminToken?: string;
   /** Requests a minute allowed per token (`ORG_RATE_LIMIT`; default 1200). */
   rateLimit: number;
+  /**
+   * Failed authentications (no token, an unknown or revoked one) a minute allowed per client
+   * address before it gets 429 (`ORG_AUTH_FAILURE_LIMIT`; default 60).
+   */
+  authFailureLimit: number;
   /** SMTP URL for outgoing mail (`ORG_SMTP_URL`); without it mail goes to `.org/outbox/`. */
   smtpUrl?: string;
   /** Sender address of outgoing mail (`ORG_MAIL_FROM`; default `org@localhost`). */
@@ -270,6 +275,7 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     port: port === undefined ? 4780 : parsePort(port, flags.port === undefined ? 'ORG_PORT' : '--port'),
     ...(adminToken ? { adminToken } : {}),
     rateLimit: rate === undefined ? 1200 : Math.floor(parsePositive(rate, 'ORG_RATE_LIMIT')),
+    authFailureLimit: env.ORG_AUTH_FAILURE_LIMIT === undefined ? 60 : Math.floor(parsePositive(env.ORG_AUTH_FAILURE_LIMIT, 'ORG_AUTH_FAILURE_LIMIT')),
     ...(env.ORG_SMTP_URL ? { smtpUrl: env.ORG_SMTP_URL } : {}),
     mailFrom: env.ORG_MAIL_FROM ?? 'org@localhost',
     ...(env.ORG_PUBLIC_URL ? { publicUrl: env.ORG_PUBLIC_URL.replace(/\/+$/, '') } : {}),

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../app.js';
-import { userConnectionKey } from '../../core/auth/index.js';
+import { userConnectionKey, type ConnectionGuard } from '../../core/auth/index.js';
 import { authorOf, decodeAttachments, type MessageAuthor } from '../../core/chat/index.js';
 import { OrgError } from '../../core/errors.js';
 import { ChatMessageSchema, HISTORY_LIMIT, HistoryMessageSchema, HistoryQuerySchema, RunRefSchema, SyncResultSchema, Uuid } from '../../core/schemas/index.js';
@@ -27,15 +27,34 @@ function originOf(request: FastifyRequest): { origin?: string; author?: MessageA
  * Stream options of a request: the keepalive interval, revocation of an MCP key (or the
  * replacement of the user token it was opened with) ends the stream, and a drain ends it with `retry:` (at once when the run executes elsewhere).
  */
-function streamOptions(app: Pick<App, 'config' | 'connections' | 'chat' | 'streams'>, request: FastifyRequest, runId: string, after = 0): StreamOptions {
+function streamOptions(app: Pick<App, 'config' | 'connections' | 'chat' | 'streams' | 'access'>, request: FastifyRequest, runId: string, after = 0): StreamOptions {
   const principal = request.principal;
   const hash = bearerHashOf(request);
+  const guard = guardOf(app, request);
   return {
     after,
     keepaliveMs: app.config.keepaliveMs,
     watchDrain: (end) => app.streams.register({ local: () => app.chat.runsHere(runId), end }),
-    ...(principal?.kind === 'mcp' ? { watchRevocation: (end: (reason: string) => void) => app.connections.register(principal.key.id, end) } : {}),
-    ...(principal?.kind === 'user' && hash ? { watchRevocation: (end: (reason: string) => void) => app.connections.register(userConnectionKey(principal.id, hash), end) } : {}),
+    ...(principal?.kind === 'mcp' ? { watchRevocation: (end: (reason: string) => void) => app.connections.register(principal.key.id, end, guard) } : {}),
+    ...(principal?.kind === 'user' && hash ? { watchRevocation: (end: (reason: string) => void) => app.connections.register(userConnectionKey(principal.id, hash), end, guard) } : {}),
+  };
+}
+
+/**
+ * What keeps a stream open: its caller may still do the route's action on the node it
+ * follows (the role matrix read again whenever the structure changes). A member removed
+ * or demoted below operator, a node deleted, a structure archived: the stream ends.
+ */
+function guardOf(app: Pick<App, 'access'>, request: FastifyRequest): ConnectionGuard | undefined {
+  const { principal, scope, accessRule: rule } = request;
+  if (!principal || !scope || !rule || (rule.kind !== 'structure' && rule.kind !== 'run')) return undefined;
+  const { structureId, roleId } = scope as { structureId: string; roleId?: string };
+  return {
+    structureId,
+    allowed: () => {
+      app.access.authorize(principal, rule.action, structureId, roleId);
+      return true;
+    },
   };
 }
 
@@ -48,7 +67,7 @@ function actorOf(request: FastifyRequest): string {
 }
 
 /** Routes of chat: send a message (streamed or sync), follow or cancel a run, read the history. */
-export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'config' | 'connections' | 'streams'> }> = async (server, { app }) => {
+export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'config' | 'connections' | 'streams' | 'access'> }> = async (server, { app }) => {
   const tags = ['chat'];
   const chat = { kind: 'structure', action: 'chat', from: 'body', node: 'body' } as const;
   const sseDoc = { description: 'text/event-stream of chat events: `id: <n>` and `data: <a ChatEvent as JSON>` per event', content: { 'text/event-stream': { schema: Type.String() } } };
