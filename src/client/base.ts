@@ -4,6 +4,7 @@
  * constructor. The calls themselves are in `calls/`, one file per part of the API.
  */
 import { call, type CallOptions, type FetchLike, type RequestOptions, type Transport } from './http.js';
+import { isChatEvent } from '../core/schemas/chat.js';
 import type { ChatStreamOptions } from './stream.js';
 
 export interface ClientOptions {
@@ -47,7 +48,8 @@ export class ClientBase {
         ...(options.token ? { token: options.token } : {}),
         ...(options.onUnauthorized ? { onUnauthorized: options.onUnauthorized } : {}),
       },
-      stream: options.stream ?? {},
+      // Node clients afford the full schema check of every event the server sends.
+      stream: { isEvent: isChatEvent, ...options.stream },
     });
   }
 

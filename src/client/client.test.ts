@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OrgError, isOrgError } from '../core/errors.js';
+import { isChatEvent } from '../core/schemas/chat.js';
 import * as calls from './calls/index.js';
 import { OrgClient } from './client.js';
 import type { FetchLike } from './http.js';
@@ -154,14 +155,26 @@ describe('SSE reading', () => {
 });
 
 describe('chat streams', () => {
-  it('takes only frames that hold a ChatEvent of the schema', () => {
+  it('takes only frames that hold a ChatEvent of the schema (the Node client’s check)', () => {
+    expect(parseEventData(JSON.stringify(text('a')), isChatEvent)).toEqual(text('a'));
+    expect(parseEventData(JSON.stringify(complete), isChatEvent)).toEqual(complete);
+    expect(parseEventData('not json', isChatEvent)).toBeUndefined();
+    expect(parseEventData(JSON.stringify({ type: 'text', content: 'no timestamp' }), isChatEvent)).toBeUndefined();
+    expect(parseEventData(JSON.stringify({ type: 'tool_call', content: { tool: 5 }, timestamp: '2026-01-01T00:00:00.000Z' }), isChatEvent)).toBeUndefined();
+    expect(parseEventData(JSON.stringify({ type: 'complete', content: { summary: 'no artifacts' }, timestamp: '2026-01-01T00:00:00.000Z' }), isChatEvent)).toBeUndefined();
+    expect(parseEventData(JSON.stringify({ type: 'shout', content: 'x', timestamp: '2026-01-01T00:00:00.000Z' }), isChatEvent)).toBeUndefined();
+  });
+
+  it('by default takes frames with the envelope of a known event type (the web UI’s check, no schema library)', () => {
+    const at = '2026-01-01T00:00:00.000Z';
     expect(parseEventData(JSON.stringify(text('a')))).toEqual(text('a'));
     expect(parseEventData(JSON.stringify(complete))).toEqual(complete);
     expect(parseEventData('not json')).toBeUndefined();
     expect(parseEventData(JSON.stringify({ type: 'text', content: 'no timestamp' }))).toBeUndefined();
-    expect(parseEventData(JSON.stringify({ type: 'tool_call', content: { tool: 5 }, timestamp: '2026-01-01T00:00:00.000Z' }))).toBeUndefined();
-    expect(parseEventData(JSON.stringify({ type: 'complete', content: { summary: 'no artifacts' }, timestamp: '2026-01-01T00:00:00.000Z' }))).toBeUndefined();
-    expect(parseEventData(JSON.stringify({ type: 'shout', content: 'x', timestamp: '2026-01-01T00:00:00.000Z' }))).toBeUndefined();
+    expect(parseEventData(JSON.stringify({ type: 'shout', content: 'x', timestamp: at }))).toBeUndefined();
+    expect(parseEventData(JSON.stringify({ type: 'text', content: { not: 'a string' }, timestamp: at }))).toBeUndefined();
+    expect(parseEventData(JSON.stringify({ type: 'tool_call', content: 'not an object', timestamp: at }))).toBeUndefined();
+    expect(parseEventData(JSON.stringify({ type: 'complete', content: null, timestamp: at }))).toBeUndefined();
   });
 
   it('resumes after a drop with Last-Event-ID and ends at the terminal event', async () => {

@@ -1,7 +1,7 @@
 /** Calls about structures and their nodes: listing, creating, editing, archiving, restoring. */
 import { callOn, nodePath, structurePath, type ClientBase } from '../base.js';
 import type { RequestOptions } from '../http.js';
-import type { ArchivedNodeRecord, CreatedStructure, LogEntry, NewNode, Node, NodePatch, StructureDetail, StructureSummary, TimelineEntry } from '../types.js';
+import type { ArchivedNodeRecord, ArchivedStructure, CreatedStructure, LogEntry, NewNode, Node, NodePatch, StructureDetail, StructureSummary, TimelineEntry } from '../types.js';
 
 export const structureCalls = {
   /** Structures the caller can access, with the caller's role. */
@@ -17,6 +17,26 @@ export const structureCalls = {
   /** Creates a structure, from a template when one is named (the server's default is `blank`); the caller becomes its owner. */
   createStructure(name: string, template?: string, request?: RequestOptions): Promise<CreatedStructure> {
     return callOn(this, '/api/org/structures', { method: 'POST', body: { name, ...(template ? { template } : {}) } }, request);
+  },
+
+  /** Renames a structure (owner); its summary as the caller sees it. */
+  renameStructure(id: string, name: string, request?: RequestOptions): Promise<StructureSummary> {
+    return callOn(this, structurePath(id), { method: 'PATCH', body: { name } }, request);
+  },
+
+  /** Deletes a structure into the archive (owner): closed to every request until restored. */
+  async deleteStructure(id: string, request?: RequestOptions): Promise<void> {
+    await callOn(this, structurePath(id), { method: 'DELETE' }, request);
+  },
+
+  /** The archived structures the caller owns, newest first. */
+  archivedStructures(request?: RequestOptions): Promise<{ structures: ArchivedStructure[] }> {
+    return callOn(this, '/api/org/structures/archived', {}, request);
+  },
+
+  /** Restores an archived structure (owner). */
+  restoreStructure(id: string, request?: RequestOptions): Promise<StructureSummary> {
+    return callOn(this, `${structurePath(id)}/restore`, { method: 'POST' }, request);
   },
 
   /** Archived nodes of a structure. */

@@ -5,16 +5,9 @@
  */
 import type { ChatEvent, EventInput } from '../schemas/chat.js';
 
-export {
-  EVENT_TYPES,
-  type AttachmentInfo,
-  type ChatEvent,
-  type EventInput,
-  type EventPayloads,
-  type EventType,
-  type HistoryMessage,
-  type RunStatus,
-} from '../schemas/chat.js';
+export type { AttachmentInfo, ChatEvent, EventInput, EventPayloads, HistoryMessage, MessageAuthor, RunStatus } from '../schemas/chat.js';
+// The event types come from their own module, so importing this one loads no schema library.
+export { EVENT_TYPES, type EventType } from '../schemas/event-types.js';
 
 /** An event with its sequence number in the run (the SSE `id:`), starting at 1. */
 export interface NumberedEvent {

@@ -4,6 +4,7 @@
  * contract suite tests each of them.
  */
 import type { StoredMessage } from '../chat/store.js';
+import type { DelegateResult, DelegatedBy, DelegationAccess } from '../schemas/delegation.js';
 import type { EventInput, RelayedEvent, RelayedItem } from '../chat/types.js';
 
 export type { RelayedEvent, RelayedItem };
@@ -52,6 +53,8 @@ export interface Turn {
    * A text longer than `ENRICH_TEXT` characters is cut, marked `text_truncated`.
    */
   history: StoredMessage[];
+  /** On a delegated turn: who handed it over (see `HistoryMessage.delegated_by`). */
+  delegated_by?: DelegatedBy;
   /**
    * W3C trace context of the run (`traceparent`, `tracestate`) when traces are on.
    * Container runtimes send it as request headers, not in the body.
@@ -67,6 +70,36 @@ export interface TurnTools {
   readSkill(slug: string): Promise<{ slug: string; frontmatter: Record<string, unknown>; body: string } | undefined>;
   /** Writes a file to the node's artifact shelf; returns its stored name. */
   writeArtifact(name: string, content: string | Buffer, contentType: string): Promise<string>;
+  /**
+   * Hands a task to another node of the structure and waits for its turn to end (API.md
+   * §10). The engine shows the delegation in the turn's stream (`tool_call` and
+   * `tool_result` of tool `delegate`): a runtime emits no events of its own for it. A
+   * refused delegation resolves at once with `status: "error"` and why.
+   */
+  delegate(roleId: string, message: string): Promise<DelegateResult>;
+  /** The turn's node and the other nodes of its structure, with their state and parent. */
+  listPeers(): Promise<PeerList>;
+  /**
+   * The run-scoped credentials with which an agent outside the process (a container)
+   * delegates over HTTP; issued on the first call, ended with the run. Absent when the
+   * service hands out none.
+   */
+  delegationAccess?(): Promise<DelegationAccess>;
+}
+
+/** A node as `list_peers` describes it. */
+export interface PeerInfo {
+  role_id: string;
+  label: string;
+  state: 'idle' | 'working';
+  /** Role id of its parent; null for the root. */
+  parent: string | null;
+}
+
+/** The answer of `list_peers`: the turn's own node and every other node of the structure. */
+export interface PeerList {
+  self: PeerInfo;
+  peers: PeerInfo[];
 }
 
 /**

@@ -49,6 +49,17 @@ export const StructureSummarySchema = Type.Object({
 }, { title: 'StructureSummary' });
 export type StructureSummary = Static<typeof StructureSummarySchema>;
 
+/** A structure deleted into the archive, as its owners see it (`GET /structures/archived`). */
+export const ArchivedStructureSchema = Type.Object(
+  { ...StructureSummarySchema.properties, archived_at: Timestamp },
+  { title: 'ArchivedStructure' },
+);
+export type ArchivedStructure = Static<typeof ArchivedStructureSchema>;
+
+/** Body of `PATCH /structures/{id}`: what an owner may change of a structure. */
+export const StructurePatchSchema = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }, { title: 'StructurePatch' });
+export type StructurePatch = Static<typeof StructurePatchSchema>;
+
 const detailFields = {
   id: Uuid,
   name: Type.String(),
@@ -147,15 +158,21 @@ export const AcceptanceSchema = Type.Object({
 }, { title: 'Acceptance' });
 export type Acceptance = Static<typeof AcceptanceSchema>;
 
-/** An entry of the workspace log: a decision or a milestone. */
+/** An entry of the workspace log: a decision, a milestone, or a delegation from one node to another. */
 export const LogEntrySchema = Type.Object({
   id: Uuid,
-  type: StringEnum(['decision', 'milestone']),
+  type: StringEnum(['decision', 'milestone', 'delegation']),
   title: Type.String(),
   body: Type.Optional(Type.String()),
   role_id: Type.String(),
   node_id: Type.String(),
   run_id: Nullable(Type.String()),
+  delegation: Type.Optional(
+    Type.Object(
+      { role_id: Type.String(), run_id: Nullable(Type.String()) },
+      { description: 'on a delegation: the node it went to and the run that does the work (null when refused)' },
+    ),
+  ),
   created_at: Timestamp,
 }, { title: 'LogEntry' });
 export type LogEntry = Static<typeof LogEntrySchema>;

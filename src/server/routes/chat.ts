@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../app.js';
 import { userConnectionKey } from '../../core/auth/index.js';
-import { decodeAttachments } from '../../core/chat/index.js';
+import { authorOf, decodeAttachments, type MessageAuthor } from '../../core/chat/index.js';
 import { OrgError } from '../../core/errors.js';
 import { ChatMessageSchema, HISTORY_LIMIT, HistoryMessageSchema, HistoryQuerySchema, RunRefSchema, SyncResultSchema, Uuid } from '../../core/schemas/index.js';
 import { NoContent, problems } from '../schemas/common.js';
@@ -13,10 +13,14 @@ import { addLogIds } from '../log-ids.js';
 import { nodeScopeOf, runScopeOf } from '../scope.js';
 import { streamEvents, streamRun, type StreamOptions } from '../sse.js';
 
-/** Where a message came from, for the history: MCP node keys are noted by label (or id). */
-function originOf(request: FastifyRequest): { origin?: string } {
+/**
+ * Where a message came from and who wrote it, for the history, from the request's
+ * resolved principal: MCP node keys are noted by label (or id).
+ */
+function originOf(request: FastifyRequest): { origin?: string; author?: MessageAuthor } {
   const principal = request.principal;
-  return principal?.kind === 'mcp' ? { origin: `mcp:${principal.key.label || principal.key.id}` } : {};
+  if (!principal) return {};
+  return { author: authorOf(principal), ...(principal.kind === 'mcp' ? { origin: `mcp:${principal.key.label || principal.key.id}` } : {}) };
 }
 
 /**
