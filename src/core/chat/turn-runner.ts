@@ -63,7 +63,8 @@ export async function runTurn(deps: TurnRunnerDeps, entry: LiveRun, queued: Queu
     const events = new TurnEvents(appender, deps.skills, {
       structureId: run.structureId,
       message: queued.message,
-      usedSkills: turn.skills.map((skill) => skill.slug),
+      ...(turn.explicit_skill && turn.skills.length > 0 ? { invokedSkill: turn.skills[0]!.slug } : {}),
+      offeredSkills: turn.skills,
     });
     entry.turn = events;
     const runtime = deps.router(node);

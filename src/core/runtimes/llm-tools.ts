@@ -47,6 +47,19 @@ export interface ToolContext {
   emit(event: EventInput): Promise<void>;
   /** Names of the artifacts written so far in the turn (appended to). */
   artifacts: string[];
+  /**
+   * The skills the turn follows so far: the one invoked by `/<slug>`, and those it read
+   * (`read_skill` adds to `read`). A turn that follows a skill learns nothing, and
+   * `learn_skill` says so at once.
+   */
+  following?: { invoked?: string; read: Set<string> };
+}
+
+/** What `learn_skill` answers: whether the draft will be stored, and if not, why. */
+function learnAnswer(slug: string, following: ToolContext['following']): Record<string, unknown> {
+  const covering = following?.invoked ? `${following.invoked} (invoked by its slug)` : following?.read.size ? `${[...following.read][0]} (read it)` : undefined;
+  if (covering) return { learned: slug, stored: false, reason: `not stored: this turn followed the skill ${covering}; only turns that no skill covers are learned` };
+  return { learned: slug, note: 'stored as a draft for review when the turn completes, unless the turn goes on to follow a skill (reads one or runs its steps)' };
 }
 
 /** Raised for arguments the model got wrong; its message goes back to the model. */
@@ -102,6 +115,7 @@ export async function executeTool(name: string, args: Record<string, unknown>, c
         const slug = requireString(args, 'slug');
         const skill = await context.tools.readSkill(slug);
         if (!skill) return { error: `no skill named "${slug}"` };
+        context.following?.read.add(skill.slug);
         const body = skill.body.length > READ_LIMIT ? `${skill.body.slice(0, READ_LIMIT)}\n\n[truncated]` : skill.body;
         return { slug: skill.slug, frontmatter: skill.frontmatter, body };
       }
@@ -130,7 +144,7 @@ export async function executeTool(name: string, args: Record<string, unknown>, c
         const body = requireString(args, 'body');
         const summary = optionalString(args, 'summary');
         await context.emit({ type: 'skill_learned', content: { slug, name: skillName, ...(summary ? { summary } : {}), body } });
-        return { learned: slug, note: 'stored as a draft for review when the turn completes' };
+        return learnAnswer(slug, context.following);
       }
       default:
         return { error: `unknown tool "${name}"; the tools are ${LLM_TOOLS.map((entry) => entry.function.name).join(', ')}` };

@@ -228,7 +228,8 @@ export function createLlmRuntime(options: LlmRuntimeOptions): AgentRuntime {
         { role: 'user', content: userPrompt(turn) },
       ];
       const artifacts: string[] = [];
-      const context = { tools, artifacts, emit: (event: EventInput) => emit(event) };
+      const invoked = turn.explicit_skill ? turn.skills[0]?.slug : undefined;
+      const context = { tools, artifacts, emit: (event: EventInput) => emit(event), following: { ...(invoked ? { invoked } : {}), read: new Set<string>() } };
       for (let rounds = 0; ; rounds++) {
         const round = await complete(messages, pending, signal);
         if (signal.aborted) return pending.flush();
