@@ -5,6 +5,8 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { invalid } from './errors.js';
+import { parseEgressAllow } from './egress/policy.js';
+import { resolveConnectionLimits, type ConnectionFlags, type ConnectionLimits } from './config-connections.js';
 import { locateHome, type HomeLocation } from './home-location.js';
 import { parseTrustedProxies } from './trusted-proxies.js';
 
@@ -78,6 +80,13 @@ export interface OrgConfig {
    */
   trustProxy: string[];
   /**
+   * What org may call for its users besides public addresses (`--allow-egress`,
+   * repeatable; `ORG_EGRESS_ALLOW`, comma separated): `loopback`, `private`, addresses and
+   * CIDR ranges (API.md §10 "Outbound addresses"). Default none: containers, tool URLs and
+   * webhooks on loopback, private, link-local and other special addresses are refused.
+   */
+  egressAllow: string[];
+  /**
    * Where OTLP/HTTP traces go, from the standard variables (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`,
    * else `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`); absent (or `OTEL_SDK_DISABLED=true`,
    * `OTEL_TRACES_EXPORTER=none`): no tracing, and nothing of OpenTelemetry is loaded.
@@ -107,10 +116,12 @@ export interface OrgConfig {
    * seconds separated by commas); unset: about 24 h of backoff (see core/webhooks/schedule).
    */
   webhookRetrySchedule?: number[];
+  /** Request timeouts and connection caps (see config-connections.ts). */
+  connections: ConnectionLimits;
 }
 
 /** Command-line flags of `org serve`, as parsed by the CLI (all optional). */
-export interface ServeFlags {
+export interface ServeFlags extends ConnectionFlags {
   home?: string;
   host?: string;
   port?: string | number;
@@ -122,6 +133,7 @@ export interface ServeFlags {
   skillsRemote?: string;
   corsOrigin?: string[];
   trustProxy?: string[];
+  allowEgress?: string[];
   metrics?: boolean;
   metricsPort?: string | number;
   sseKeepalive?: string | number;
@@ -223,6 +235,10 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     flags.trustProxy && flags.trustProxy.length > 0
       ? parseTrustedProxies(flags.trustProxy, '--trust-proxy')
       : parseTrustedProxies(env.ORG_TRUST_PROXY ? [env.ORG_TRUST_PROXY] : [], 'ORG_TRUST_PROXY');
+  const egressAllow =
+    flags.allowEgress && flags.allowEgress.length > 0
+      ? parseEgressAllow(flags.allowEgress, '--allow-egress')
+      : parseEgressAllow(env.ORG_EGRESS_ALLOW ? [env.ORG_EGRESS_ALLOW] : [], 'ORG_EGRESS_ALLOW');
   const inboundSecret = env.ORG_INBOUND_SECRET?.trim();
   const storeUrl = (flags.store ?? env.ORG_STORE_URL)?.trim() || undefined;
   if (storeUrl !== undefined && !/^postgres(ql)?:\/\/[^\s]+$/.test(storeUrl)) {
@@ -282,6 +298,7 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     ...(smtpPort === undefined ? {} : { smtpPort: parsePort(smtpPort, flags.smtpPort === undefined ? 'ORG_SMTP_PORT' : '--smtp-port') }),
     corsOrigins,
     trustProxy,
+    egressAllow,
     ...(tracesUrl ? { otlpTracesUrl: tracesUrl } : {}),
     metrics: flags.metrics === true || metricsPort !== undefined || env.ORG_METRICS === '1' || env.ORG_METRICS === 'true',
     ...(metricsPort === undefined ? {} : { metricsPort: parsePort(metricsPort, flags.metricsPort === undefined ? 'ORG_METRICS_PORT' : '--metrics-port') }),
@@ -290,6 +307,7 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     ...(skillsRemote ? { skillsRemote } : {}),
     skillsFetchMs: skillsFetch === undefined ? 10_000 : parsePositive(skillsFetch, 'ORG_SKILLS_FETCH_MS'),
     ...(webhookRetries === undefined ? {} : { webhookRetrySchedule: parseRetrySchedule(webhookRetries, 'ORG_WEBHOOK_RETRIES') }),
+    connections: resolveConnectionLimits(flags, env),
   };
   if (config.smtpPort !== undefined && config.smtpPort !== 0 && config.smtpPort === config.port) {
     throw invalid(`the SMTP port and the HTTP port must differ, both are ${config.port}`);

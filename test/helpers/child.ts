@@ -66,7 +66,11 @@ export interface StartServeOptions {
   home?: string;
   /** Working folder of the process (default: the test process's). */
   cwd?: string;
-  /** Environment added to a clean one (ORG_* of the test process are not inherited). */
+  /**
+   * Environment added to a clean one (ORG_* of the test process are not inherited). It
+   * starts with `ORG_EGRESS_ALLOW=loopback`, where tests run their containers, tools and
+   * webhook receivers; give `ORG_EGRESS_ALLOW: ''` for the production default.
+   */
   env?: Record<string, string>;
   /** Extra arguments after `serve --home <home> --port 0`. */
   args?: string[];
@@ -85,7 +89,7 @@ const READY = 'org: skill library ready';
 export function startServe(options: StartServeOptions): Promise<ServeChild> {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('ORG_')) env[name] = value;
-  Object.assign(env, options.env);
+  Object.assign(env, { ORG_EGRESS_ALLOW: 'loopback' }, options.env);
   const home = options.home === undefined ? [] : ['--home', options.home];
   const child = spawn(process.execPath, [ORG_BIN, 'serve', ...home, '--port', '0', ...(options.args ?? [])], {
     env,

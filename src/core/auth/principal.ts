@@ -4,7 +4,7 @@
  * single place where API.md §3 is enforced.
  */
 import { forbidden, notFound, unauthorized } from '../errors.js';
-import type { MemberService, StructureService } from '../structures/index.js';
+import type { MemberService } from '../structures/index.js';
 import type { KeyService, McpKeyRecord } from './keys.js';
 import { ACTION_RULES, type Action, type Role, roleAtLeast } from './roles.js';
 import { hashToken, sameHash } from './tokens.js';
@@ -28,7 +28,7 @@ export interface Grant {
 export interface AccessControlOptions {
   users: UserService;
   keys: KeyService;
-  structures: Pick<StructureService, 'has'>;
+  structures: { has(id: string, archived?: boolean): boolean };
   members: Pick<MemberService, 'roleOf'>;
   adminToken?: string;
 }
@@ -73,12 +73,13 @@ export class AccessControl {
   /**
    * Checks that `principal` may perform `action` in a structure, and on a node when
    * `roleId` is given. Throws 404 when the structure (or the caller's membership) does
-   * not exist, 403 when the role is too low or a node key reaches beyond its node.
+   * not exist, 403 when the role is too low or a node key reaches beyond its node. A
+   * structure in the archive counts as existing only with `archived` (its restore).
    */
-  authorize(principal: Principal, action: Action, structureId: string, roleId?: string): Grant {
+  authorize(principal: Principal, action: Action, structureId: string, roleId?: string, archived = false): Grant {
     const rule = ACTION_RULES[action];
     // Runs on every request: the refusal is built only when refusing (no closure per call).
-    if (!this.options.structures.has(structureId)) throw missingStructure(structureId);
+    if (!this.options.structures.has(structureId, archived)) throw missingStructure(structureId);
     if (principal.kind === 'admin') return OWNER_GRANT;
     if (principal.kind === 'mcp') {
       const key = principal.key;

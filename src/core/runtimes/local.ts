@@ -5,9 +5,10 @@
  * When no skill covers a request it asks to be taught, and a `/teach` reply with the
  * steps becomes a learned draft (teach.ts): learning without an LLM or code.
  */
-import { loadUndici } from '../util/undici.js';
+import type { Dispatcher } from 'undici';
 import type { AgentRuntime, Emit, Turn, TurnSkill, TurnTools } from './types.js';
 import { askSummary, lessonOf, lessonSkill, TEACH_COMMAND } from './teach.js';
+import { callTool } from './tool-call.js';
 import { excerpt, sleep } from './util.js';
 
 export interface LocalRuntimeOptions {
@@ -15,6 +16,8 @@ export interface LocalRuntimeOptions {
   toolTimeoutMs?: number;
   /** Pause between steps in milliseconds, so a person can watch (default 0). */
   stepDelayMs?: number;
+  /** The egress gate's dispatcher for `tool_url` calls (default: undici's global one, which checks nothing). */
+  dispatcher?: () => Promise<Dispatcher>;
 }
 
 const DECISION = /^\s*(?:[-*]\s*)?(?:\*\*)?Decision:(?:\*\*)?\s*(.+)$/im;
@@ -26,31 +29,6 @@ function decisionOf(text: string): { title: string; body: string } | undefined {
   const body = match[1].trim();
   const title = excerpt(body.split(/(?<=[.!?])\s/)[0] ?? body, 100);
   return { title, body };
-}
-
-async function callTool(url: string, payload: unknown, timeoutMs: number, signal: AbortSignal): Promise<unknown> {
-  const { request } = await loadUndici();
-  try {
-    const response = await request(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/plain' },
-      body: JSON.stringify(payload),
-      signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
-    const text = await response.body.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // A plain-text answer is kept as text.
-    }
-    return { ok: response.statusCode < 400, status: response.statusCode, body };
-  } catch (error) {
-    if (signal.aborted) throw error;
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  }
 }
 
 /** Builds the run report artifact. */
@@ -143,7 +121,11 @@ export function createLocalRuntime(options: LocalRuntimeOptions = {}): AgentRunt
         if (skill.tool_url) {
           const args = { url: skill.tool_url, message: turn.message, skill: skill.slug, step: { id: step.id, n: step.n, title: step.title } };
           await emit({ type: 'tool_call', content: { tool: 'tool_url', args } });
-          const result = await callTool(skill.tool_url, { message: turn.message, skill: skill.slug, step: args.step, run_id: turn.run_id }, toolTimeoutMs, signal);
+          const result = await callTool(skill.tool_url, { message: turn.message, skill: skill.slug, step: args.step, run_id: turn.run_id }, {
+            timeoutMs: toolTimeoutMs,
+            signal,
+            ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+          });
           if (signal.aborted) return;
           await emit({ type: 'tool_result', content: { tool: 'tool_url', result } });
           lines.push(`Tool call to ${skill.tool_url}: ${excerpt(JSON.stringify(result), 300)}`, '');
