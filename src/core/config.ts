@@ -51,8 +51,12 @@ export interface OrgConfig {
   shutdownGraceMs: number;
   /** How long the sync chat endpoint waits, in milliseconds (`--sync-timeout` seconds; default 120). */
   syncTimeoutMs: number;
-  /** An OpenAI-compatible chat-completions server for the LLM runtime (`ORG_LLM_URL`, `ORG_LLM_MODEL`, `ORG_LLM_API_KEY`). */
-  llm?: { url: string; model: string; apiKey: string };
+  /**
+   * An OpenAI-compatible chat-completions server for the LLM runtime (`ORG_LLM_URL`,
+   * `ORG_LLM_MODEL`, `ORG_LLM_API_KEY`), and how many rounds of tool calls a turn may use
+   * (`ORG_LLM_MAX_ROUNDS`, 1 to 1000; default: the runtime's, 32).
+   */
+  llm?: { url: string; model: string; apiKey: string; maxToolRounds?: number };
   /** Watch `skills/` for edits made outside the API (default true). */
   watchSkills: boolean;
   /** Interval of SSE keepalive comments in milliseconds (`--sse-keepalive` seconds, `ORG_SSE_KEEPALIVE`; default 15). */
@@ -264,7 +268,13 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
   if (env.ORG_SMTP_URL) parseUrl(env.ORG_SMTP_URL, 'ORG_SMTP_URL', ['smtp', 'smtps']);
   if (env.ORG_PUBLIC_URL) parseUrl(env.ORG_PUBLIC_URL, 'ORG_PUBLIC_URL', ['http', 'https']);
   if (env.ORG_MAIL_FROM !== undefined && !/^[^\s@<>]+@[^\s@<>]+$/.test(env.ORG_MAIL_FROM)) throw invalid(`ORG_MAIL_FROM must be an e-mail address, got "${env.ORG_MAIL_FROM}"`);
-  const llm = env.ORG_LLM_URL ? { url: env.ORG_LLM_URL.replace(/\/+$/, ''), model: env.ORG_LLM_MODEL ?? '', apiKey: env.ORG_LLM_API_KEY ?? '' } : undefined;
+  const maxRounds = env.ORG_LLM_MAX_ROUNDS?.trim();
+  if (maxRounds !== undefined && maxRounds !== '' && !(/^\d{1,4}$/.test(maxRounds) && Number(maxRounds) >= 1 && Number(maxRounds) <= 1000)) {
+    throw invalid(`ORG_LLM_MAX_ROUNDS must be a whole number from 1 to 1000, got "${env.ORG_LLM_MAX_ROUNDS}"`);
+  }
+  const llm = env.ORG_LLM_URL
+    ? { url: env.ORG_LLM_URL.replace(/\/+$/, ''), model: env.ORG_LLM_MODEL ?? '', apiKey: env.ORG_LLM_API_KEY ?? '', ...(maxRounds ? { maxToolRounds: Number(maxRounds) } : {}) }
+    : undefined;
   if (llm && !llm.model) throw invalid('ORG_LLM_MODEL must be set when ORG_LLM_URL is set');
   if (llm && !/^https?:\/\//.test(llm.url)) throw invalid('ORG_LLM_URL must be an http(s) URL');
   const homeLocation = locateHome(flags.home, env, cwd, packageDir);

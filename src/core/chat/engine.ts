@@ -29,6 +29,7 @@ import { Run } from './run.js';
 import type { ChatStore, MessagePage, RunLocation } from './store.js';
 import { logEntriesOf, runTurn, type TurnRunnerDeps } from './turn-runner.js';
 import type { EventInput, HistoryMessage, MessageAuthor } from './types.js';
+import { NodeLines, waitingThought } from './waiting.js';
 
 /** Picks the runtime for a node (container, LLM or local). */
 export type RuntimeRouter = (node: NodeRecord) => AgentRuntime;
@@ -92,6 +93,8 @@ export class ChatEngine {
   private readonly stopCancels: () => void;
   private readonly shelves: BoundedCache<string, ArtifactShelf>;
   private readonly queue = new KeyedMutex();
+  /** The open runs of each node, for the `thought` of a message that waits. */
+  private readonly lines = new NodeLines();
   private readonly clock: Clock;
   private readonly ids: IdGenerator;
   private readonly onError: (error: unknown) => void;
@@ -260,6 +263,9 @@ export class ChatEngine {
       // What the run delegated and did not wait for stops with it.
       this.cascade(entry).catch(this.onError);
     });
+    // A message to a busy node says at once what it waits for (its stream would be silent otherwise).
+    const ahead = this.lines.join(node.id, run);
+    if (ahead.length > 0) await appender.append({ type: 'thought', content: waitingThought(ahead) });
     const queued = { message: input.message, attachments: staged, history };
     this.queue.run(node.id, () => this.observers.within(run, () => runTurn(this.turns, entry, queued))).catch(this.onError);
     return run;
