@@ -56,6 +56,14 @@ export function CanvasPage({ structureId, roleId }: { structureId: string; roleI
     }
   };
   const tidy = useTidy({ nodes, move, reload: reloadAll, onError: setMoveError });
+  /** A turn of a node was accepted: it shows working at once; when it ends, the server's states are read again. */
+  const activity = (roleIdOf: string) => (running: boolean) => {
+    if (running) {
+      if (structure.data) structure.setData({ ...structure.data, agents: structure.data.agents.map((node) => (node.role_id === roleIdOf ? { ...node, state: 'working' } : node)) });
+    } else {
+      void structure.reload();
+    }
+  };
 
   if (!detail) {
     return <div className="page">{structure.error ? <ErrorNote error={structure.error} /> : <Skeleton lines={6} label="Loading the workspace" />}</div>;
@@ -140,7 +148,16 @@ export function CanvasPage({ structureId, roleId }: { structureId: string; roleI
       {narrow ? null : <Splitter width={width} onResize={setWidth} />}
       <aside className={`side-panel${selected ? ' side-panel-node' : ''}`} aria-label={selected ? `${selected.label}` : 'Nodes'}>
         {selected ? (
-          <NodePanel key={selected.role_id} structureId={structureId} node={selected} nodes={nodes} canWrite={canWrite} onChanged={reloadAll} onDeleted={() => onDeleted(selected)} />
+          <NodePanel
+            key={selected.role_id}
+            structureId={structureId}
+            node={selected}
+            nodes={nodes}
+            canWrite={canWrite}
+            onChanged={reloadAll}
+            onDeleted={() => onDeleted(selected)}
+            onActivity={activity(selected.role_id)}
+          />
         ) : narrow ? (
           roleId ? <ErrorNote error={new Error(`There is no node ${roleId} in this workspace (it may have been deleted).`)} /> : null
         ) : (

@@ -18,6 +18,8 @@ export interface NodePanelProps {
   canWrite: boolean;
   onChanged: () => Promise<void>;
   onDeleted: () => Promise<void>;
+  /** A turn of the node started or ended (see ChatPanel). */
+  onActivity?: (running: boolean) => void;
 }
 
 const TABS = [
@@ -25,7 +27,7 @@ const TABS = [
   { id: 'files', label: 'Files' },
 ] as const;
 
-export function NodePanel({ structureId, node, nodes, canWrite, onChanged, onDeleted }: NodePanelProps) {
+export function NodePanel({ structureId, node, nodes, canWrite, onChanged, onDeleted, onActivity }: NodePanelProps) {
   const [tab, setTab] = useState<'chat' | 'files'>('chat');
   /** A turn to show once the chat has loaded it (from the shelf's run links). */
   const [showRun, setShowRun] = useState<string | null>(null);
@@ -60,7 +62,14 @@ export function NodePanel({ structureId, node, nodes, canWrite, onChanged, onDel
       </div>
       <div className="panel-body" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
         {tab === 'chat' ? (
-          <ChatPanel structureId={structureId} node={node} canChat={canWrite} showRun={showRun} onRunShown={() => setShowRun(null)} />
+          <ChatPanel
+            structureId={structureId}
+            node={node}
+            canChat={canWrite}
+            showRun={showRun}
+            onRunShown={() => setShowRun(null)}
+            {...(onActivity ? { onActivity } : {})}
+          />
         ) : (
           <Shelf
             structureId={structureId}
