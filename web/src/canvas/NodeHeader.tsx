@@ -19,6 +19,7 @@ export function NodeHeader({
   canWrite,
   onChanged,
   onDeleted,
+  collapse,
 }: {
   structureId: string;
   node: OrgNode;
@@ -26,6 +27,7 @@ export function NodeHeader({
   canWrite: boolean;
   onChanged: () => Promise<void>;
   onDeleted: () => Promise<void>;
+  collapse?: { collapsed: boolean; toggle: () => void };
 }) {
   const { api } = useSession();
   const [open, setOpen] = useState(false);
@@ -49,6 +51,11 @@ export function NodeHeader({
         </div>
       </div>
       <div className="node-header-actions">
+        {collapse && children.length > 0 ? (
+          <button type="button" className="btn btn-small" aria-pressed={collapse.collapsed} onClick={collapse.toggle}>
+            {collapse.collapsed ? 'Show reports' : 'Collapse reports'}
+          </button>
+        ) : null}
         <button type="button" className="btn btn-small" aria-expanded={open} onClick={() => setOpen((value) => !value)}>
           {open ? 'Hide details' : 'Details'}
         </button>

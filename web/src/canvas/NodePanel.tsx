@@ -20,6 +20,8 @@ export interface NodePanelProps {
   onDeleted: () => Promise<void>;
   /** A turn of the node started or ended (see ChatPanel). */
   onActivity?: (running: boolean) => void;
+  /** Whether the canvas hides the node's reports, and the switch (absent where there is no canvas). */
+  collapse?: { collapsed: boolean; toggle: () => void };
 }
 
 const TABS = [
@@ -27,7 +29,7 @@ const TABS = [
   { id: 'files', label: 'Files' },
 ] as const;
 
-export function NodePanel({ structureId, node, nodes, canWrite, onChanged, onDeleted, onActivity }: NodePanelProps) {
+export function NodePanel({ structureId, node, nodes, canWrite, onChanged, onDeleted, onActivity, collapse }: NodePanelProps) {
   const [tab, setTab] = useState<'chat' | 'files'>('chat');
   /** A turn to show once the chat has loaded it (from the shelf's run links). */
   const [showRun, setShowRun] = useState<string | null>(null);
@@ -36,7 +38,7 @@ export function NodePanel({ structureId, node, nodes, canWrite, onChanged, onDel
       <a className="panel-back" href={href.canvas(structureId)}>
         All nodes
       </a>
-      <NodeHeader structureId={structureId} node={node} nodes={nodes} canWrite={canWrite} onChanged={onChanged} onDeleted={onDeleted} />
+      <NodeHeader structureId={structureId} node={node} nodes={nodes} canWrite={canWrite} onChanged={onChanged} onDeleted={onDeleted} {...(collapse ? { collapse } : {})} />
       <div className="panel-tabs" role="tablist" aria-label={`${node.label}: chat and files`}>
         {TABS.map((candidate) => (
           <button
