@@ -156,7 +156,14 @@ describe('delegation between nodes of a structure', () => {
     expect(root.terminal).toMatchObject({ type: 'complete', content: { summary: 'team-a:complete:did count the chairs' } });
     // The child is an ordinary run of team-a, with its own history.
     const [user, agent] = await historyOf(engine, 'team-a');
-    expect(user).toMatchObject({ sender: 'user', run_id: childId, text: 'count the chairs', origin: 'delegation:team-lead', delegated_by: { role_id: 'team-lead', run_id: root.id, root_run_id: root.id } });
+    expect(user).toMatchObject({
+      sender: 'user',
+      run_id: childId,
+      text: 'count the chairs',
+      origin: 'delegation:team-lead',
+      delegated_by: { role_id: 'team-lead', run_id: root.id, root_run_id: root.id },
+      author: { kind: 'node', id: 'team-lead' },
+    });
     expect(agent).toMatchObject({ sender: 'agent', run_id: childId, status: 'complete', summary: 'did count the chairs' });
     // The workspace log records it; both nodes are idle again.
     expect(logged).toContainEqual(expect.objectContaining({ type: 'delegation', role_id: 'team-lead', run_id: root.id, delegation: { role_id: 'team-a', run_id: childId } }));
