@@ -57,7 +57,7 @@ export interface ChatEngineOptions {
    * Why the person who started a chain (a user id) may not hand work on in a structure
    * now, e.g. their role there fell to viewer; undefined when they may.
    */
-  authority?: (structureId: string, userId: string) => string | undefined;
+  authority?: (structureId: string, userId: string) => Promise<string | undefined> | string | undefined;
   /** Issues and ends the run-scoped credentials container agents delegate with. */
   credentials?: RunCredentials;
 }
@@ -247,7 +247,7 @@ export class ChatEngine {
       { id: this.ids(), run_id: where.runId, created_at: now },
       lineage.startedBy ? { startedBy: lineage.startedBy } : {},
     );
-    const entry: LiveRun = { run, appender, lineage, delegations: 0, children: new Set() };
+    const entry: LiveRun = { run, appender, lineage, delegations: 0, children: new Set(), delegated: new Set() };
     this.runs.add(entry);
     this.observers.notify('queued', run, input.traceContext);
     void run.done.then(() => {
@@ -274,6 +274,14 @@ export class ChatEngine {
       await this.delegator.cancelBelow(entry.run.id, entry.cancelledBy ?? `delegation:${entry.run.roleId}`, entry.children);
     })();
     return entry.cascade;
+  }
+
+  /** True when run `runId` was delegated by run `parentRunId` (the runs a run token may follow and cancel). */
+  async delegatedFrom(runId: string, parentRunId: string): Promise<boolean> {
+    if (this.runs.entry(parentRunId)?.delegated.has(runId)) return true;
+    const known = this.run(runId);
+    if (known) return known.delegatedBy?.run_id === parentRunId;
+    return (await this.options.store.cluster?.delegations.parentOf(runId)) === parentRunId;
   }
 
   /** A run of this process that has not finished (or finished recently), if known. */
