@@ -119,7 +119,7 @@ export default tseslint.config(
     rules: forbid(['./server/**', './mcp/**', './cli/**', './client/**'], 'app is the composition root of core services.'),
   },
   {
-    files: ['**/*.js'],
+    files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
 );

@@ -266,6 +266,13 @@ describe('live answers match the OpenAPI document', () => {
     await expectDocumented('sendMessage', waitingTurn);
     expect((await call('getWorkspaceLog', `${s}/log`, { token: owner })).status).toBe(200);
 
+    // A structure renamed, deleted into the archive and restored.
+    const spare2 = (await call<{ id: string }>('createStructure', '/api/org/structures', { token: owner, body: { name: 'Spare', template: 'blank' } })).body;
+    expect((await call('updateStructure', `/api/org/structures/${spare2.id}`, { token: owner, body: { name: 'Renamed' } })).status).toBe(200);
+    expect((await call('deleteStructure', `/api/org/structures/${spare2.id}`, { token: owner })).status).toBe(204);
+    expect((await call('listArchivedStructures', '/api/org/structures/archived', { token: owner })).status).toBe(200);
+    expect((await call('restoreStructure', `/api/org/structures/${spare2.id}/restore`, { token: owner })).status).toBe(200);
+
     // The inbound channels, signed.
     const text = JSON.stringify({ structure_id: structure.id, role_id: role, text: 'please summarise', sender: '+15550100' });
     expect((await call('receiveChannelMessage', '/api/org/inbound/message', { token: null, raw: Buffer.from(text), headers: { 'content-type': 'application/json', 'x-org-signature': signBody(SECRET, text) } })).status).toBe(202);

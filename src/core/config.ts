@@ -5,12 +5,20 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { invalid } from './errors.js';
+import { parseEgressAllow } from './egress/policy.js';
+import { resolveConnectionLimits, type ConnectionFlags, type ConnectionLimits } from './config-connections.js';
+import { locateHome, type HomeLocation } from './home-location.js';
 import { parseTrustedProxies } from './trusted-proxies.js';
 
-/** Everything an instance needs to run. Every field is documented in README.md. */
+/** Everything an instance needs to run. Every field is documented in docs/configuration.md. */
 export interface OrgConfig {
-  /** Folder holding `skills/` and `.org/` (`--home`, `ORG_HOME`; default: current directory). */
+  /**
+   * Folder holding `skills/` and `.org/` (`--home`, `ORG_HOME`; default: current directory,
+   * or `~/.org` when that is inside the org package: see `home-location.ts`).
+   */
   home: string;
+  /** Where `home` came from (and, for the `~/.org` default, the package folder it avoided). */
+  homeLocation?: HomeLocation;
   /** Interface to listen on (`--host`, `ORG_HOST`; default `127.0.0.1`). */
   host: string;
   /** TCP port; 0 takes any free port (`--port`, `ORG_PORT`; default 4780). */
@@ -68,6 +76,13 @@ export interface OrgConfig {
    */
   trustProxy: string[];
   /**
+   * What org may call for its users besides public addresses (`--allow-egress`,
+   * repeatable; `ORG_EGRESS_ALLOW`, comma separated): `loopback`, `private`, addresses and
+   * CIDR ranges (API.md §10 "Outbound addresses"). Default none: containers, tool URLs and
+   * webhooks on loopback, private, link-local and other special addresses are refused.
+   */
+  egressAllow: string[];
+  /**
    * Where OTLP/HTTP traces go, from the standard variables (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`,
    * else `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`); absent (or `OTEL_SDK_DISABLED=true`,
    * `OTEL_TRACES_EXPORTER=none`): no tracing, and nothing of OpenTelemetry is loaded.
@@ -99,10 +114,12 @@ export interface OrgConfig {
    * seconds separated by commas); unset: about 24 h of backoff (see core/webhooks/schedule).
    */
   webhookRetrySchedule?: number[];
+  /** Request timeouts and connection caps (see config-connections.ts). */
+  connections: ConnectionLimits;
 }
 
 /** Command-line flags of `org serve`, as parsed by the CLI (all optional). */
-export interface ServeFlags {
+export interface ServeFlags extends ConnectionFlags {
   home?: string;
   host?: string;
   port?: string | number;
@@ -114,6 +131,7 @@ export interface ServeFlags {
   skillsRemote?: string;
   corsOrigin?: string[];
   trustProxy?: string[];
+  allowEgress?: string[];
   metrics?: boolean;
   metricsPort?: string | number;
   sseKeepalive?: string | number;
@@ -196,7 +214,7 @@ const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'
  * Merges flags over environment over defaults and validates the result.
  * Throws `OrgError` (invalid_request) naming the offending flag or variable.
  */
-export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): OrgConfig {
+export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd(), packageDir?: string): OrgConfig {
   const adminToken = env.ORG_ADMIN_TOKEN?.trim();
   if (adminToken !== undefined && adminToken.length > 0 && adminToken.length < 16) {
     throw invalid('ORG_ADMIN_TOKEN must be at least 16 characters long');
@@ -215,6 +233,10 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     flags.trustProxy && flags.trustProxy.length > 0
       ? parseTrustedProxies(flags.trustProxy, '--trust-proxy')
       : parseTrustedProxies(env.ORG_TRUST_PROXY ? [env.ORG_TRUST_PROXY] : [], 'ORG_TRUST_PROXY');
+  const egressAllow =
+    flags.allowEgress && flags.allowEgress.length > 0
+      ? parseEgressAllow(flags.allowEgress, '--allow-egress')
+      : parseEgressAllow(env.ORG_EGRESS_ALLOW ? [env.ORG_EGRESS_ALLOW] : [], 'ORG_EGRESS_ALLOW');
   const inboundSecret = env.ORG_INBOUND_SECRET?.trim();
   const storeUrl = (flags.store ?? env.ORG_STORE_URL)?.trim() || undefined;
   if (storeUrl !== undefined && !/^postgres(ql)?:\/\/[^\s]+$/.test(storeUrl)) {
@@ -242,8 +264,10 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
   const llm = env.ORG_LLM_URL ? { url: env.ORG_LLM_URL.replace(/\/+$/, ''), model: env.ORG_LLM_MODEL ?? '', apiKey: env.ORG_LLM_API_KEY ?? '' } : undefined;
   if (llm && !llm.model) throw invalid('ORG_LLM_MODEL must be set when ORG_LLM_URL is set');
   if (llm && !/^https?:\/\//.test(llm.url)) throw invalid('ORG_LLM_URL must be an http(s) URL');
+  const homeLocation = locateHome(flags.home, env, cwd, packageDir);
   const config: OrgConfig = {
-    home: resolve(cwd, flags.home ?? env.ORG_HOME ?? '.'),
+    home: homeLocation.home,
+    homeLocation,
     host,
     port: port === undefined ? 4780 : parsePort(port, flags.port === undefined ? 'ORG_PORT' : '--port'),
     ...(adminToken ? { adminToken } : {}),
@@ -266,6 +290,7 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     ...(smtpPort === undefined ? {} : { smtpPort: parsePort(smtpPort, flags.smtpPort === undefined ? 'ORG_SMTP_PORT' : '--smtp-port') }),
     corsOrigins,
     trustProxy,
+    egressAllow,
     ...(tracesUrl ? { otlpTracesUrl: tracesUrl } : {}),
     metrics: flags.metrics === true || metricsPort !== undefined || env.ORG_METRICS === '1' || env.ORG_METRICS === 'true',
     ...(metricsPort === undefined ? {} : { metricsPort: parsePort(metricsPort, flags.metricsPort === undefined ? 'ORG_METRICS_PORT' : '--metrics-port') }),
@@ -275,6 +300,7 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     ...(skillsRemote ? { skillsRemote } : {}),
     skillsFetchMs: skillsFetch === undefined ? 10_000 : parsePositive(skillsFetch, 'ORG_SKILLS_FETCH_MS'),
     ...(webhookRetries === undefined ? {} : { webhookRetrySchedule: parseRetrySchedule(webhookRetries, 'ORG_WEBHOOK_RETRIES') }),
+    connections: resolveConnectionLimits(flags, env),
   };
   if (config.smtpPort !== undefined && config.smtpPort !== 0 && config.smtpPort === config.port) {
     throw invalid(`the SMTP port and the HTTP port must differ, both are ${config.port}`);

@@ -8,6 +8,7 @@ import type { FieldError } from './schemas/problem.js';
 /** Stable error codes of API.md §2, each with its HTTP status. */
 export const ERROR_STATUS = {
   invalid_request: 400,
+  egress_refused: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
@@ -25,6 +26,7 @@ export const ERROR_STATUS = {
   internal: 500,
   unavailable: 503,
   timeout: 504,
+  insufficient_storage: 507,
 } as const;
 
 /** One of the error codes of API.md §2. */
@@ -35,6 +37,7 @@ export type { FieldError } from './schemas/problem.js';
 /** Titles shown in problem details, one per code. */
 export const ERROR_TITLE: Record<ErrorCode, string> = {
   invalid_request: 'Invalid request',
+  egress_refused: 'Outbound address refused',
   unauthorized: 'Unauthorized',
   forbidden: 'Forbidden',
   not_found: 'Not found',
@@ -52,10 +55,12 @@ export const ERROR_TITLE: Record<ErrorCode, string> = {
   internal: 'Internal error',
   unavailable: 'Service unavailable',
   timeout: 'Timed out',
+  insufficient_storage: 'Insufficient storage',
 };
 
 const EXIT_CODE: Record<ErrorCode, number> = {
   invalid_request: 2,
+  egress_refused: 2,
   unauthorized: 3,
   forbidden: 3,
   not_found: 4,
@@ -73,6 +78,7 @@ const EXIT_CODE: Record<ErrorCode, number> = {
   internal: 1,
   unavailable: 7,
   timeout: 8,
+  insufficient_storage: 9,
 };
 
 /** Options of an OrgError beyond its code and message. */

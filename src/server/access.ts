@@ -259,6 +259,6 @@ function resolveStructure(
   const roleId = rule.node ? required(request, rule.node, 'role_id') : undefined;
   // A node key that names no structure acts on its own; any id it names elsewhere must agree.
   assertMatches(request, 'structure_id', structureId);
-  const grant = app.access.authorize(principal, rule.action, structureId, roleId);
+  const grant = app.access.authorize(principal, rule.action, structureId, roleId, rule.archived === true);
   return roleId === undefined ? { structureId, grant } : { structureId, roleId, grant };
 }

@@ -35,7 +35,8 @@ export function sseHeaders(reply: FastifyReply, runId: string): Record<string, s
   return {
     ...set,
     'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache',
+    // A chat stream is somebody's own: no cache keeps it.
+    'cache-control': 'no-store',
     'x-accel-buffering': 'no',
     connection: 'keep-alive',
     'x-org-run-id': runId,

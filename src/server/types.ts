@@ -1,6 +1,7 @@
 /** Fastify type augmentation: the principal and resolved scope on each request, the access rule on each route. */
 import type { Action, Principal } from '../core/auth/index.js';
 import type { AuditRule } from './audit.js';
+import type { ConnectionStats } from './http/connections.js';
 import type { OrgMetrics } from './metrics/index.js';
 import type { ScopePlace, StructureScope } from './scope.js';
 
@@ -23,9 +24,10 @@ export type AccessRule =
    * An action of the role matrix on the structure whose `structure_id` is read from
    * `from` (and, with `node`, on the node whose `role_id` is read from that place).
    * `optional`: a missing structure_id is allowed for node keys (their own structure)
-   * and the administrator (every structure).
+   * and the administrator (every structure). `archived`: a structure deleted into the
+   * archive is found too (its restore route); every other route answers 404 for it.
    */
-  | { kind: 'structure'; action: Action; from: ScopePlace; node?: ScopePlace; optional?: boolean; runToken?: RunTokenUse }
+  | { kind: 'structure'; action: Action; from: ScopePlace; node?: ScopePlace; optional?: boolean; archived?: true; runToken?: RunTokenUse }
   /** An action on the node of the run named by the `run_id` path parameter. */
   | { kind: 'run'; action: Action; runToken?: RunTokenUse }
   /**
@@ -47,6 +49,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Chat event streams open right now (for metrics). */
     sseStreams: { open: number };
+    /** What the connection caps have done (open connections, refusals per address). */
+    connectionStats: ConnectionStats;
     /** The Prometheus metrics, when turned on (`--metrics`, `--metrics-port`). */
     orgMetrics?: OrgMetrics;
   }

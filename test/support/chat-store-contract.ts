@@ -72,6 +72,25 @@ export function describeChatStore(name: string, make: () => Promise<StoreFixture
       }
     });
 
+    it('keeps the author of a user message (and its origin) across a restart; a message without one has none', async () => {
+      const fixture = await open();
+      const author = { kind: 'email' as const, id: 'ana@example.com', label: 'Ana "the analyst" <ana@example.com>' };
+      const where = { runId: randomUUID(), ...node };
+      await fixture.store.startRun(
+        where,
+        { id: randomUUID(), run_id: where.runId, text: 'by mail', attachments: [], created_at: '2030-01-02T00:00:00.000Z', origin: 'email:ana@example.com', author },
+        { id: randomUUID(), run_id: where.runId, created_at: '2030-01-02T00:00:00.000Z' },
+      );
+      await start(fixture.store, 'anonymous', '2030-01-02T00:00:01.000Z');
+      for (const store of [fixture.store, await fixture.reopen()]) {
+        const users = (await store.messages(node, { limit: 10 })).filter((message) => message.sender === 'user');
+        const byMail = users.find((message) => message.text === 'by mail');
+        expect(byMail).toMatchObject({ origin: 'email:ana@example.com', author });
+        expect(users.find((message) => message.text === 'anonymous')).not.toHaveProperty('author');
+        expect((await store.messages(node, { limit: 10 })).filter((message) => message.sender === 'agent').every((message) => !('author' in message))).toBe(true);
+      }
+    });
+
     it('appends events in batches and gives back the same JSON text after any sequence number', async () => {
       const { store } = await open();
       const where = await start(store, 'hello', '2030-01-01T00:00:00.000Z');

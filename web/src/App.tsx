@@ -2,7 +2,7 @@
  * The app shell: takes a `#token=` or `#invite=` from the address bar, keeps the token in
  * localStorage, verifies it, and routes the signed-in pages under a top bar.
  */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { ApiError, createApi } from './api/client';
 import { SessionContext, useSession, type Me, type Session } from './api/context';
 import type { StructureSummary } from './api/types';
@@ -10,16 +10,18 @@ import { AcceptInvite } from './auth/AcceptInvite';
 import { clearToken, parseFragment, replaceFragment, storedToken, storeToken, watchStoredToken } from './auth/session';
 import { SignIn } from './auth/SignIn';
 import { CanvasPage } from './canvas/CanvasPage';
-import { AccessPage } from './access/AccessPage';
-import { WebhooksPage } from './webhooks/WebhooksPage';
-import { LogPage } from './log/LogPage';
 import { LeaveGuardContext, parseRoute, useHash } from './router';
-import { SkillsPage } from './skills/SkillsPage';
 import { TopBar } from './TopBar';
 import { useTitle } from './ui/hooks';
 import { ErrorNote, Skeleton } from './ui/Notice';
 import { ToastProvider } from './ui/Toasts';
 import { StructuresPage } from './structures/StructuresPage';
+
+/** Pages past the canvas load on first visit (each its own chunk). */
+const SkillsPage = lazy(() => import('./skills/SkillsPage').then((module) => ({ default: module.SkillsPage })));
+const AccessPage = lazy(() => import('./access/AccessPage').then((module) => ({ default: module.AccessPage })));
+const WebhooksPage = lazy(() => import('./webhooks/WebhooksPage').then((module) => ({ default: module.WebhooksPage })));
+const LogPage = lazy(() => import('./log/LogPage').then((module) => ({ default: module.LogPage })));
 
 type AuthState =
   | { status: 'signed-out'; reason?: string }
@@ -190,13 +192,21 @@ function Routed({ path }: { path: string }) {
     <div className="app">
       <TopBar route={route} />
       <main className="main" id="main" tabIndex={-1}>
-        {route.page === 'home' ? <StructuresPage /> : null}
-        {route.page === 'canvas' ? <CanvasPage key={route.structureId} structureId={route.structureId} roleId={route.roleId} /> : null}
-        {route.page === 'skills' ? <SkillsPage key={route.structureId} structureId={route.structureId} view={route.view} /> : null}
-        {route.page === 'access' ? <AccessPage key={structureId} structureId={route.structureId} /> : null}
-        {route.page === 'webhooks' ? <WebhooksPage key={structureId} structureId={route.structureId} /> : null}
-        {route.page === 'log' ? <LogPage key={structureId} structureId={route.structureId} /> : null}
-        {route.page === 'not-found' ? <NotFound path={route.path} /> : null}
+        <Suspense
+          fallback={
+            <div className="page">
+              <Skeleton lines={6} label="Loading the page" />
+            </div>
+          }
+        >
+          {route.page === 'home' ? <StructuresPage /> : null}
+          {route.page === 'canvas' ? <CanvasPage key={route.structureId} structureId={route.structureId} roleId={route.roleId} /> : null}
+          {route.page === 'skills' ? <SkillsPage key={route.structureId} structureId={route.structureId} view={route.view} /> : null}
+          {route.page === 'access' ? <AccessPage key={structureId} structureId={route.structureId} /> : null}
+          {route.page === 'webhooks' ? <WebhooksPage key={structureId} structureId={route.structureId} /> : null}
+          {route.page === 'log' ? <LogPage key={structureId} structureId={route.structureId} /> : null}
+          {route.page === 'not-found' ? <NotFound path={route.path} /> : null}
+        </Suspense>
       </main>
     </div>
   );

@@ -4,7 +4,7 @@
  * single place where API.md §3 is enforced.
  */
 import { forbidden, notFound, unauthorized } from '../errors.js';
-import type { MemberService, StructureService } from '../structures/index.js';
+import type { MemberService } from '../structures/index.js';
 import type { KeyService, McpKeyRecord } from './keys.js';
 import { ACTION_RULES, type Action, type Role, roleAtLeast } from './roles.js';
 import type { RunTokenRecord, RunTokens } from './run-tokens.js';
@@ -32,7 +32,7 @@ export interface Grant {
 export interface AccessControlOptions {
   users: UserService;
   keys: KeyService;
-  structures: Pick<StructureService, 'has'>;
+  structures: { has(id: string, archived?: boolean): boolean };
   members: Pick<MemberService, 'roleOf'>;
   /** Run tokens of container turns (absent: none authenticate). */
   runTokens?: RunTokens;
@@ -81,12 +81,13 @@ export class AccessControl {
   /**
    * Checks that `principal` may perform `action` in a structure, and on a node when
    * `roleId` is given. Throws 404 when the structure (or the caller's membership) does
-   * not exist, 403 when the role is too low or a node key reaches beyond its node.
+   * not exist, 403 when the role is too low or a node key reaches beyond its node. A
+   * structure in the archive counts as existing only with `archived` (its restore).
    */
-  authorize(principal: Principal, action: Action, structureId: string, roleId?: string): Grant {
+  authorize(principal: Principal, action: Action, structureId: string, roleId?: string, archived = false): Grant {
     const rule = ACTION_RULES[action];
     // Runs on every request: the refusal is built only when refusing (no closure per call).
-    if (!this.options.structures.has(structureId)) throw missingStructure(structureId);
+    if (!this.options.structures.has(structureId, archived)) throw missingStructure(structureId);
     if (principal.kind === 'admin') return OWNER_GRANT;
     if (principal.kind === 'run') {
       // Which routes a run token reaches is the access layer's (config.access.runToken).

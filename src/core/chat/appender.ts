@@ -16,8 +16,7 @@ import { FrameBatch, typeBit } from './frames.js';
 import type { Run } from './run.js';
 import { END_TEXT, type RunEventWriter } from './store.js';
 import { headOf } from '../util/text.js';
-import { kindBit, textOfBytes, typeOfKind } from './event-bytes.js';
-import { isRelayedBytes, isTerminal, type EventInput, type EventType, type RelayedItem } from './types.js';
+import { isTerminal, type EventInput, type EventType, type RelayedEvent } from './types.js';
 
 /** What the appender asks of the engine around each batch. */
 export interface AppenderHooks {
@@ -102,52 +101,20 @@ export class RunAppender {
    * with one time, written with one commit and published as one batch); resolves once
    * they are durable. Events after a terminal one are dropped.
    */
-  appendBatch(items: readonly RelayedItem[]): Promise<void> {
+  appendBatch(items: readonly RelayedEvent[]): Promise<void> {
     if (this.sealedFlag || items.length === 0) return Promise.resolve();
-    // The batch's bytes are sized from its events before any is written: exactly for those
-    // recognised in their bytes (the common case), so its Buffer never grows nor needs a copy.
-    let recognised = 0;
-    let recognisedBytes = 0;
-    let others = 0;
-    let otherBytes = 0;
-    for (const item of items) {
-      if (!isRelayedBytes(item)) {
-        others += 1;
-        otherBytes += item.raw === undefined ? 128 : item.raw.length;
-        continue;
-      }
-      const { spans } = item;
-      recognised += spans.length / 3;
-      for (let index = 0; index < spans.length; index += 3) recognisedBytes += spans[index + 1]! - spans[index]!;
-    }
     const timestamp = this.now();
-    const entry = this.enqueue(BatchBytes.sizeFor(recognised, recognisedBytes, others, otherBytes, this.seq + recognised + others, timestamp));
+    const entry = this.enqueue(BatchBytes.sizeFor(items));
     const pieces: string[] = [];
-    for (const item of items) {
-      if (isRelayedBytes(item)) {
-        // Text and thought events as the bytes they arrived in: none is terminal or logged.
-        const { source, spans } = item;
-        const building = entry.building!;
-        let seq = this.seq;
-        if (entry.last < entry.first) entry.first = seq + 1;
-        let types = entry.types;
-        for (let index = 0; index < spans.length; index += 3) {
-          building.addBytes(++seq, source, spans[index]!, spans[index + 1]!, timestamp);
-          types |= kindBit(spans[index + 2]!);
-        }
-        entry.types = types;
-        entry.lastType = typeOfKind(spans[spans.length - 1]!);
-        this.seq = entry.last = seq;
-        // The text is joined only while it is kept (the start of it): the rest is in the frames.
-        if (!this.textCut) {
-          const text = textOfBytes(item);
-          if (text) pieces.push(text);
-        }
-        continue;
-      }
-      const { event, raw, parsed } = item;
+    // The text is joined only while it is kept (the start of it, up to the piece that
+    // passes the limit, which marks it cut): the rest is in the frames.
+    let room = this.textCut ? -1 : END_TEXT - this.textLength;
+    for (const { event, raw, parsed } of items) {
       const piece = this.encode(entry, event, timestamp, raw, parsed);
-      if (piece) pieces.push(piece);
+      if (piece && room >= 0) {
+        pieces.push(piece);
+        room -= piece.length;
+      }
       if (isTerminal(event)) {
         this.sealedFlag = true;
         break;

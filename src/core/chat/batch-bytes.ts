@@ -1,18 +1,17 @@
 /**
  * The bytes of a batch of events, written as they are numbered: each event's SSE frame
- * (`id: <n>`, `data: <json>`, blank line) goes straight into one growing Buffer, which is
- * both what the run's file gets and what its streams get. An event's JSON is encoded
- * once, into the frame. A relayed event whose text can be reused (`reusable`) is copied
- * from the container's text with the timestamp spliced in, and no per-event string is
- * made at all: building strings and encoding them per batch cost more than the rest of
- * the relay, and thousands of them waiting for an fsync kept the garbage collector busy.
- * A batch of events recognised in their bytes is sized exactly beforehand (`sizeFor`),
- * so its Buffer is allocated once and kept as it is; per event the only object made is
- * one view of its text, and the short pieces (framing, the sequence number) are written
- * byte by byte, which costs less than the view and native call of a `Buffer.copy`.
+ * (`id: <n>`, `data: <json>`, blank line) goes straight into one Buffer, which is both
+ * what the run's file gets and what its streams get. An event's JSON is encoded once,
+ * into the frame. A relayed event whose text can be reused (`reusable`) is copied from
+ * the container's text with the timestamp spliced in, and no per-event string is made:
+ * building strings and encoding them per batch cost more than the rest of the relay,
+ * and thousands of them waiting for an fsync kept the garbage collector busy. The
+ * Buffer is sized for the batch beforehand (`sizeFor`), so it rarely grows; the short
+ * pieces (framing, the sequence number) are written byte by byte, which costs less than
+ * the view and native call of a `Buffer.copy`.
  */
 import { encodeEvent, reusable, timestampTail } from './encoded.js';
-import type { EventInput } from './types.js';
+import type { EventInput, RelayedEvent } from './types.js';
 
 /**
  * Below this many bytes a copy is a loop in JavaScript (the framing around an event): a
@@ -32,7 +31,7 @@ function copyBytes(source: Uint8Array, start: number, end: number, target: Buffe
 }
 
 /** Number of decimal digits of a non-negative integer. */
-export function digitsOf(value: number): number {
+function digitsOf(value: number): number {
   let digits = 1;
   for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
   return digits;
@@ -93,8 +92,10 @@ const FRAME_DATA = ascii('\ndata: ');
 const FRAME_END = ascii('\n\n');
 /** Room for the framing of one event around its JSON (a 16-digit sequence number included). */
 const FRAMING = 48;
-/** Bytes of a frame around its sequence number and JSON: `id: `, `\ndata: `, the blank line. */
-const FRAME_FIXED = FRAME_START.length + FRAME_DATA.length + FRAME_END.length;
+/** Room for one event's framing and timestamp (`,"timestamp":"<24 characters>"}`) besides its JSON. */
+const PER_EVENT = FRAMING + 48;
+/** The characters guessed for the JSON of an event built rather than received. */
+const BUILT_EVENT = 96;
 
 /** The timestamp tail of the last timestamp, as bytes: the events of a batch share one. */
 let lastTimestamp = '';
@@ -119,14 +120,19 @@ export class BatchBytes {
   }
 
   /**
-   * The room a batch takes: `recognised` events of the byte form whose JSON texts hold
-   * `recognisedBytes` bytes in all (exact, with `timestamp` spliced in), plus `others`
-   * events parsed from `otherBytes` bytes of JSON (a guess), numbered up to `lastSeq`.
+   * The room to reserve for the frames of `events`: their JSON texts as received (as
+   * many bytes as characters, the common case), the framing and timestamp of each, and
+   * the worst case of the longest one, which `add` makes room for before writing it.
    */
-  static sizeFor(recognised: number, recognisedBytes: number, others: number, otherBytes: number, lastSeq: number, timestamp: string): number {
-    // A recognised event loses its closing brace to the timestamp's tail, which brings one.
-    const perEvent = digitsOf(lastSeq) + tailOf(timestamp).length - 1;
-    return recognisedBytes + recognised * (perEvent + FRAME_FIXED) + otherBytes + others * 96;
+  static sizeFor(events: readonly RelayedEvent[]): number {
+    let chars = 0;
+    let longest = 0;
+    for (const { raw } of events) {
+      const length = raw?.length ?? BUILT_EVENT;
+      chars += length;
+      if (length > longest) longest = length;
+    }
+    return chars + events.length * PER_EVENT + longest * 3 + FRAMING + 64;
   }
 
   /**
@@ -161,42 +167,6 @@ export class BatchBytes {
     }
     frames.put(FRAME_END);
     return keepJson ? json : undefined;
-  }
-
-  /**
-   * Adds event `seq`, stamped with `timestamp`, whose JSON text (validated, canonical, one
-   * line) is `source[start..end)`: copied as it is, the timestamp spliced in before its
-   * closing brace (one plain view of the text, and native copies: measured faster than
-   * loops already for the few dozen bytes of a streamed token's event).
-   */
-  addBytes(seq: number, source: Buffer, start: number, end: number, timestamp: string): void {
-    const { frames } = this;
-    const tail = tailOf(timestamp);
-    const digits = digitsOf(seq);
-    const last = end - 1; // the closing brace, replaced by the tail
-    frames.room(last - start + tail.length + digits + FRAME_FIXED);
-    const frame = frames.buffer;
-    let f = frames.length;
-    frame[f++] = 0x69; // `id: `
-    frame[f++] = 0x64;
-    frame[f++] = 0x3a;
-    frame[f++] = 0x20;
-    f = putInteger(frame, f, seq, digits);
-    frame[f++] = 0x0a; // `\ndata: `
-    frame[f++] = 0x64;
-    frame[f++] = 0x61;
-    frame[f++] = 0x74;
-    frame[f++] = 0x61;
-    frame[f++] = 0x3a;
-    frame[f++] = 0x20;
-    // A plain view (not a Buffer, which costs a species lookup).
-    frame.set(new Uint8Array(source.buffer, source.byteOffset + start, last - start), f);
-    f += last - start;
-    frame.set(tail, f);
-    f += tail.length;
-    frame[f++] = 0x0a;
-    frame[f++] = 0x0a;
-    frames.length = f;
   }
 
   /** The SSE frames added so far (a view: copy what is kept). */

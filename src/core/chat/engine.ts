@@ -28,7 +28,7 @@ import { recoverOpenRuns } from './recovery.js';
 import { Run } from './run.js';
 import type { ChatStore, MessagePage, RunLocation } from './store.js';
 import { logEntriesOf, runTurn, type TurnRunnerDeps } from './turn-runner.js';
-import type { EventInput, HistoryMessage } from './types.js';
+import type { EventInput, HistoryMessage, MessageAuthor } from './types.js';
 
 /** Picks the runtime for a node (container, LLM or local). */
 export type RuntimeRouter = (node: NodeRecord) => AgentRuntime;
@@ -70,14 +70,14 @@ export interface SendInput {
   attachments?: DecodedAttachment[];
   /** Where the message came from (e.g. `email:alice@example.com`), for the history. */
   origin?: string;
+  /** Who wrote it (from the request's resolved principal), for the history. */
+  author?: MessageAuthor;
   /**
    * The sender's W3C trace context when it arrived inside the message rather than as the
    * current context (an MCP request's `_meta.traceparent` and `tracestate`): observers
    * that trace runs parent the run there.
    */
   traceContext?: TraceCarrier;
-  /** The user id of the person who sent it, when a person did: the runs it delegates act on their authority. */
-  startedBy?: string;
 }
 
 /** How many recent messages a runtime receives. */
@@ -213,7 +213,7 @@ export class ChatEngine {
     const node = this.options.directory.node(input.structureId, input.roleId);
     const where: RunLocation = { runId: this.ids(), structureId: input.structureId, nodeId: node.id, roleId: node.role_id };
     const link = { runId: where.runId, nodeId: node.id, roleId: node.role_id };
-    const lineage: RunLineage = delegatedFrom ? { ...delegatedFrom, chain: [...delegatedFrom.chain, link] } : rootLineage(link, input.startedBy);
+    const lineage: RunLineage = delegatedFrom ? { ...delegatedFrom, chain: [...delegatedFrom.chain, link] } : rootLineage(link, input.author?.kind === 'user' ? input.author.id : undefined);
     const parent = delegatedFrom?.chain.at(-1);
     const delegatedBy: DelegatedBy | undefined = parent && { role_id: parent.roleId, run_id: parent.runId, root_run_id: lineage.chain[0]!.runId };
     const shelf = this.shelfOf(input.structureId, node.id);
@@ -243,6 +243,7 @@ export class ChatEngine {
         created_at: now,
         ...(input.origin ? { origin: input.origin } : {}),
         ...(delegatedBy ? { delegated_by: delegatedBy } : {}),
+        ...(input.author ? { author: input.author } : {}),
       },
       { id: this.ids(), run_id: where.runId, created_at: now },
       lineage.startedBy ? { startedBy: lineage.startedBy } : {},

@@ -22,8 +22,10 @@ export interface LearnedDraft {
   summary: string;
   tags: string[];
   category: string;
-  /** Example requests for the draft's `triggers`: the message that produced it. */
+  /** Example requests for the draft's `triggers`: the request it was taught for, or the message that produced it. */
   triggers?: string[];
+  /** Who wrote its steps: `user` when a person taught them (`/teach`), else `agent` (the default). */
+  learnedBy?: 'agent' | 'user';
 }
 
 /** The skill library as the chat engine uses it. */

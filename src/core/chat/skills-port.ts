@@ -64,7 +64,7 @@ export function createChatSkills(store: SkillStore): ChatSkills {
           ...(draft.triggers?.length ? { triggers: draft.triggers } : {}),
           status: 'draft',
           summary: draft.summary,
-          learned_by: 'agent',
+          learned_by: draft.learnedBy ?? 'agent',
           tool_url: null,
           structure_id: draft.structureId,
         },

@@ -13,7 +13,7 @@ import type { DelegatedBy } from '../schemas/delegation.js';
 import type { DelegationNote, OpenRunLink, RunLineage } from './delegation/types.js';
 import type { EncodedEvent } from './encoded.js';
 import type { FrameBatch } from './frames.js';
-import type { AttachmentInfo, RunStatus } from './types.js';
+import type { AttachmentInfo, MessageAuthor, RunStatus } from './types.js';
 
 /** Where a run belongs. */
 export interface RunLocation {
@@ -34,6 +34,8 @@ export interface UserMessageRecord {
   origin?: string;
   /** On a delegated turn: the delegating node and run, and the root run of the chain. */
   delegated_by?: DelegatedBy;
+  /** Who wrote it (absent on messages stored before authors were recorded). */
+  author?: MessageAuthor;
 }
 
 /** The start of an agent message (its run). */
@@ -80,6 +82,7 @@ export interface StoredMessage {
   completed_at: string | null;
   origin?: string;
   delegated_by?: DelegatedBy;
+  author?: MessageAuthor;
   /**
    * Set when `text` holds only the start of the message's text: a store may keep a long
    * agent text cut (the whole text is the run's `text` events joined, which history pages

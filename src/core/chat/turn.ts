@@ -8,7 +8,7 @@
 import type { RunAppender } from './appender.js';
 import { draftFromTurn, type LearnedContent } from './learn.js';
 import type { ChatSkills } from './ports.js';
-import { isRelayedBytes, type EventInput, type RelayedItem } from './types.js';
+import type { EventInput, RelayedEvent } from './types.js';
 
 /** What a turn knows about itself. */
 export interface TurnFacts {
@@ -61,22 +61,21 @@ export class TurnEvents {
    * Runs of ordinary events go to the appender as one batch; the events learning acts
    * on (`skill_learned`, a terminal event after one) are handled one by one between them.
    */
-  handleBatch(items: readonly RelayedItem[]): Promise<void> {
-    // Groups recognised from their bytes hold text and thought events only: nothing learning acts on.
-    if (!items.some((item) => !isRelayedBytes(item) && this.needsOwnHandling(item.event.type))) {
-      if (this.learned === undefined) for (const item of items) if (!isRelayedBytes(item)) this.noteStep(item.event);
+  handleBatch(items: readonly RelayedEvent[]): Promise<void> {
+    if (!items.some((item) => this.needsOwnHandling(item.event.type))) {
+      if (this.learned === undefined) for (const item of items) this.noteStep(item.event);
       return this.appender.appendBatch(items);
     }
     const waits: Promise<void>[] = [];
-    let plain: RelayedItem[] = [];
+    let plain: RelayedEvent[] = [];
     for (const item of items) {
-      if (!isRelayedBytes(item) && this.needsOwnHandling(item.event.type)) {
+      if (this.needsOwnHandling(item.event.type)) {
         if (plain.length > 0) waits.push(this.appender.appendBatch(plain));
         plain = [];
         waits.push(this.handle(item.event, item.raw, item.parsed));
         continue;
       }
-      if (!isRelayedBytes(item) && this.learned === undefined) this.noteStep(item.event);
+      if (this.learned === undefined) this.noteStep(item.event);
       plain.push(item);
     }
     if (plain.length > 0) waits.push(this.appender.appendBatch(plain));

@@ -5,9 +5,9 @@
  */
 import type { StoredMessage } from '../chat/store.js';
 import type { DelegateResult, DelegatedBy, DelegationAccess } from '../schemas/delegation.js';
-import type { EventInput, RelayedBytes, RelayedEvent, RelayedItem } from '../chat/types.js';
+import type { EventInput, RelayedEvent, RelayedItem } from '../chat/types.js';
 
-export type { RelayedBytes, RelayedEvent, RelayedItem };
+export type { RelayedEvent, RelayedItem };
 
 /** A skill as handed to a runtime: its match and its steps with their text. */
 export interface TurnSkill {
@@ -112,9 +112,8 @@ export type Emit = ((event: EventInput, raw?: string, parsed?: unknown) => Promi
    * Emits the events of one received chunk together, in order: the engine numbers,
    * stamps, writes (one commit) and sends them (one socket write) as one batch. Present
    * when the engine runs the turn; a relay falls back to one `emit` per event without it.
-   * Groups of events recognised from their bytes (`RelayedBytes`) are read during the call.
    */
-  batch?: (events: RelayedItem[]) => Promise<void>;
+  batch?: (events: RelayedEvent[]) => Promise<void>;
 };
 
 /**

@@ -49,6 +49,17 @@ export const StructureSummarySchema = Type.Object({
 }, { title: 'StructureSummary' });
 export type StructureSummary = Static<typeof StructureSummarySchema>;
 
+/** A structure deleted into the archive, as its owners see it (`GET /structures/archived`). */
+export const ArchivedStructureSchema = Type.Object(
+  { ...StructureSummarySchema.properties, archived_at: Timestamp },
+  { title: 'ArchivedStructure' },
+);
+export type ArchivedStructure = Static<typeof ArchivedStructureSchema>;
+
+/** Body of `PATCH /structures/{id}`: what an owner may change of a structure. */
+export const StructurePatchSchema = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }, { title: 'StructurePatch' });
+export type StructurePatch = Static<typeof StructurePatchSchema>;
+
 const detailFields = {
   id: Uuid,
   name: Type.String(),

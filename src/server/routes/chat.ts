@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../app.js';
 import { userConnectionKey } from '../../core/auth/index.js';
-import { decodeAttachments, type Run } from '../../core/chat/index.js';
+import { authorOf, decodeAttachments, type MessageAuthor, type Run } from '../../core/chat/index.js';
 import { OrgError } from '../../core/errors.js';
 import { ChatMessageSchema, type ChatMessage, HISTORY_LIMIT, HistoryMessageSchema, HistoryQuerySchema, RunRefSchema, SyncResultSchema, Uuid } from '../../core/schemas/index.js';
 import { NoContent, problems } from '../schemas/common.js';
@@ -13,11 +13,14 @@ import { addLogIds } from '../log-ids.js';
 import { nodeScopeOf, runScopeOf } from '../scope.js';
 import { streamEvents, streamRun, type StreamOptions } from '../sse.js';
 
-/** Where a message came from, for the history (MCP node keys are noted by label, or id), and who sent it when a person did. */
-function senderOf(request: FastifyRequest): { origin?: string; startedBy?: string } {
+/**
+ * Where a message came from and who wrote it, for the history, from the request's
+ * resolved principal: MCP node keys are noted by label (or id).
+ */
+function originOf(request: FastifyRequest): { origin?: string; author?: MessageAuthor } {
   const principal = request.principal;
-  if (principal?.kind === 'mcp') return { origin: `mcp:${principal.key.label || principal.key.id}` };
-  return principal?.kind === 'user' ? { startedBy: principal.id } : {};
+  if (!principal) return {};
+  return { author: authorOf(principal), ...(principal.kind === 'mcp' ? { origin: `mcp:${principal.key.label || principal.key.id}` } : {}) };
 }
 
 /**
@@ -29,7 +32,7 @@ async function startTurn(app: Pick<App, 'chat'>, request: FastifyRequest, body: 
   const { structureId, roleId } = nodeScopeOf(request);
   const attachments = decodeAttachments(body.attachments);
   const principal = request.principal;
-  if (principal?.kind !== 'run') return app.chat.send({ structureId, roleId, message: body.message, attachments, ...senderOf(request) });
+  if (principal?.kind !== 'run') return app.chat.send({ structureId, roleId, message: body.message, attachments, ...originOf(request) });
   const { runId, nodeId, roleId: from } = principal.run;
   const delegation = await app.chat.delegate({ runId, structureId, nodeId, roleId: from }, { roleId, message: body.message }, attachments);
   if ('refusal' in delegation) throw new OrgError('delegation_refused', delegation.refusal.message, { extra: { refused: delegation.refusal.kind } });

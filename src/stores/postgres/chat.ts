@@ -7,6 +7,7 @@
  * whose lease ran out are taken over by `openRuns`, exactly once.
  */
 import type { AgentEndRecord, ChatCluster, ChatStore, RunLocation, StoredMessage } from '../../core/chat/store.js';
+import type { MessageAuthor } from '../../core/chat/types.js';
 import { runText, type EncodedEvent } from '../../core/chat/encoded.js';
 import type { Db } from './db.js';
 import { aliveSql } from './instances.js';
@@ -35,6 +36,7 @@ interface MessageRow {
   completed_at: string | null;
   origin: string | null;
   delegated_by: StoredMessage['delegated_by'] | null;
+  author: MessageAuthor | null;
 }
 
 interface RunRow {
@@ -44,11 +46,11 @@ interface RunRow {
   role_id: string;
 }
 
-const MESSAGE_COLUMNS = 'id, run_id, sender, text, attachments, summary, artifacts, status, created_at, completed_at, origin, delegated_by';
+const MESSAGE_COLUMNS = 'id, run_id, sender, text, attachments, summary, artifacts, status, created_at, completed_at, origin, delegated_by, author';
 
 function toMessage(row: MessageRow): StoredMessage {
-  const { origin, delegated_by: delegatedBy, ...rest } = row;
-  return { ...rest, ...(origin === null ? {} : { origin }), ...(delegatedBy ? { delegated_by: delegatedBy } : {}) };
+  const { origin, delegated_by: delegatedBy, author, ...rest } = row;
+  return { ...rest, ...(origin === null ? {} : { origin }), ...(delegatedBy ? { delegated_by: delegatedBy } : {}), ...(author === null ? {} : { author }) };
 }
 
 function toLocation(row: RunRow): RunLocation {
@@ -85,9 +87,22 @@ export function createPgChatStore(db: Db, options: PgChatStoreOptions): ChatStor
           [where.runId, where.structureId, where.nodeId, where.roleId, options.instanceId, by?.run_id ?? null, by?.root_run_id ?? null, facts?.startedBy ?? null],
         );
         await client.query(
-          `INSERT INTO chat_messages (id, structure_id, node_id, run_id, sender, text, attachments, status, created_at, completed_at, origin, delegated_by)
-           VALUES ($1, $2, $3, $4, 'user', $5, $6, 'complete', $7, $7, $8, $11), ($9, $2, $3, $4, 'agent', '', '[]', 'running', $10, NULL, NULL, NULL)`,
-          [user.id, where.structureId, where.nodeId, where.runId, user.text, JSON.stringify(user.attachments), user.created_at, user.origin ?? null, start.id, start.created_at, by ? JSON.stringify(by) : null],
+          `INSERT INTO chat_messages (id, structure_id, node_id, run_id, sender, text, attachments, status, created_at, completed_at, origin, delegated_by, author)
+           VALUES ($1, $2, $3, $4, 'user', $5, $6, 'complete', $7, $7, $8, $11, $12), ($9, $2, $3, $4, 'agent', '', '[]', 'running', $10, NULL, NULL, NULL, NULL)`,
+          [
+            user.id,
+            where.structureId,
+            where.nodeId,
+            where.runId,
+            user.text,
+            JSON.stringify(user.attachments),
+            user.created_at,
+            user.origin ?? null,
+            start.id,
+            start.created_at,
+            by ? JSON.stringify(by) : null,
+            user.author ? JSON.stringify(user.author) : null,
+          ],
         );
       }),
 

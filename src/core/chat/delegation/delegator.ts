@@ -20,7 +20,7 @@ import type { LiveRun, LiveRuns } from '../live-runs.js';
 import type { ChatDirectory } from '../ports.js';
 import type { Run } from '../run.js';
 import type { RunLocation, SharedDelegations } from '../store.js';
-import type { EventInput } from '../types.js';
+import type { EventInput, MessageAuthor } from '../types.js';
 import { chainRefusal, cycleRefusal, findCycle } from './rules.js';
 import type { DelegationNote, DelegationRequest, Refusal, RunLineage } from './types.js';
 
@@ -31,6 +31,8 @@ export interface DelegatedSend {
   message: string;
   attachments?: DecodedAttachment[];
   origin: string;
+  /** The delegating node, as the author of the message. */
+  author: MessageAuthor;
   /** The lineage of the delegating run: the new run's is this chain plus itself. */
   delegatedFrom: RunLineage;
   /** The delegating run's trace context, so that the new run's span is its child. */
@@ -139,6 +141,7 @@ export class Delegator {
         message: request.message,
         ...(attachments?.length ? { attachments } : {}),
         origin: `delegation:${parent.roleId}`,
+        author: { kind: 'node', id: parent.roleId, label: structure.agents.find((node) => node.id === parent.nodeId)?.label ?? parent.roleId },
         delegatedFrom: lineage,
         ...this.traceOf(entry),
       });

@@ -58,6 +58,7 @@ export function applyRecord(messages: StoredMessage[], agentByRun: Map<string, S
         completed_at: record.created_at,
         ...(record.origin ? { origin: record.origin } : {}),
         ...(record.delegated_by ? { delegated_by: record.delegated_by } : {}),
+        ...(record.author ? { author: record.author } : {}),
       });
       return;
     case 'start': {

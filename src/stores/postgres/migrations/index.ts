@@ -7,6 +7,7 @@ import { audit } from './0002-audit.js';
 import { rateCounts } from './0003-rate-counts.js';
 import { webhooks } from './0004-webhooks.js';
 import { delegation } from './0005-delegation.js';
+import { messageAuthors } from './0006-message-authors.js';
 
 /** One numbered step of the schema. */
 export interface Migration {
@@ -18,4 +19,4 @@ export interface Migration {
 }
 
 /** Every migration, oldest first. */
-export const MIGRATIONS: readonly Migration[] = [initial, audit, rateCounts, webhooks, delegation];
+export const MIGRATIONS: readonly Migration[] = [initial, audit, rateCounts, webhooks, delegation, messageAuthors];
