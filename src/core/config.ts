@@ -108,6 +108,8 @@ export interface OrgConfig {
   storeUrl?: string;
   /** With `storeUrl`: an instance silent for this long is dead and its runs are closed by another (`ORG_LEASE_MS`; default 15000). */
   leaseMs: number;
+  /** How many hops below its root run a delegation chain may go (`ORG_DELEGATION_DEPTH`, 0 to 16; default 4; a root's child is hop 1). */
+  delegationDepth: number;
   /**
    * The git remote the skill library is shared through (`--skills-remote`,
    * `ORG_SKILLS_REMOTE`): a URL git understands or the path of a bare repository
@@ -310,6 +312,7 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     ...(metricsPort === undefined ? {} : { metricsPort: parsePort(metricsPort, flags.metricsPort === undefined ? 'ORG_METRICS_PORT' : '--metrics-port') }),
     ...(storeUrl ? { storeUrl } : {}),
     leaseMs: lease === undefined ? 15_000 : parsePositive(lease, 'ORG_LEASE_MS'),
+    delegationDepth: parseDepth(env.ORG_DELEGATION_DEPTH),
     ...(skillsRemote ? { skillsRemote } : {}),
     skillsFetchMs: skillsFetch === undefined ? 10_000 : parsePositive(skillsFetch, 'ORG_SKILLS_FETCH_MS'),
     ...(webhookRetries === undefined ? {} : { webhookRetrySchedule: parseRetrySchedule(webhookRetries, 'ORG_WEBHOOK_RETRIES') }),
@@ -319,6 +322,14 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     throw invalid(`the SMTP port and the HTTP port must differ, both are ${config.port}`);
   }
   return config;
+}
+
+/** `ORG_DELEGATION_DEPTH`: a whole number of hops from 0 to 16 (default 4). */
+function parseDepth(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return 4;
+  const depth = Number(value);
+  if (!Number.isInteger(depth) || depth < 0 || depth > 16) throw invalid(`ORG_DELEGATION_DEPTH must be a whole number of hops from 0 to 16, got "${value}"`);
+  return depth;
 }
 
 /**
