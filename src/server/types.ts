@@ -22,10 +22,13 @@ export type AccessRule =
   /**
    * An action of the role matrix on the structure whose `structure_id` is read from
    * `from` (and, with `node`, on the node whose `role_id` is read from that place).
-   * `optional`: a missing structure_id is allowed for node keys (their own structure)
-   * and the administrator (every structure).
+   * When the request names no structure_id: `optional` lets node keys through (their own
+   * structure) and the administrator token (every structure); `instance` lets the
+   * instance administrator through with no scope (a change of the instance library,
+   * API.md §10); `unscoped` lets every caller through with no scope (the handler serves
+   * what needs none: an instance skill, or one of the caller's own structures').
    */
-  | { kind: 'structure'; action: Action; from: ScopePlace; node?: ScopePlace; optional?: boolean }
+  | { kind: 'structure'; action: Action; from: ScopePlace; node?: ScopePlace; optional?: boolean; instance?: true; unscoped?: true }
   /** An action on the node of the run named by the `run_id` path parameter. */
   | { kind: 'run'; action: Action }
   /**

@@ -6,6 +6,7 @@ import { initial } from './0001-initial.js';
 import { audit } from './0002-audit.js';
 import { rateCounts } from './0003-rate-counts.js';
 import { webhooks } from './0004-webhooks.js';
+import { userAdmin } from './0005-user-admin.js';
 
 /** One numbered step of the schema. */
 export interface Migration {
@@ -17,4 +18,4 @@ export interface Migration {
 }
 
 /** Every migration, oldest first. */
-export const MIGRATIONS: readonly Migration[] = [initial, audit, rateCounts, webhooks];
+export const MIGRATIONS: readonly Migration[] = [initial, audit, rateCounts, webhooks, userAdmin];
