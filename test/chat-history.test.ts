@@ -73,6 +73,29 @@ describe('chat history', () => {
     expect(await c.history({ roleId: c.otherRoleId })).toEqual([]);
   });
 
+  it('records the author of each user message from the request’s resolved principal, whatever the body names', async () => {
+    const key = await c.t.server.inject({
+      method: 'POST',
+      url: `/api/org/structures/${c.structure.id}/agents/${c.otherRoleId}/mcp-key`,
+      headers: c.t.auth(c.owner.token),
+      payload: { label: 'laptop agent' },
+    });
+    expect(key.statusCode).toBe(201);
+    const { id: keyId, token: keyToken } = key.json<{ id: string; token: string }>();
+    const forged = { kind: 'admin', id: 'someone-else', label: 'Forged' };
+    const body = (message: string) => ({ structure_id: c.structure.id, role_id: c.otherRoleId, message, author: forged, author_id: 'x' });
+    for (const [message, token] of [['work as the owner', c.owner.token], ['work as the administrator', ADMIN_TOKEN], ['work as the key', keyToken]] as const) {
+      const response = await c.sync(message, { token, body: body(message) });
+      expect(response.statusCode, response.body).toBe(200);
+    }
+    const users = (await c.history({ roleId: c.otherRoleId, limit: 500 })).filter((message) => message.sender === 'user');
+    const authorOf = (text: string) => users.find((message) => message.text === text)?.author;
+    const email = (await c.t.server.inject({ method: 'GET', url: '/api/org/whoami', headers: c.t.auth(c.owner.token) })).json<{ user: { email: string } }>().user.email;
+    expect(authorOf('work as the owner')).toEqual({ kind: 'user', id: c.owner.id, label: email });
+    expect(authorOf('work as the administrator')).toEqual({ kind: 'admin', label: 'administrator' });
+    expect(authorOf('work as the key')).toEqual({ kind: 'node_key', id: keyId, label: 'laptop agent' });
+  });
+
   it('includes the events of a running turn so far', async () => {
     const stream = await c.send('slow and watched');
     await stream.until((r) => r.frames().length >= 2);
@@ -203,7 +226,10 @@ describe('restart recovery', () => {
     ]);
     const waiting = agentOf(queued.id);
     expect(waiting.status).toBe('error');
-    expect(waiting.events.map((event) => [event.type, event.content])).toEqual([['error', { message: 'interrupted by restart' }]]);
+    expect(waiting.events.map((event) => [event.type, event.content])).toEqual([
+      ['thought', expect.stringMatching(/^waiting for the node's current turn \(run /)],
+      ['error', { message: 'interrupted by restart' }],
+    ]);
     // Both user messages survive.
     expect(history.filter((message) => message.sender === 'user').map((message) => message.text)).toEqual(['waits behind it', 'never finishes']);
 

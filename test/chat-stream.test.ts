@@ -48,7 +48,7 @@ describe('chat stream: exact bytes', () => {
     await response.ended;
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe('text/event-stream; charset=utf-8');
-    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.headers['cache-control']).toBe('no-store');
     expect(response.headers['x-accel-buffering']).toBe('no');
     const runId = response.headers['x-org-run-id'];
     expect(runId).toMatch(UUID);

@@ -16,6 +16,7 @@ interface Created {
   id: string;
   token: string;
   prefix: string;
+  hint: string;
   label: string;
   created_at: string;
 }
@@ -56,15 +57,17 @@ describe('MCP keys', () => {
     t.server.inject({ method: 'DELETE', url: `${base(role)}/mcp-key/${keyId}`, headers: t.auth(token) });
   const read = (token: string) => t.server.inject({ method: 'GET', url: `/api/org/structures/${structure.id}`, headers: t.auth(token) });
 
-  it('mint: 201 {id, token, prefix, label, created_at}, token org_mcp_ + ≥32 base62, not cached', async () => {
+  it('mint: 201 {id, token, prefix, hint, label, created_at}, token org_mcp_ + ≥32 base62, not cached', async () => {
     const response = await mint({ label: 'laptop' });
     expect(response.statusCode).toBe(201);
     expect(response.headers['cache-control']).toBe('no-store');
     const key = response.json<Created>();
-    expect(Object.keys(key).sort()).toEqual(['created_at', 'id', 'label', 'prefix', 'token']);
+    expect(Object.keys(key).sort()).toEqual(['created_at', 'hint', 'id', 'label', 'prefix', 'token']);
     expect(key.id).toMatch(UUID);
     expect(key.token).toMatch(MCP_TOKEN);
-    expect(key.token.startsWith(key.prefix)).toBe(true);
+    // The fixed prefix of the service description, and the next 4 characters as the hint.
+    expect(key.prefix).toBe('org_mcp_');
+    expect(key.hint).toBe(key.token.slice(8, 12));
     expect(key.label).toBe('laptop');
     expect(key.created_at).toMatch(ISO);
     // Without a body the label is empty.
@@ -87,16 +90,16 @@ describe('MCP keys', () => {
     expectProblem(text, 415, 'unsupported_media_type');
   });
 
-  it('list: {keys: [{id, prefix, label, created_at, last_used_at}]}, never a token; last_used_at after use', async () => {
+  it('list: {keys: [{id, prefix, hint, label, created_at, last_used_at}]}, never a token; last_used_at after use', async () => {
     const created = (await mint({ label: 'listed' }, otherRoleId)).json<Created>();
     const before = await list(otherRoleId);
     expect(before.statusCode).toBe(200);
     expect(before.body).not.toContain(created.token);
     const { keys } = before.json<{ keys: Record<string, unknown>[] }>();
     expect(keys).toHaveLength(1);
-    expect(Object.keys(keys[0]!).sort()).toEqual(['created_at', 'id', 'label', 'last_used_at', 'prefix']);
-    expect(keys[0]).toEqual({ id: created.id, prefix: created.token.slice(0, 12), label: 'listed', created_at: created.created_at, last_used_at: null });
-    expect(keys[0]!.prefix).toMatch(/^org_mcp_[0-9A-Za-z]{4}$/);
+    expect(Object.keys(keys[0]!).sort()).toEqual(['created_at', 'hint', 'id', 'label', 'last_used_at', 'prefix']);
+    expect(keys[0]).toEqual({ id: created.id, prefix: 'org_mcp_', hint: created.token.slice(8, 12), label: 'listed', created_at: created.created_at, last_used_at: null });
+    expect(keys[0]!.hint).toMatch(/^[0-9A-Za-z]{4}$/);
 
     expect((await read(created.token)).statusCode).toBe(200);
     const after = (await list(otherRoleId)).json<{ keys: { last_used_at: string | null }[] }>();

@@ -132,6 +132,7 @@ describe('inbound e-mail', () => {
       run_id,
       text: 'Please prepare the cash report from the attached aging.',
       origin: 'email:alice@example.com',
+      author: { kind: 'email', id: 'alice@example.com', label: 'alice@example.com' },
       attachments: [{ name: 'aging.csv', content_type: 'text/csv', size: 22 }],
     });
     expect(agent).toMatchObject({ sender: 'agent', run_id, status: 'complete', artifacts: ['report.md'] });

@@ -49,7 +49,7 @@ describe('inbound messaging channel', () => {
     });
     expect(history.statusCode).toBe(200);
     const [agent, user] = history.json<Record<string, unknown>[]>();
-    expect(user).toMatchObject({ sender: 'user', run_id, text: 'summarise this week’s sales calls', origin: 'message:slack:U024BE7LH' });
+    expect(user).toMatchObject({ sender: 'user', run_id, text: 'summarise this week’s sales calls', origin: 'message:slack:U024BE7LH', author: { kind: 'channel', id: 'slack:U024BE7LH', label: 'slack:U024BE7LH' } });
     expect(agent).toMatchObject({ sender: 'agent', run_id, status: 'complete', summary: 'Done: summarise this week’s sales calls', artifacts: ['report.md'] });
     expect((agent!.events as { type: string }[]).map((event) => event.type)).toEqual(['thought', 'milestone', 'text', 'complete']);
   });

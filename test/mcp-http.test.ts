@@ -150,7 +150,7 @@ describe('MCP over Streamable HTTP', () => {
       headers: t.auth(owner.token),
     });
     const [agent, user] = history.json<{ sender: string; run_id: string; origin?: string; text: string; status: string }[]>();
-    expect(user).toMatchObject({ sender: 'user', run_id: structured.run_id, origin: 'mcp:laptop', text: 'prepare the cash report' });
+    expect(user).toMatchObject({ sender: 'user', run_id: structured.run_id, origin: 'mcp:laptop', text: 'prepare the cash report', author: { kind: 'node_key', label: 'laptop' } });
     expect(agent).toMatchObject({ sender: 'agent', run_id: structured.run_id, status: 'complete' });
   });
 

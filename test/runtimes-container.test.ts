@@ -8,12 +8,11 @@ import { createServer, type IncomingHttpHeaders, type RequestListener, type Serv
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startContainerAgent, type ContainerAgent } from '../examples/container-agent/server.mjs';
-import { isRelayedBytes, type EventInput } from '../src/core/chat/types.js';
+import type { EventInput } from '../src/core/chat/types.js';
 import { OrgError } from '../src/core/errors.js';
 import { createContainerRuntime, type ContainerRuntimeOptions } from '../src/core/runtimes/container.js';
 import { fakeTools, recordingEmit, sampleSkill, sampleTurn } from './helpers/runtime-contract.js';
-import type { RelayedItem, Turn } from '../src/core/runtimes/types.js';
-import { eventsOfBytes } from '../src/core/chat/event-bytes.js';
+import type { RelayedEvent, Turn } from '../src/core/runtimes/types.js';
 import { notifier } from './helpers/notifier.js';
 
 let agent: ContainerAgent;
@@ -139,10 +138,13 @@ describe('container runtime against the example agent', () => {
     expect(lastError(events)).toBe('container closed the stream before a complete or error event');
   });
 
-  it('reports a non-2xx answer with its status', async () => {
-    const events = await turnOn(agent.url, 'status 503');
+  it('reports a non-2xx answer with its status alone, its body only in the operator\'s log', async () => {
+    const records: { message: string; fields?: Record<string, unknown> }[] = [];
+    const events = await turnOn(agent.url, 'status 503', { log: (_level, message, fields) => records.push({ message, ...(fields ? { fields } : {}) }) });
     expect(events).toHaveLength(1);
-    expect(lastError(events)).toBe(`container at ${agent.url} answered HTTP 503: {"error":{"message":"asked to answer 503"}}`);
+    expect(lastError(events)).toBe(`container at ${agent.url} answered HTTP 503`);
+    expect(JSON.stringify(events)).not.toContain('asked to answer');
+    expect(records).toEqual([expect.objectContaining({ fields: expect.objectContaining({ status: 503, body: '{"error":{"message":"asked to answer 503"}}' }) })]);
   });
 
   it('cancel aborts the request at once and the container sees it closed', async () => {
@@ -186,34 +188,33 @@ describe('container runtime against the example agent', () => {
 });
 
 describe('container runtime handing events over in batches', () => {
-  it('hands the events of each received chunk to emit.batch at once, in order: plain text events as their bytes, others parsed', async () => {
+  it('hands the events of each received chunk to emit.batch at once, in order, each with the JSON text it came in and its parse', async () => {
     const url = await rawServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       // One write: one chunk on the wire (small enough for one read).
       let body = '';
       for (let i = 0; i < 100; i++) body += `id: ${i}\ndata: {"type":"text","content":"part ${i}"}\n\n`;
-      // Not the plain form (a member after content): parsed, between the groups.
+      // A member validation drops, and escapes JSON.parse reads.
       body += 'data: {"type":"thought","content":"odd","extra":1}\n\n';
       body += 'data: {"type":"thought","content":"tab\\there \\u00e9 ✓"}\n\n';
       res.write(body);
       res.end('data: {"type":"complete","content":{"summary":"done","artifacts":[]}}\n\n');
     });
-    const batches: RelayedItem[][] = [];
+    const batches: RelayedEvent[][] = [];
     const single: EventInput[] = [];
     const emit = Object.assign(
       async (event: EventInput) => {
         single.push(event);
       },
       {
-        batch: async (events: RelayedItem[]) => {
+        batch: async (events: RelayedEvent[]) => {
           batches.push(events);
         },
       },
     );
     await createContainerRuntime(url).run(sampleTurn({ message: 'x' }), emit, fakeTools(), new AbortController().signal);
     expect(single).toEqual([]);
-    const items = batches.flat();
-    const relayed = items.flatMap((item) => (isRelayedBytes(item) ? eventsOfBytes(item) : [item]));
+    const relayed = batches.flat();
     expect(relayed.map((item) => item.event)).toEqual([
       ...Array.from({ length: 100 }, (_, i) => ({ type: 'text', content: `part ${i}` })),
       { type: 'thought', content: 'odd' },
@@ -221,9 +222,9 @@ describe('container runtime handing events over in batches', () => {
       { type: 'complete', content: { summary: 'done', artifacts: [] } },
     ]);
     expect(relayed[7]!.raw).toBe('{"type":"text","content":"part 7"}');
+    expect(relayed[7]!.parsed).toEqual({ type: 'text', content: 'part 7' });
     expect(relayed[100]!.raw).toBe('{"type":"thought","content":"odd","extra":1}');
-    // The plain events came as groups of bytes, the odd one and the terminal one parsed.
-    expect(items.map((item) => (isRelayedBytes(item) ? 'bytes' : item.event.type)).filter((kind, index, all) => kind !== all[index - 1])).toEqual(['bytes', 'thought', 'bytes', 'complete']);
+    expect(relayed[100]!.parsed).toEqual({ type: 'thought', content: 'odd', extra: 1 });
     // A hundred events written at once arrive in a chunk or a few, never one batch each.
     expect(batches.length).toBeLessThan(10);
   });

@@ -25,7 +25,7 @@ function exchange(url: URL, handlers: SseHandlers, signal = new AbortController(
 }
 
 /** A server that sends one frame per write, the next only once the test says so. */
-async function steppedServer(frames: string[], end = true): Promise<{ url: URL; next: () => void }> {
+async function steppedServer(frames: (string | Buffer)[], end = true): Promise<{ url: URL; next: () => void }> {
   let release: () => void = () => undefined;
   const url = await serve((req, res) => {
     req.resume();
@@ -140,5 +140,24 @@ describe('streamSse', () => {
     );
     expect(outcome).toEqual({ kind: 'aborted' });
     expect(seen).toEqual(['one']);
+  });
+
+  it('reads a character split between two chunks whole, and hands over nothing after a message asked to stop, the rest of its chunk included', async () => {
+    const first = Buffer.from('data: é\n\n');
+    const cut = first.indexOf(0xc3) + 1;
+    const { url, next } = await steppedServer([first.subarray(0, cut), Buffer.concat([first.subarray(cut), Buffer.from('data: stop\n\ndata: after\n\n')]), Buffer.from('data: later\n\n')]);
+    const seen: string[] = [];
+    const outcome = await exchange(url, {
+      onMessage(message) {
+        seen.push(message.data);
+        return message.data === 'stop';
+      },
+      afterChunk() {
+        next();
+        return undefined;
+      },
+    });
+    expect(outcome).toEqual({ kind: 'stopped' });
+    expect(seen).toEqual(['é', 'stop']);
   });
 });

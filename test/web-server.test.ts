@@ -7,7 +7,7 @@
  * prints on its first start. Needs `npm run build` (dist/web).
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
@@ -71,6 +71,17 @@ describe('web UI routes', () => {
     // Conditional GET of an asset: the validators @fastify/static sends make a 304.
     const again = await t.server.inject({ method: 'GET', url: js!, headers: { 'if-none-match': String(script.headers.etag) } });
     expect(again.statusCode).toBe(304);
+  });
+
+  it('ships no schema library to the browser: no chunk of the built UI holds TypeBox', async () => {
+    const assets = join(DEFAULT_WEB_ROOT, 'assets');
+    const chunks = (await readdir(assets)).filter((name) => name.endsWith('.js'));
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const name of chunks) {
+      const code = await readFile(join(assets, name), 'utf8');
+      // TypeBox marks every schema with a '~kind' member; its value checker names it too.
+      expect(code.includes('~kind'), name).toBe(false);
+    }
   });
 
   it('answers a page the browser navigates to with the app (SPA fallback), not other requests', async () => {

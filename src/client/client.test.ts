@@ -6,6 +6,8 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OrgError, isOrgError } from '../core/errors.js';
+import { isChatEvent } from '../core/schemas/chat.js';
+import * as calls from './calls/index.js';
 import { OrgClient } from './client.js';
 import type { FetchLike } from './http.js';
 import { networkError, problemError } from './problem.js';
@@ -108,6 +110,21 @@ describe('calls', () => {
     expect(unauthorized).toBe(1);
   });
 
+  it('has every call of every part of the API as a method, no two parts naming the same one', async () => {
+    const parts = Object.values(calls);
+    const names = parts.flatMap((part) => Object.keys(part));
+    expect(new Set(names).size).toBe(names.length);
+    const client = new OrgClient({ url: 'http://h:1', token: 'tok' });
+    for (const part of parts) for (const [name, method] of Object.entries(part)) expect((client as unknown as Record<string, unknown>)[name], name).toBe(method);
+    // A call of one part using another's (whoami lists the structures), with the client's settings.
+    const { fetch, seen } = fakeFetch([() => Response.json({ kind: 'user', user: { email: 'a@b.c' } }), () => Response.json({ structures: [] })]);
+    expect(await new OrgClient({ url: 'http://h:1', token: 'tok', fetch }).whoami()).toEqual({ kind: 'user', admin: false, email: 'a@b.c', structures: [] });
+    expect(seen.map((request) => [request.url, request.headers.authorization])).toEqual([
+      ['http://h:1/api/org/whoami', 'Bearer tok'],
+      ['http://h:1/api/org/structures', 'Bearer tok'],
+    ]);
+  });
+
   it('works against the page origin (an empty base URL), as the web UI does', async () => {
     const { fetch, seen } = fakeFetch([() => Response.json({ status: 'ok', version: '1', skills: 3 })]);
     await new OrgClient({ url: '', fetch }).health();
@@ -138,14 +155,26 @@ describe('SSE reading', () => {
 });
 
 describe('chat streams', () => {
-  it('takes only frames that hold a ChatEvent of the schema', () => {
+  it('takes only frames that hold a ChatEvent of the schema (the Node client’s check)', () => {
+    expect(parseEventData(JSON.stringify(text('a')), isChatEvent)).toEqual(text('a'));
+    expect(parseEventData(JSON.stringify(complete), isChatEvent)).toEqual(complete);
+    expect(parseEventData('not json', isChatEvent)).toBeUndefined();
+    expect(parseEventData(JSON.stringify({ type: 'text', content: 'no timestamp' }), isChatEvent)).toBeUndefined();
+    expect(parseEventData(JSON.stringify({ type: 'tool_call', content: { tool: 5 }, timestamp: '2026-01-01T00:00:00.000Z' }), isChatEvent)).toBeUndefined();
+    expect(parseEventData(JSON.stringify({ type: 'complete', content: { summary: 'no artifacts' }, timestamp: '2026-01-01T00:00:00.000Z' }), isChatEvent)).toBeUndefined();
+    expect(parseEventData(JSON.stringify({ type: 'shout', content: 'x', timestamp: '2026-01-01T00:00:00.000Z' }), isChatEvent)).toBeUndefined();
+  });
+
+  it('by default takes frames with the envelope of a known event type (the web UI’s check, no schema library)', () => {
+    const at = '2026-01-01T00:00:00.000Z';
     expect(parseEventData(JSON.stringify(text('a')))).toEqual(text('a'));
     expect(parseEventData(JSON.stringify(complete))).toEqual(complete);
     expect(parseEventData('not json')).toBeUndefined();
     expect(parseEventData(JSON.stringify({ type: 'text', content: 'no timestamp' }))).toBeUndefined();
-    expect(parseEventData(JSON.stringify({ type: 'tool_call', content: { tool: 5 }, timestamp: '2026-01-01T00:00:00.000Z' }))).toBeUndefined();
-    expect(parseEventData(JSON.stringify({ type: 'complete', content: { summary: 'no artifacts' }, timestamp: '2026-01-01T00:00:00.000Z' }))).toBeUndefined();
-    expect(parseEventData(JSON.stringify({ type: 'shout', content: 'x', timestamp: '2026-01-01T00:00:00.000Z' }))).toBeUndefined();
+    expect(parseEventData(JSON.stringify({ type: 'shout', content: 'x', timestamp: at }))).toBeUndefined();
+    expect(parseEventData(JSON.stringify({ type: 'text', content: { not: 'a string' }, timestamp: at }))).toBeUndefined();
+    expect(parseEventData(JSON.stringify({ type: 'tool_call', content: 'not an object', timestamp: at }))).toBeUndefined();
+    expect(parseEventData(JSON.stringify({ type: 'complete', content: null, timestamp: at }))).toBeUndefined();
   });
 
   it('resumes after a drop with Last-Event-ID and ends at the terminal event', async () => {

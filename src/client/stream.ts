@@ -7,7 +7,7 @@
  * itself never stops because a connection did.
  */
 import { isTerminal, type ChatEvent } from '../core/chat/types.js';
-import { isChatEvent } from '../core/schemas/chat.js';
+import { isEventEnvelope } from './envelope.js';
 import { OrgError, isOrgError } from '../core/errors.js';
 import { call, send, type Transport } from './http.js';
 import { isTransient } from './problem.js';
@@ -42,6 +42,11 @@ export interface ChatStreamOptions {
   idleTimeoutMs?: number;
   /** Called before each reconnection. */
   onReconnect?: (info: ReconnectInfo) => void;
+  /**
+   * Which frames hold an event (default {@link isEventEnvelope}, the light envelope check;
+   * the Node client passes the full schema check, `isChatEvent`).
+   */
+  isEvent?: (value: unknown) => value is ChatEvent;
   /** Ends the iteration and drops the connection (the turn goes on on the server). */
   signal?: AbortSignal;
 }
@@ -59,7 +64,7 @@ export interface ChatStream extends AsyncIterable<StreamedEvent> {
 }
 
 /** Defaults of {@link ChatStreamOptions}. */
-export const STREAM_DEFAULTS = { maxReconnects: 8, retryDelayMs: 250, maxRetryDelayMs: 5_000, idleTimeoutMs: 45_000 } as const;
+export const STREAM_DEFAULTS = { maxReconnects: 8, retryDelayMs: 250, maxRetryDelayMs: 5_000, idleTimeoutMs: 45_000, isEvent: isEventEnvelope } as const;
 
 /** Waits `ms`, or less when `signal` aborts. */
 function pause(ms: number, signal: AbortSignal): Promise<void> {
@@ -76,17 +81,17 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /**
- * The chat event a frame's data carries, checked against the `ChatEvent` schema;
- * undefined when the data is not JSON or not a valid event.
+ * The chat event a frame's data carries, checked with `isEvent` (by default the envelope
+ * check); undefined when the data is not JSON or not an event.
  */
-export function parseEventData(data: string): ChatEvent | undefined {
+export function parseEventData(data: string, isEvent: (value: unknown) => value is ChatEvent = isEventEnvelope): ChatEvent | undefined {
   let value: unknown;
   try {
     value = JSON.parse(data);
   } catch {
     return undefined;
   }
-  return isChatEvent(value) ? value : undefined;
+  return isEvent(value) ? value : undefined;
 }
 
 /** Cancels a run; a run that already ended (409) is not an error. */
@@ -160,7 +165,7 @@ class RunStream implements ChatStream {
         response = undefined;
         if (!body) throw new OrgError('unavailable', 'the server sent no stream body');
         for await (const message of readSse(body, { idleTimeoutMs: this.#options.idleTimeoutMs, signal: closed })) {
-          const event = parseEventData(message.data);
+          const event = parseEventData(message.data, this.#options.isEvent);
           if (!event) continue; // not an event of ours; the server never sends such a frame
           const seq = message.id !== undefined && /^\d+$/.test(message.id) ? Number(message.id) : undefined;
           if (seq !== undefined) {

@@ -8,6 +8,7 @@ import type { FieldError } from './schemas/problem.js';
 /** Stable error codes of API.md §2, each with its HTTP status. */
 export const ERROR_STATUS = {
   invalid_request: 400,
+  egress_refused: 400,
   unauthorized: 401,
   forbidden: 403,
   instance_skill: 403,
@@ -15,6 +16,7 @@ export const ERROR_STATUS = {
   request_timeout: 408,
   conflict: 409,
   already_exists: 409,
+  delegation_refused: 409,
   gone: 410,
   precondition_failed: 412,
   payload_too_large: 413,
@@ -25,6 +27,7 @@ export const ERROR_STATUS = {
   internal: 500,
   unavailable: 503,
   timeout: 504,
+  insufficient_storage: 507,
 } as const;
 
 /** One of the error codes of API.md §2. */
@@ -35,6 +38,7 @@ export type { FieldError } from './schemas/problem.js';
 /** Titles shown in problem details, one per code. */
 export const ERROR_TITLE: Record<ErrorCode, string> = {
   invalid_request: 'Invalid request',
+  egress_refused: 'Outbound address refused',
   unauthorized: 'Unauthorized',
   forbidden: 'Forbidden',
   instance_skill: 'Instance skill',
@@ -42,6 +46,7 @@ export const ERROR_TITLE: Record<ErrorCode, string> = {
   request_timeout: 'Request timeout',
   conflict: 'Conflict',
   already_exists: 'Already exists',
+  delegation_refused: 'Delegation refused',
   gone: 'Gone',
   precondition_failed: 'Precondition failed',
   payload_too_large: 'Payload too large',
@@ -52,10 +57,12 @@ export const ERROR_TITLE: Record<ErrorCode, string> = {
   internal: 'Internal error',
   unavailable: 'Service unavailable',
   timeout: 'Timed out',
+  insufficient_storage: 'Insufficient storage',
 };
 
 const EXIT_CODE: Record<ErrorCode, number> = {
   invalid_request: 2,
+  egress_refused: 2,
   unauthorized: 3,
   forbidden: 3,
   instance_skill: 3,
@@ -63,6 +70,7 @@ const EXIT_CODE: Record<ErrorCode, number> = {
   request_timeout: 7,
   conflict: 5,
   already_exists: 5,
+  delegation_refused: 5,
   gone: 5,
   precondition_failed: 5,
   payload_too_large: 2,
@@ -73,6 +81,7 @@ const EXIT_CODE: Record<ErrorCode, number> = {
   internal: 1,
   unavailable: 7,
   timeout: 8,
+  insufficient_storage: 9,
 };
 
 /** Options of an OrgError beyond its code and message. */

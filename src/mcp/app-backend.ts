@@ -46,6 +46,7 @@ export function createAppBackend(app: App, key: McpKeyRecord): OrgToolBackend {
         message: input.message,
         attachments: decodeAttachments(input.attachments ?? []),
         origin: `mcp:${key.label || key.id}`,
+        author: { kind: 'node_key', id: key.id, label: key.label || key.id },
         ...(input.traceContext ? { traceContext: input.traceContext } : {}),
       });
       return started(run, app.clock.now().toISOString());

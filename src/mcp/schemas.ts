@@ -6,11 +6,12 @@
  * optional instead of nullable.
  */
 import { z } from 'zod';
+import { MEDIA_TYPE_MAX_LENGTH, MEDIA_TYPE_PATTERN } from '../core/util/patterns.js';
 
 const attachment = z.object({
   name: z.string().min(1).max(255).describe('file name'),
   content_base64: z.string().describe('the file content, base64-encoded (at most 10 MiB decoded)'),
-  content_type: z.string().max(255).optional().describe('media type, e.g. text/csv'),
+  content_type: z.string().max(MEDIA_TYPE_MAX_LENGTH).regex(new RegExp(MEDIA_TYPE_PATTERN), 'must be a media type such as text/csv').optional().describe('media type, e.g. text/csv'),
 });
 
 /** Input of `do`: the request in plain words and files for the shelf, as the chat message endpoint takes them. */

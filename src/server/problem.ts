@@ -5,7 +5,7 @@
 import { STATUS_CODES } from 'node:http';
 import { ERROR_STATUS, ERROR_TITLE, type ErrorCode, type FieldError, OrgError } from '../core/errors.js';
 import type { Problem } from '../core/schemas/problem.js';
-import { ROLE_ID_PATTERN, SLUG_PATTERN } from '../core/util/index.js';
+import { MEDIA_TYPE_PATTERN, ROLE_ID_PATTERN, SLUG_PATTERN } from '../core/util/index.js';
 
 /** A problem-details body (the core's Problem record). */
 export type ProblemBody = Problem;
@@ -55,6 +55,7 @@ type ValidationIssue = NonNullable<FastifyLikeError['validation']>[number];
 const KNOWN_PATTERNS: Record<string, string> = {
   [SLUG_PATTERN]: 'must be lowercase words joined by hyphens, e.g. plan-offsite',
   [ROLE_ID_PATTERN]: 'must be <team>-<role>: lowercase words joined by hyphens, e.g. exec-ceo',
+  [MEDIA_TYPE_PATTERN]: 'must be a media type such as text/csv or text/plain; charset=utf-8 (no line breaks)',
 };
 const FORMATS: Record<string, string> = {
   uuid: 'must be a UUID',

@@ -60,6 +60,8 @@ export interface FakeTools extends TurnTools {
   artifacts: Map<string, { content: string; contentType: string }>;
   /** Queries received by `searchSkills`. */
   searches: string[];
+  /** Delegations received by `delegate`, in order. */
+  delegations: { roleId: string; message: string }[];
 }
 
 /** A skill for the fakes and sample turns. */
@@ -84,9 +86,22 @@ export function sampleSkill(slug = 'weekly-report', steps = 2): TurnSkill {
 export function fakeTools(skills: TurnSkill[] = [sampleSkill()]): FakeTools {
   const artifacts = new Map<string, { content: string; contentType: string }>();
   const searches: string[] = [];
+  const delegations: { roleId: string; message: string }[] = [];
   return {
     artifacts,
     searches,
+    delegations,
+    delegate(roleId, message) {
+      delegations.push({ roleId, message });
+      if (roleId === 'ceo') return Promise.resolve({ run_id: null, role_id: roleId, status: 'error', summary: 'ceo cannot delegate to itself', artifacts: [], refused: 'self' });
+      return Promise.resolve({ run_id: randomUUID(), role_id: roleId, status: 'complete', summary: `${roleId} did: ${message}`, artifacts: [] });
+    },
+    listPeers() {
+      return Promise.resolve({
+        self: { role_id: 'ceo', label: 'CEO', state: 'working', parent: null },
+        peers: [{ role_id: 'cto', label: 'CTO', state: 'idle', parent: 'ceo' }],
+      });
+    },
     searchSkills(query, limit = 5) {
       searches.push(query);
       return Promise.resolve(skills.slice(0, limit).map((skill) => ({ slug: skill.slug, score: skill.score, reason: `matched "${query}"` })));

@@ -54,6 +54,43 @@ export function describeChatStore(name: string, make: () => Promise<StoreFixture
       expect(await store.events(randomUUID(), 0)).toEqual([]);
     });
 
+    it('keeps the origin and delegated_by of a delegated turn\'s user message, also after a restart', async () => {
+      const fixture = await open();
+      const parent = await start(fixture.store, 'the whole task', '2030-01-01T00:00:00.000Z');
+      const where = { runId: randomUUID(), ...node };
+      const delegatedBy = { role_id: 'team-lead', run_id: parent.runId, root_run_id: parent.runId };
+      await fixture.store.startRun(
+        where,
+        { id: randomUUID(), run_id: where.runId, text: 'a part of it', attachments: [], created_at: '2030-01-01T00:00:01.000Z', origin: 'delegation:team-lead', delegated_by: delegatedBy },
+        { id: randomUUID(), run_id: where.runId, created_at: '2030-01-01T00:00:01.000Z' },
+        { startedBy: randomUUID() },
+      );
+      for (const store of [fixture.store, await fixture.reopen()]) {
+        const [, user, , root] = await store.messages(node, { limit: 10 });
+        expect(user).toMatchObject({ sender: 'user', text: 'a part of it', origin: 'delegation:team-lead', delegated_by: delegatedBy });
+        expect(root).not.toHaveProperty('delegated_by');
+      }
+    });
+
+    it('keeps the author of a user message (and its origin) across a restart; a message without one has none', async () => {
+      const fixture = await open();
+      const author = { kind: 'email' as const, id: 'ana@example.com', label: 'Ana "the analyst" <ana@example.com>' };
+      const where = { runId: randomUUID(), ...node };
+      await fixture.store.startRun(
+        where,
+        { id: randomUUID(), run_id: where.runId, text: 'by mail', attachments: [], created_at: '2030-01-02T00:00:00.000Z', origin: 'email:ana@example.com', author },
+        { id: randomUUID(), run_id: where.runId, created_at: '2030-01-02T00:00:00.000Z' },
+      );
+      await start(fixture.store, 'anonymous', '2030-01-02T00:00:01.000Z');
+      for (const store of [fixture.store, await fixture.reopen()]) {
+        const users = (await store.messages(node, { limit: 10 })).filter((message) => message.sender === 'user');
+        const byMail = users.find((message) => message.text === 'by mail');
+        expect(byMail).toMatchObject({ origin: 'email:ana@example.com', author });
+        expect(users.find((message) => message.text === 'anonymous')).not.toHaveProperty('author');
+        expect((await store.messages(node, { limit: 10 })).filter((message) => message.sender === 'agent').every((message) => !('author' in message))).toBe(true);
+      }
+    });
+
     it('appends events in batches and gives back the same JSON text after any sequence number', async () => {
       const { store } = await open();
       const where = await start(store, 'hello', '2030-01-01T00:00:00.000Z');
@@ -66,6 +103,32 @@ export function describeChatStore(name: string, make: () => Promise<StoreFixture
       await store.endRun(where, { run_id: where.runId, status: 'complete', text: 'Hello "there"', summary: 'done', artifacts: ['a.md'], completed_at: '2030-01-01T00:00:03.000Z' });
       const [agent] = await store.messages(node, { limit: 1 });
       expect(agent).toMatchObject({ sender: 'agent', status: 'complete', text: 'Hello "there"', summary: 'done', artifacts: ['a.md'], completed_at: '2030-01-01T00:00:03.000Z' });
+    });
+
+    it('streams the events after any sequence number as the SSE frames a replay sends, events larger than a read and a torn tail included', async () => {
+      const { store } = await open();
+      const where = await start(store, 'a long run', '2030-01-01T00:00:00.000Z');
+      const writer = store.eventWriter(where);
+      // Small events, one far larger than a read of the file, and many more than a page.
+      const events = [event(1, 'text', 'x'.repeat(200_000)), ...Array.from({ length: 600 }, (_, i) => event(i + 2, 'text', `part ${i} 😀`)), event(602, 'complete', { summary: 'done', artifacts: [] })];
+      await writer.write([FrameBatch.of(events.slice(0, 300))]);
+      await writer.write([FrameBatch.of(events.slice(300))]);
+      const framesAfter = async (afterSeq: number) => {
+        const parts: Buffer[] = [];
+        for await (const part of store.eventFrames(where.runId, afterSeq)) parts.push(part);
+        return Buffer.concat(parts).toString('utf8');
+      };
+      const expected = (list: EncodedEvent[]) => list.map((item) => `id: ${item.seq}\ndata: ${item.json}\n\n`).join('');
+      expect(await framesAfter(0)).toBe(expected(events));
+      expect(await framesAfter(1)).toBe(expected(events.slice(1)));
+      expect(await framesAfter(590)).toBe(expected(events.slice(590)));
+      expect(await framesAfter(602)).toBe('');
+      expect(await framesAfter(0)).toBe(expected(await store.events(where.runId, 0)));
+      // Stopping early closes what the stream holds.
+      for await (const _part of store.eventFrames(where.runId, 0)) break;
+      const unknown: Buffer[] = [];
+      for await (const part of store.eventFrames(randomUUID(), 0)) unknown.push(part);
+      expect(unknown).toEqual([]);
     });
 
     it('keeps an agent text of any length whole, or its start marked text_truncated (the whole being the run\'s text events), given whole or cut', async () => {

@@ -11,6 +11,7 @@ import type { ChatEvent } from '../src/api/types';
 import { matchesOf, toBlocks } from '../src/chat/blocks';
 import { EventList } from '../src/chat/EventList';
 import { formatScore } from '../src/ui/Score';
+import { renderLoaded } from './prerender';
 
 const SID = '7d3c1a8e-2b4f-4c6d-9e0a-1b2c3d4e5f60';
 const T = '2026-11-22T10:00:00.000Z';
@@ -78,9 +79,9 @@ describe('skill search results', () => {
 });
 
 describe('markdown in replies', () => {
-  it('renders GFM tables in a focusable scroll region, strikethrough and task lists', () => {
-    const html = render([ev({ type: 'text', content: '| a | b |\n|---|---|\n| 1 | 2 |\n\n~~old~~\n\n- [x] done\n' })]);
-    expect(html).toContain('<div class="table-scroll" tabindex="0" role="region" aria-label="Table"><table>');
+  it('renders GFM tables in a focusable scroll box named by its headers, strikethrough and task lists', async () => {
+    const html = await renderLoaded(<EventList events={[ev({ type: 'text', content: '| a | b |\n|---|---|\n| 1 | 2 |\n\n~~old~~\n\n- [x] done\n' })]} structureId={SID} />);
+    expect(html).toContain('<div class="table-scroll" tabindex="0" role="group" aria-label="Table: a, b"><table>');
     expect(html).toContain('<td>1</td>');
     expect(html).toContain('<del>old</del>');
     expect(html).toContain('type="checkbox"');

@@ -11,6 +11,7 @@ import { toBlocks } from '../src/chat/blocks';
 import { EventList } from '../src/chat/EventList';
 import { chatReducer, initialChat } from '../src/chat/reducer';
 import { pickDraft } from '../src/skills/DraftsQueue';
+import { renderLoaded } from './prerender';
 
 const SID = '7d3c1a8e-2b4f-4c6d-9e0a-1b2c3d4e5f60';
 const T = '2026-11-22T10:00:00.000Z';
@@ -37,16 +38,17 @@ describe('EventList renders each event type', () => {
     expect(html).toContain('Reading the request for the CFO.');
   });
 
-  it('streams text: consecutive text events become one markdown block', () => {
+  it('streams text: consecutive text events become one markdown block', async () => {
     const html = only(
-      render([ev({ type: 'text', content: 'You said: ' }), ev({ type: 'text', content: '**hello** ' }), ev({ type: 'text', content: 'world' })]),
+      await renderLoaded(<EventList events={[ev({ type: 'text', content: 'You said: ' }), ev({ type: 'text', content: '**hello** ' }), ev({ type: 'text', content: 'world' })]} structureId={SID} />),
     );
     expect(html.match(/class="ev ev-text"/g)).toHaveLength(1);
     expect(html).toContain('<p>You said: <strong>hello</strong> world</p>');
   });
 
-  it('never renders raw HTML from agent text', () => {
-    const html = render([ev({ type: 'text', content: 'hi <img src=x onerror=alert(1)> <script>alert(2)</script>' })]);
+  it('never renders raw HTML from agent text', async () => {
+    const html = await renderLoaded(<EventList events={[ev({ type: 'text', content: 'hi <img src=x onerror=alert(1)> <script>alert(2)</script>' })]} structureId={SID} />);
+    expect(html).toContain('<p>hi');
     expect(html).not.toContain('<img');
     expect(html).not.toContain('<script');
   });

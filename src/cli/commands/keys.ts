@@ -28,7 +28,7 @@ export async function runKeysCreate(args: KeysArgs & { label?: string }, partial
     printJson(deps.output, key);
     return 0;
   }
-  deps.output.out(`created MCP key ${key.id} (${key.prefix}…) for ${node.label} (${node.role_id}) in ${detail.name}`);
+  deps.output.out(`created MCP key ${key.id} (${key.prefix}${key.hint}…) for ${node.label} (${node.role_id}) in ${detail.name}`);
   deps.output.out('');
   deps.output.out(`  ${key.token}`);
   deps.output.out('');
@@ -37,7 +37,7 @@ export async function runKeysCreate(args: KeysArgs & { label?: string }, partial
   return 0;
 }
 
-/** Lists a node's keys (prefixes and labels, never tokens). */
+/** Lists a node's keys (their token's start — prefix and hint — and labels, never tokens). */
 export async function runKeysList(args: KeysArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
   const deps = withDefaults(partial);
   const { client, detail, node } = await target(args, deps);
@@ -46,7 +46,7 @@ export async function runKeysList(args: KeysArgs, partial: Partial<CommandDeps> 
     json: args.json,
     columns: [
       { header: 'id', value: (k) => k.id },
-      { header: 'prefix', value: (k) => k.prefix },
+      { header: 'token', value: (k) => `${k.prefix}${k.hint}…` },
       { header: 'label', value: (k) => k.label || '—', max: 30 },
       { header: 'created', value: (k) => k.created_at },
       { header: 'last used', value: (k) => k.last_used_at ?? 'never' },
@@ -61,7 +61,7 @@ export async function runKeysRevoke(args: KeysArgs & { key: string }, partial: P
   const deps = withDefaults(partial);
   const { client, detail, node } = await target(args, deps);
   const { keys } = await client.listKeys(detail.id, node.role_id);
-  const matches = keys.filter((k) => k.id === args.key || k.id.startsWith(args.key) || k.prefix === args.key);
+  const matches = keys.filter((k) => k.id === args.key || k.id.startsWith(args.key) || `${k.prefix}${k.hint}` === args.key || k.hint === args.key);
   if (matches.length === 0) throw notFound(`${node.role_id} has no key "${args.key}"`);
   if (matches.length > 1) throw invalid(`"${args.key}" matches several keys: ${matches.map((k) => k.id).join(', ')}`);
   await client.revokeKey(detail.id, node.role_id, matches[0]!.id);

@@ -13,8 +13,18 @@ import { createFsKeyStore } from './fs-key-store.js';
 import type { KeyStore, McpKeyRecord } from './key-store.js';
 import { TOKEN_PREFIX, hashToken, mintToken } from './tokens.js';
 
-/** Characters after `org_mcp_` shown in a key's `prefix` (too few to guess the rest). */
+/** Characters after `org_mcp_` shown as a key's `hint` (too few to guess the rest). */
 export const KEY_HINT_LENGTH = 4;
+
+/**
+ * The public `prefix` and `hint` of a stored key. The record's `prefix` holds the token's
+ * start, `org_mcp_` and the hint (every key ever minted was stored so, which is how keys
+ * minted before `hint` existed list theirs); a record holding less lists an empty hint.
+ */
+export function keyHintOf(record: Pick<McpKeyRecord, 'prefix'>): { prefix: typeof TOKEN_PREFIX.mcp; hint: string } {
+  const stored = record.prefix.startsWith(TOKEN_PREFIX.mcp) ? record.prefix.slice(TOKEN_PREFIX.mcp.length, TOKEN_PREFIX.mcp.length + KEY_HINT_LENGTH) : '';
+  return { prefix: TOKEN_PREFIX.mcp, hint: /^[0-9A-Za-z]*$/.test(stored) ? stored : '' };
+}
 
 export type { McpKeyRecord } from './key-store.js';
 
@@ -73,7 +83,7 @@ export class KeyService {
       node_id: input.nodeId,
       role_id: input.roleId,
       label: input.label ?? '',
-      // The service prefix and the first characters after it, so keys can be told apart in listings.
+      // The service prefix and the hint after it (see keyHintOf), so keys can be told apart in listings.
       prefix: token.slice(0, TOKEN_PREFIX.mcp.length + KEY_HINT_LENGTH),
       token_hash: hashToken(token),
       created_at: isoNow(this.clock),
@@ -82,14 +92,14 @@ export class KeyService {
     };
     await this.keys.insert(record);
     this.byHash.set(record.token_hash, record);
-    return { id: record.id, token, prefix: record.prefix, label: record.label, created_at: record.created_at };
+    return { id: record.id, token, ...keyHintOf(record), label: record.label, created_at: record.created_at };
   }
 
   /** Live keys of a node, oldest first, without tokens. */
   async list(structureId: string, nodeId: string): Promise<McpKeyListing[]> {
     return (await this.keys.liveOfNode(structureId, nodeId)).map((key) => ({
       id: key.id,
-      prefix: key.prefix,
+      ...keyHintOf(key),
       label: key.label,
       created_at: key.created_at,
       last_used_at: this.lastUsed.get(key.id) ?? key.last_used_at,

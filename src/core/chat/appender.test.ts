@@ -1,12 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { RunAppender, type AppenderHooks } from './appender.js';
 import { sseFrame, type EncodedEvent } from './encoded.js';
-import { stringEventAt } from './event-bytes.js';
+import { parseEvent } from './events.js';
 import type { FrameBatch } from './frames.js';
 import { Run } from './run.js';
 import { END_TEXT, type RunEventWriter } from './store.js';
+import type { RelayedEvent } from './types.js';
 
 const where = { runId: 'r', structureId: 's', nodeId: 'n', roleId: 'team-x' };
+
+/** An event as a relay hands it over: validated, with the JSON text it was parsed from and that parse. */
+function relayed(raw: string): RelayedEvent {
+  const parsed: unknown = JSON.parse(raw);
+  const result = parseEvent(parsed);
+  if (!result.ok) throw new Error(result.message);
+  return { event: result.event, raw, parsed };
+}
 
 /** A writer whose writes complete only when the test says so. */
 function gatedWriter() {
@@ -69,10 +78,8 @@ describe('RunAppender', () => {
     const firstWrite = gate.nextWrite();
     const a = appender.append({ type: 'thought', content: 'a' });
     await firstWrite;
-    const source = Buffer.from('{"type":"text","content":"b"}{"type":"text","content":"c"}{"type":"thought","content":"d"}');
-    const span = (start: number, end: number) => [start, end, stringEventAt(source, start, end)];
-    const b = appender.appendBatch([{ source, spans: [...span(0, 29), ...span(29, 58)] }]);
-    const c = appender.appendBatch([{ event: { type: 'text', content: 'e' } }, { source, spans: span(58, 90) }]);
+    const b = appender.appendBatch([relayed('{"type":"text","content":"b"}'), relayed('{"type":"text","content":"c"}')]);
+    const c = appender.appendBatch([{ event: { type: 'text', content: 'e' } }, relayed('{"type":"thought","content":"d"}')]);
     const secondWrite = gate.nextWrite();
     gate.writes[0]!.release();
     await a;
@@ -115,6 +122,7 @@ describe('RunAppender', () => {
     expect(published).toEqual([1, 2, 3]);
     expect(ended).toHaveLength(1);
     expect(ended[0]!.terminal.seq).toBe(3);
+    expect(JSON.parse(ended[0]!.terminal.json)).toEqual({ type: 'complete', content: { summary: 's', artifacts: [] }, timestamp: 'T' });
     expect(ended[0]!.text).toBe('hello world');
     expect(ended[0]!.truncated).toBe(false);
   });
@@ -122,15 +130,13 @@ describe('RunAppender', () => {
   it('keeps the first END_TEXT characters of the text for the end, marked truncated, relayed or not', async () => {
     const { run, appender, gate, ended } = setup();
     gate.writer.write = async () => undefined;
-    // Relayed groups of text events, past the limit in the middle of one.
+    // Relayed batches of text events, past the limit in the middle of one.
     const token = 'x'.repeat(1000);
-    const source = Buffer.from(Array.from({ length: 10 }, () => JSON.stringify({ type: 'text', content: token })).join(''));
-    const size = source.length / 10;
-    const spans = Array.from({ length: 10 }, (_, index) => [index * size, (index + 1) * size, stringEventAt(source, index * size, (index + 1) * size)]).flat();
-    void appender.appendBatch([{ source, spans }]);
+    const batch = () => Array.from({ length: 10 }, () => relayed(JSON.stringify({ type: 'text', content: token })));
+    void appender.appendBatch(batch());
     // Past the limit here, then more relayed text, which is no longer joined.
     void appender.append({ type: 'text', content: 'y'.repeat(END_TEXT) });
-    void appender.appendBatch([{ source, spans }]);
+    void appender.appendBatch(batch());
     await appender.append({ type: 'complete', content: { summary: 's', artifacts: [] } });
     await run.done;
     expect(ended[0]!.truncated).toBe(true);

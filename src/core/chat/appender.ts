@@ -1,7 +1,9 @@
 /**
  * The one ordered appender of a run: every event of a turn goes through `append`,
  * `appendBatch` or `appendTerminal`, which number it, stamp it and serialise it once, in
- * call order, straight into the bytes of its SSE frame. Batches are then written
+ * call order, into its SSE frame (a relayed event's JSON is the container's text with
+ * the timestamp spliced in, see `encodeEvent`); the frames of a batch are encoded to
+ * bytes together, once. Batches are then written
  * (group-committed by the store), their side effects recorded, and only then published
  * to the run's subscribers, in number order. The first terminal event seals the run:
  * anything appended after it is dropped.
@@ -10,14 +12,12 @@
  * Buffer of SSE frames (written to the run's file, published to its streams and kept by
  * the run), and the start of the agent's text, for the end record, one string per batch.
  */
-import { BatchBytes } from './batch-bytes.js';
-import type { EncodedEvent } from './encoded.js';
+import { encodeEvent, type EncodedEvent } from './encoded.js';
 import { FrameBatch, typeBit } from './frames.js';
 import type { Run } from './run.js';
 import { END_TEXT, type RunEventWriter } from './store.js';
 import { headOf } from '../util/text.js';
-import { kindBit, textOfBytes, typeOfKind } from './event-bytes.js';
-import { isRelayedBytes, isTerminal, type EventInput, type EventType, type RelayedItem } from './types.js';
+import { isTerminal, type EventInput, type EventType, type RelayedEvent } from './types.js';
 
 /** What the appender asks of the engine around each batch. */
 export interface AppenderHooks {
@@ -42,7 +42,7 @@ interface Entry {
   first: number;
   last: number;
   /** The SSE frames being written, until the entry is complete. */
-  building: BatchBytes | undefined;
+  building: string;
   /** The SSE frames, once the entry is complete. */
   frameBytes: Buffer | undefined;
   types: number;
@@ -102,52 +102,20 @@ export class RunAppender {
    * with one time, written with one commit and published as one batch); resolves once
    * they are durable. Events after a terminal one are dropped.
    */
-  appendBatch(items: readonly RelayedItem[]): Promise<void> {
+  appendBatch(items: readonly RelayedEvent[]): Promise<void> {
     if (this.sealedFlag || items.length === 0) return Promise.resolve();
-    // The batch's bytes are sized from its events before any is written: exactly for those
-    // recognised in their bytes (the common case), so its Buffer never grows nor needs a copy.
-    let recognised = 0;
-    let recognisedBytes = 0;
-    let others = 0;
-    let otherBytes = 0;
-    for (const item of items) {
-      if (!isRelayedBytes(item)) {
-        others += 1;
-        otherBytes += item.raw === undefined ? 128 : item.raw.length;
-        continue;
-      }
-      const { spans } = item;
-      recognised += spans.length / 3;
-      for (let index = 0; index < spans.length; index += 3) recognisedBytes += spans[index + 1]! - spans[index]!;
-    }
     const timestamp = this.now();
-    const entry = this.enqueue(BatchBytes.sizeFor(recognised, recognisedBytes, others, otherBytes, this.seq + recognised + others, timestamp));
+    const entry = this.enqueue();
     const pieces: string[] = [];
-    for (const item of items) {
-      if (isRelayedBytes(item)) {
-        // Text and thought events as the bytes they arrived in: none is terminal or logged.
-        const { source, spans } = item;
-        const building = entry.building!;
-        let seq = this.seq;
-        if (entry.last < entry.first) entry.first = seq + 1;
-        let types = entry.types;
-        for (let index = 0; index < spans.length; index += 3) {
-          building.addBytes(++seq, source, spans[index]!, spans[index + 1]!, timestamp);
-          types |= kindBit(spans[index + 2]!);
-        }
-        entry.types = types;
-        entry.lastType = typeOfKind(spans[spans.length - 1]!);
-        this.seq = entry.last = seq;
-        // The text is joined only while it is kept (the start of it): the rest is in the frames.
-        if (!this.textCut) {
-          const text = textOfBytes(item);
-          if (text) pieces.push(text);
-        }
-        continue;
-      }
-      const { event, raw, parsed } = item;
+    // The text is joined only while it is kept (the start of it, up to the piece that
+    // passes the limit, which marks it cut): the rest is in the frames.
+    let room = this.textCut ? -1 : END_TEXT - this.textLength;
+    for (const { event, raw, parsed } of items) {
       const piece = this.encode(entry, event, timestamp, raw, parsed);
-      if (piece) pieces.push(piece);
+      if (piece && room >= 0) {
+        pieces.push(piece);
+        room -= piece.length;
+      }
       if (isTerminal(event)) {
         this.sealedFlag = true;
         break;
@@ -203,14 +171,14 @@ export class RunAppender {
     this.textLength += piece.length;
   }
 
-  private enqueue(size?: number): Entry {
+  private enqueue(): Entry {
     let resolve!: () => void;
     let reject!: (error: unknown) => void;
     const promise = new Promise<void>((res, rej) => {
       resolve = res;
       reject = rej;
     });
-    const entry: Entry = { ready: false, first: this.seq + 1, last: this.seq, building: new BatchBytes(size), frameBytes: undefined, types: 0, lastType: 'text', lastJson: '', logged: undefined, promise, resolve, reject };
+    const entry: Entry = { ready: false, first: this.seq + 1, last: this.seq, building: '', frameBytes: undefined, types: 0, lastType: 'text', lastJson: '', logged: undefined, promise, resolve, reject };
     this.queue.push(entry);
     return entry;
   }
@@ -224,19 +192,21 @@ export class RunAppender {
   private encode(entry: Entry, input: EventInput, timestamp: string, raw?: string, parsed?: unknown): string | undefined {
     const seq = ++this.seq;
     if (entry.last < entry.first) entry.first = seq;
-    const json = entry.building!.add(seq, input, timestamp, raw, parsed, isTerminal(input));
+    const json = encodeEvent(input, timestamp, raw, parsed);
+    // The frame, as `sseFrame` writes it: the JSON is encoded to bytes once, with the batch's.
+    entry.building += `id: ${seq}\ndata: ${json}\n\n`;
     entry.last = seq;
     entry.types |= typeBit(input.type);
     entry.lastType = input.type;
-    if (json !== undefined) entry.lastJson = json;
+    entry.lastJson = json;
     if (input.type === 'decision' || input.type === 'milestone') (entry.logged ??= []).push(input);
     return input.type === 'text' ? input.content : undefined;
   }
 
   /** Marks an entry complete: its bytes are final and it may be written. */
   private complete(entry: Entry): void {
-    entry.frameBytes = entry.building!.finish();
-    entry.building = undefined;
+    entry.frameBytes = Buffer.from(entry.building, 'utf8');
+    entry.building = '';
     entry.ready = true;
     this.kick();
   }

@@ -13,7 +13,7 @@ import { basename, dirname, join, resolve, sep } from 'node:path';
 import { invalid, notFound } from '../errors.js';
 import { JsonFile, openReadStream, readJson, writeAtomic } from '../storage/index.js';
 import type { ArtifactInfo, ChatAttachment } from '../schemas/chat.js';
-import { isoNow, type Clock, systemClock } from '../util/index.js';
+import { isoNow, mediaTypeOr, type Clock, systemClock } from '../util/index.js';
 
 export type { ArtifactInfo } from '../schemas/chat.js';
 
@@ -115,7 +115,7 @@ export function decodeAttachments(list: readonly ChatAttachment[] = []): Decoded
     if (data.length > ATTACHMENT_LIMITS.bytes) {
       throw invalid(`attachment ${index} is larger than 10 MiB`, [{ path, message: 'must decode to at most 10 MiB' }]);
     }
-    return { name: safeName(attachment.name), content_type: attachment.content_type || 'application/octet-stream', data };
+    return { name: safeName(attachment.name), content_type: mediaTypeOr(attachment.content_type), data };
   });
 }
 
@@ -151,7 +151,7 @@ export class FsArtifactShelf implements ArtifactShelf {
     private readonly clock: Clock = systemClock,
   ) {
     this.dir = join(nodeDir, SHELF_DIR);
-    this.doc = new JsonFile<ShelfDoc>(join(nodeDir, SHELF_FILE), () => ({ version: 2, artifacts: [] }), 0o644);
+    this.doc = new JsonFile<ShelfDoc>(join(nodeDir, SHELF_FILE), () => ({ version: 2, artifacts: [] }));
   }
 
   private ready(): Promise<ShelfDoc> {
@@ -188,7 +188,8 @@ export class FsArtifactShelf implements ArtifactShelf {
     const info: ArtifactInfo = {
       name: safe,
       size: buffer.length,
-      content_type: contentType,
+      // Whatever a runtime or an upload said, what is kept can be served as a Content-Type.
+      content_type: mediaTypeOr(contentType),
       created_at: isoNow(this.clock),
       ...(origin ? { run_id: origin.runId, source: origin.source } : {}),
     };

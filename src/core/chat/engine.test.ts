@@ -6,7 +6,7 @@ import { notFound } from '../errors.js';
 import type { AgentRuntime, Emit, Turn } from '../runtimes/types.js';
 import type { LogEntry, NodeRecord } from '../structures/types.js';
 import { decodeEvent } from './encoded.js';
-import { stringEventAt } from './event-bytes.js';
+import { parseEvent } from './events.js';
 import { ChatEngine, type RuntimeRouter } from './engine.js';
 import { createFsChatStore } from './fs-store/index.js';
 import type { ChatDirectory, ChatSkills, LearnedDraft } from './ports.js';
@@ -184,23 +184,20 @@ describe('ChatEngine', () => {
     expect(history[0]).toMatchObject({ sender: 'agent', status: 'complete', text: texts.join('') });
   });
 
-  it('events recognised from their bytes are stored and streamed as those bytes with their sequence number and timestamp spliced in, between parsed ones, and read back after a restart', async () => {
+  it('relayed events are stored and streamed as the JSON text they came in, with their sequence number and timestamp spliced in, between built ones, and read back after a restart', async () => {
     const plain = ['{"type":"text","content":"one "}', '{"type":"thought","content":"naïve \\"q\\" \\u00e9"}', '{"type":"text","content":"two \\n✓"}'];
-    // A received chunk: the plain events lie in it between other bytes, as a relay finds them.
-    const source = Buffer.from(`data: ${plain.join('\n\ndata: ')}\n\n`, 'utf8');
-    const spans: number[] = [];
-    for (let from = 0, index = 0; index < plain.length; index++) {
-      const start = source.indexOf('{', from);
-      const end = source.indexOf('\n', start);
-      spans.push(start, end, stringEventAt(source, start, end));
-      from = end;
-    }
-    expect(spans.filter((_, index) => index % 3 === 2).every((kind) => kind >= 0)).toBe(true);
+    // As a relay hands them over: validated, with the text each was parsed from and that parse.
+    const relayed = plain.map((raw) => {
+      const parsed: unknown = JSON.parse(raw);
+      const result = parseEvent(parsed);
+      if (!result.ok) throw new Error(result.message);
+      return { event: result.event, raw, parsed };
+    });
     const toolCall: EventInput = { type: 'tool_call', content: { tool: 'search', args: null } };
     const engine = makeEngine(() => ({
       name: 'relaying',
       async run(_turn, emit) {
-        await emit.batch!([{ event: toolCall }, { source, spans: spans.slice(0, 6) }, { event: { type: 'text', content: 'parsed ' } }, { source, spans: spans.slice(6) }, { event: COMPLETE }]);
+        await emit.batch!([{ event: toolCall }, ...relayed.slice(0, 2), { event: { type: 'text', content: 'parsed ' } }, ...relayed.slice(2), { event: COMPLETE }]);
       },
     }));
     const run = await send(engine, 'bytes');
@@ -208,7 +205,7 @@ describe('ChatEngine', () => {
     const events = run.eventsAfter(0);
     expect(events.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5, 6]);
     const timestamp = decodeEvent(events[0]!).timestamp;
-    // The plain events' JSON is the container's text, the timestamp spliced before the closing brace.
+    // The relayed events' JSON is the container's text, the timestamp spliced before the closing brace.
     expect([events[1]!.json, events[2]!.json, events[4]!.json]).toEqual(plain.map((text) => `${text.slice(0, -1)},"timestamp":"${timestamp}"}`));
     expect(run.decoded().map((event) => event.content)).toEqual([toolCall.content, 'one ', 'naïve "q" é', 'parsed ', 'two \n✓', COMPLETE.content]);
     const fresh = createFsChatStore({ stateDir: dir, nodeDir: directory.nodeDir });
@@ -227,7 +224,11 @@ describe('ChatEngine', () => {
     await engine.cancel(queued.id);
     await engine.cancel(running.id);
     await Promise.all([running.done, queued.done]);
-    for (const run of [running, queued]) expect(run.decoded().map((event) => [event.type, event.content])).toEqual([['error', { message: 'cancelled' }]]);
+    expect(running.decoded().map((event) => [event.type, event.content])).toEqual([['error', { message: 'cancelled' }]]);
+    expect(queued.decoded().map((event) => [event.type, event.content])).toEqual([
+      ['thought', `waiting for the node's current turn (run ${running.id})`],
+      ['error', { message: 'cancelled' }],
+    ]);
     expect(gated.aborted).toEqual(['running']);
     expect(gated.started).toEqual(['running']);
     await expect(engine.cancel(running.id)).rejects.toMatchObject({ code: 'conflict' });

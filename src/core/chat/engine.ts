@@ -4,28 +4,32 @@
  * persisted, then published); exactly one terminal event per run; cancellation that
  * really stops the runtime; the learning outcome in the stream; recovery of runs a
  * stopped process left open. Storage is a `ChatStore`; the structures are a narrow
- * `ChatDirectory`.
+ * `ChatDirectory`. The turn itself runs in turn-runner.ts, history pages are read in
+ * history-page.ts and recovery is recovery.ts.
  */
 import { join } from 'node:path';
 import { OrgError, conflict, notFound } from '../errors.js';
-import type { AgentRuntime, Turn, TurnTools } from '../runtimes/types.js';
+import type { AgentRuntime, Turn } from '../runtimes/types.js';
 import { KeyedMutex } from '../storage/index.js';
 import { BoundedCache, isoNow, uuid, type Clock, type IdGenerator, systemClock } from '../util/index.js';
 import { errorFields, type Log } from '../util/log.js';
 import type { NodeRecord } from '../structures/types.js';
 import { RunAppender } from './appender.js';
 import { FsArtifactShelf, type ArtifactShelf, type DecodedAttachment } from './artifacts.js';
-import { decodeEvent, runText, type EncodedEvent } from './encoded.js';
-import { FrameBatch } from './frames.js';
-import { enrich } from './enrich.js';
+import type { EncodedEvent } from './encoded.js';
+import { endRecordOf } from './end-record.js';
+import { historyPage } from './history-page.js';
+import { LiveRuns, type LiveRun } from './live-runs.js';
 import { outcomeOf, RunObservers, type RunObserver, type TraceCarrier } from './observer.js';
-import type { ChatActivity, ChatDirectory, ChatSkills } from './ports.js';
-import { RecentRuns } from './recent-runs.js';
-import { followRemoteRun } from './remote-run.js';
+import type { ChatActivity, ChatDirectory, ChatSkills, RunCredentials } from './ports.js';
+import { DELEGATION_DEPTH, type DelegatedBy } from '../schemas/delegation.js';
+import { Delegator, rootLineage, type Delegation, type DelegationRequest, type RunLineage } from './delegation/index.js';
+import { recoverOpenRuns } from './recovery.js';
 import { Run } from './run.js';
-import type { AgentEndRecord, ChatStore, MessagePage, RunLocation } from './store.js';
-import { TurnEvents } from './turn.js';
-import { isTerminal, type ChatEvent, type EventInput, type HistoryMessage, type RelayedItem } from './types.js';
+import type { ChatStore, MessagePage, RunLocation } from './store.js';
+import { logEntriesOf, runTurn, type TurnRunnerDeps } from './turn-runner.js';
+import type { EventInput, HistoryMessage, MessageAuthor } from './types.js';
+import { NodeLines, waitingThought } from './waiting.js';
 
 /** Picks the runtime for a node (container, LLM or local). */
 export type RuntimeRouter = (node: NodeRecord) => AgentRuntime;
@@ -48,6 +52,15 @@ export interface ChatEngineOptions {
   openShelf?: (structureId: string, nodeId: string) => ArtifactShelf;
   /** Approximate bytes of artifact listings kept open (default 4 MiB). */
   shelfBytes?: number;
+  /** Most hops a delegation chain may go below its root run (`ORG_DELEGATION_DEPTH`, default 4). */
+  delegationDepth?: number;
+  /**
+   * Why the person who started a chain (a user id) may not hand work on in a structure
+   * now, e.g. their role there fell to viewer; undefined when they may.
+   */
+  authority?: (structureId: string, userId: string) => Promise<string | undefined> | string | undefined;
+  /** Issues and ends the run-scoped credentials container agents delegate with. */
+  credentials?: RunCredentials;
 }
 
 /** A chat message to a node. */
@@ -58,6 +71,8 @@ export interface SendInput {
   attachments?: DecodedAttachment[];
   /** Where the message came from (e.g. `email:alice@example.com`), for the history. */
   origin?: string;
+  /** Who wrote it (from the request's resolved principal), for the history. */
+  author?: MessageAuthor;
   /**
    * The sender's W3C trace context when it arrived inside the message rather than as the
    * current context (an MCP request's `_meta.traceparent` and `tracestate`): observers
@@ -66,47 +81,68 @@ export interface SendInput {
   traceContext?: TraceCarrier;
 }
 
-/** A run of this process while it is queued or running. */
-interface LiveRun {
-  run: Run;
-  appender: RunAppender;
-  /** Set once the turn runs (its event handling, with learning). */
-  turn?: TurnEvents;
-  /** Name of the runtime running the turn, once it started. */
-  runtime?: string;
-}
-
 /** How many recent messages a runtime receives. */
 const TURN_HISTORY = 20;
 
 /** Runs chat turns, one at a time per node in arrival order; each run numbers, persists and fans out its events; `recover` closes runs a stopped process left open. */
 export class ChatEngine {
-  private readonly live = new Map<string, LiveRun>();
-  /** Runs executing on other instances that streams of this one follow (shared stores). */
-  private readonly remote = new Map<string, Promise<Run>>();
+  private readonly runs: LiveRuns;
   private recovering: Promise<number> | undefined;
   private readonly stopCancels: () => void;
-  private readonly recent: RecentRuns;
   private readonly shelves: BoundedCache<string, ArtifactShelf>;
   private readonly queue = new KeyedMutex();
+  /** The open runs of each node, for the `thought` of a message that waits. */
+  private readonly lines = new NodeLines();
   private readonly clock: Clock;
   private readonly ids: IdGenerator;
   private readonly onError: (error: unknown) => void;
   private readonly observers: RunObservers;
+  private readonly turns: TurnRunnerDeps;
+  private readonly delegator: Delegator;
+  private readonly stopNotes: () => void;
   private closing = false;
 
   constructor(private readonly options: ChatEngineOptions) {
     this.clock = options.clock ?? systemClock;
     this.ids = options.ids ?? uuid;
     this.onError = (error) => options.log('error', 'chat: unexpected failure', errorFields(error));
-    this.recent = new RecentRuns(options.recentRunBytes ?? 16 * 1024 * 1024);
+    this.runs = new LiveRuns(options.store, options.recentRunBytes ?? 16 * 1024 * 1024, this.onError);
     // A cancel asked for on another instance, of a turn this one runs.
     this.stopCancels =
       options.store.cluster?.onCancel((runId, reason, by) => {
-        if (this.live.has(runId)) this.cancel(runId, reason, by).catch(() => undefined);
+        if (this.runs.has(runId)) this.cancel(runId, reason, by).catch(() => undefined);
       }) ?? (() => undefined);
     this.shelves = new BoundedCache({ maxEntries: options.shelves ?? 256, maxBytes: options.shelfBytes ?? 4 * 1024 * 1024 });
     this.observers = new RunObservers(this.onError);
+    const shared = options.store.cluster?.delegations;
+    this.delegator = new Delegator({
+      runs: this.runs,
+      directory: options.directory,
+      ...(shared ? { shared } : {}),
+      maxDepth: options.delegationDepth ?? DELEGATION_DEPTH,
+      ...(options.authority ? { authority: options.authority } : {}),
+      send: ({ delegatedFrom, ...input }) => this.accept(input, delegatedFrom),
+      follow: async (runId) => (await this.replay(runId).catch(() => undefined))?.run,
+      cancel: (runId, reason, by) => this.cancel(runId, reason, by),
+      emit: (entry, event) => (entry.turn ? entry.turn.handle(event) : entry.appender.append(event)),
+      traceContext: (run) => this.observers.traceContext(run),
+      observed: (parent, outcome) => this.observers.notify('delegated', parent, outcome),
+      onError: this.onError,
+    });
+    this.stopNotes = shared?.onNotes((runId) => this.runs.has(runId), (runId, notes) => this.delegator.receive(runId, notes)) ?? (() => undefined);
+    const { directory, activity, skills, store, router, credentials } = options;
+    this.turns = {
+      directory,
+      activity,
+      skills,
+      store,
+      router,
+      observers: this.observers,
+      shelfOf: (s, n) => this.shelfOf(s, n),
+      delegate: (where, request) => this.delegator.delegate(where, request),
+      ...(credentials ? { credentials } : {}),
+      onError: this.onError,
+    };
   }
 
   /** Adds an observer of every later run (metrics, traces, webhooks); returns its remover. */
@@ -120,33 +156,14 @@ export class ChatEngine {
    * restart". Concurrent calls share one pass.
    */
   recover(): Promise<number> {
-    this.recovering ??= this.recoverOnce().finally(() => {
+    // On a shared store, runs of other instances that an interrupted run delegated stop too.
+    const closed = this.options.store.cluster
+      ? (where: RunLocation) => void this.delegator.cancelBelow(where.runId, `delegation:${where.roleId}`).catch(this.onError)
+      : undefined;
+    this.recovering ??= recoverOpenRuns(this.options.store, this.clock, closed).finally(() => {
       this.recovering = undefined;
     });
     return this.recovering;
-  }
-
-  private async recoverOnce(): Promise<number> {
-    let recovered = 0;
-    for (const where of await this.options.store.openRuns()) {
-      const events = await this.options.store.events(where.runId, 0);
-      const last = events.at(-1);
-      const text = runText(events);
-      if (last && isTerminal(last)) {
-        await this.options.store.endRun(where, this.endRecord(where.runId, last, text));
-        continue;
-      }
-      const interrupted: EncodedEvent = {
-        seq: (last?.seq ?? 0) + 1,
-        type: 'error',
-        json: JSON.stringify({ type: 'error', content: { message: 'interrupted by restart' }, timestamp: isoNow(this.clock) }),
-      };
-      const writer = this.options.store.eventWriter(where);
-      await writer.write([FrameBatch.of([interrupted])]);
-      await this.options.store.endRun(where, this.endRecord(where.runId, interrupted, text));
-      recovered++;
-    }
-    return recovered;
   }
 
   /** True once closing began: new messages are refused while running turns end. */
@@ -161,7 +178,7 @@ export class ChatEngine {
 
   /** True while the run executes (or waits for its turn) on this instance. */
   runsHere(runId: string): boolean {
-    return this.live.has(runId);
+    return this.runs.has(runId);
   }
 
   /** The artifact shelf of a node (by ids). */
@@ -179,10 +196,29 @@ export class ChatEngine {
    * the node does not exist.
    */
   async send(input: SendInput): Promise<Run> {
+    return this.accept(input);
+  }
+
+  /**
+   * Hands a task from the running turn at `parent` to another node of its structure
+   * (API.md §10): the delegation rules decide, the delegated turn starts through `send`,
+   * and the parent's stream shows it. Resolves once the delegated run exists (or was
+   * refused); its `result` settles when that run ends.
+   */
+  delegate(parent: RunLocation, request: DelegationRequest, attachments?: DecodedAttachment[]): Promise<Delegation> {
+    return this.delegator.delegate(parent, request, attachments);
+  }
+
+  /** `send`, for a delegated turn with the lineage of the run that delegated it. */
+  private async accept(input: SendInput, delegatedFrom?: RunLineage): Promise<Run> {
     // Retry-After: another instance (behind the same load balancer) takes the message now.
     if (this.closing) throw new OrgError('unavailable', 'the server is shutting down; send the message again in a moment', { retryAfter: 1 });
     const node = this.options.directory.node(input.structureId, input.roleId);
     const where: RunLocation = { runId: this.ids(), structureId: input.structureId, nodeId: node.id, roleId: node.role_id };
+    const link = { runId: where.runId, nodeId: node.id, roleId: node.role_id };
+    const lineage: RunLineage = delegatedFrom ? { ...delegatedFrom, chain: [...delegatedFrom.chain, link] } : rootLineage(link, input.author?.kind === 'user' ? input.author.id : undefined);
+    const parent = delegatedFrom?.chain.at(-1);
+    const delegatedBy: DelegatedBy | undefined = parent && { role_id: parent.roleId, run_id: parent.runId, root_run_id: lineage.chain[0]!.runId };
     const shelf = this.shelfOf(input.structureId, node.id);
     const staged: Turn['attachments'] = [];
     for (const attachment of input.attachments ?? []) {
@@ -190,13 +226,16 @@ export class ChatEngine {
       staged.push({ name: info.name, content_type: info.content_type, size: info.size, path: join(shelf.dir, info.name) });
     }
     const now = isoNow(this.clock);
-    const run = new Run(where);
+    const run = new Run(where, delegatedBy);
     const appender = new RunAppender(run, this.options.store.eventWriter(where), () => isoNow(this.clock), {
-      logged: (events) => this.logDecisions(run, events),
-      end: (terminal, text, truncated) => this.options.store.endRun(where, this.endRecord(where.runId, terminal, text, truncated)),
+      logged: (events) => {
+        const entries = logEntriesOf(run, events);
+        return entries ? this.options.directory.appendLog(run.structureId, entries) : undefined;
+      },
+      end: (terminal, text, truncated) => this.options.store.endRun(where, endRecordOf(where.runId, terminal, text, truncated)),
       onError: this.onError,
     });
-    const recent = await this.options.store.messages(where, { limit: TURN_HISTORY });
+    const history = await this.options.store.messages(where, { limit: TURN_HISTORY });
     await this.options.store.startRun(
       where,
       {
@@ -206,110 +245,55 @@ export class ChatEngine {
         attachments: staged.map(({ name, content_type, size }) => ({ name, content_type, size })),
         created_at: now,
         ...(input.origin ? { origin: input.origin } : {}),
+        ...(delegatedBy ? { delegated_by: delegatedBy } : {}),
+        ...(input.author ? { author: input.author } : {}),
       },
       { id: this.ids(), run_id: where.runId, created_at: now },
+      lineage.startedBy ? { startedBy: lineage.startedBy } : {},
     );
-    const entry: LiveRun = { run, appender };
-    this.live.set(where.runId, entry);
+    const entry: LiveRun = { run, appender, lineage, delegations: 0, children: new Set(), delegated: new Set() };
+    this.runs.add(entry);
     this.observers.notify('queued', run, input.traceContext);
     void run.done.then(() => {
-      this.retire(entry);
+      this.runs.retire(entry);
+      this.options.credentials?.end(run.id);
       this.observers.notify('finished', run, outcomeOf(run), entry.runtime);
+      // What the run delegated and did not wait for stops with it.
+      this.cascade(entry).catch(this.onError);
     });
-    this.queue.run(node.id, () => this.observers.within(run, () => this.execute(entry, input.message, staged, recent))).catch(this.onError);
+    // A message to a busy node says at once what it waits for (its stream would be silent otherwise).
+    const ahead = this.lines.join(node.id, run);
+    if (ahead.length > 0) await appender.append({ type: 'thought', content: waitingThought(ahead) });
+    const queued = { message: input.message, attachments: staged, history };
+    this.queue.run(node.id, () => this.observers.within(run, () => runTurn(this.turns, entry, queued))).catch(this.onError);
     return run;
   }
 
-  private retire(entry: LiveRun): void {
-    this.live.delete(entry.run.id);
-    this.recent.add(entry.run);
+  /**
+   * Cancels the open runs an ended run delegated, once (the first caller's reason holds:
+   * a cancel names who stopped the chain, else the delegating run's end does).
+   */
+  private cascade(entry: LiveRun): Promise<void> {
+    entry.cascade ??= (async () => {
+      // A run that delegated nothing (and whose agent could not have, elsewhere) has nothing below it.
+      const elsewhere = this.options.store.cluster !== undefined && entry.runtime === 'container';
+      if (entry.children.size === 0 && entry.delegations === 0 && !elsewhere) return;
+      await this.delegator.cancelBelow(entry.run.id, entry.cancelledBy ?? `delegation:${entry.run.roleId}`, entry.children);
+    })();
+    return entry.cascade;
   }
 
-  private endRecord(runId: string, terminal: EncodedEvent, text: string, truncated = false): AgentEndRecord {
-    const event = decodeEvent(terminal);
-    const complete = event.type === 'complete' ? event.content : undefined;
-    return {
-      run_id: runId,
-      status: event.type === 'complete' ? ('complete' as const) : ('error' as const),
-      text,
-      ...(truncated ? { text_truncated: true as const } : {}),
-      summary: complete?.summary ?? null,
-      artifacts: complete?.artifacts ?? [],
-      completed_at: event.timestamp,
-    };
-  }
-
-  /** Decisions and milestones of a batch go to the workspace log, beside the events. */
-  private logDecisions(run: Run, events: readonly EventInput[]): Promise<void> | undefined {
-    const entries = [];
-    for (const input of events) {
-      if (input.type !== 'decision' && input.type !== 'milestone') continue;
-      entries.push({
-        type: input.type,
-        title: input.content.title,
-        ...(input.type === 'decision' ? { body: input.content.body } : {}),
-        role_id: run.roleId,
-        node_id: run.nodeId,
-        run_id: run.id,
-      });
-    }
-    return entries.length > 0 ? this.options.directory.appendLog(run.structureId, entries) : undefined;
-  }
-
-  private async execute(entry: LiveRun, message: string, staged: Turn['attachments'], recent: Turn['history']): Promise<void> {
-    const { run, appender } = entry;
-    if (appender.sealed) return; // cancelled while queued
-    // Turns of the node taken by other instances, earlier, go first.
-    await this.options.store.cluster?.awaitTurn(run.where, run.controller.signal);
-    if (appender.sealed) return;
-    const wasIdle = this.options.activity.stateOf(run.nodeId) === 'idle';
-    this.options.activity.begin(run.nodeId, run.structureId);
-    if (wasIdle) this.observers.notify('nodeState', run.where, 'working');
-    try {
-      const structure = this.options.directory.structure(run.structureId);
-      const node = structure.agents.find((candidate) => candidate.id === run.nodeId);
-      if (!node) throw new OrgError('not_found', `node ${run.roleId} was deleted before its turn started`);
-      const turn = await enrich({ runId: run.id, structure, nodeId: run.nodeId, message, attachments: staged, history: recent, skills: this.options.skills });
-      const events = new TurnEvents(appender, this.options.skills, {
-        structureId: run.structureId,
-        message,
-        usedSkills: turn.skills.map((skill) => skill.slug),
-      });
-      entry.turn = events;
-      const runtime = this.options.router(node);
-      entry.runtime = runtime.name;
-      this.observers.notify('started', run, runtime.name);
-      const trace = this.observers.traceContext(run);
-      if (trace) turn.trace_context = trace;
-      const emit = Object.assign((event: EventInput, raw?: string, parsed?: unknown) => events.handle(event, raw, parsed), {
-        batch: (relayed: RelayedItem[]) => events.handleBatch(relayed),
-      });
-      await runtime.run(turn, emit, this.tools(run), run.controller.signal);
-      if (!appender.sealed) await events.handle({ type: 'error', content: { message: `the ${runtime.name} runtime ended without a complete or error event` } });
-    } catch (error) {
-      const message = error instanceof Error ? error.message : 'the turn failed';
-      const event: EventInput = { type: 'error', content: { message } };
-      await (entry.turn ? entry.turn.handle(event) : appender.append(event)).catch(this.onError);
-    } finally {
-      await appender.idle();
-      await run.done;
-      this.options.activity.end(run.nodeId, run.structureId);
-      if (this.options.activity.stateOf(run.nodeId) === 'idle') this.observers.notify('nodeState', run.where, 'idle');
-    }
-  }
-
-  private tools(run: Run): TurnTools {
-    return {
-      searchSkills: (query, limit = 5) => this.options.skills.search(query, run.structureId, limit),
-      readSkill: (slug) => this.options.skills.readRaw(slug, run.structureId),
-      writeArtifact: async (name, content, contentType) =>
-        (await this.shelfOf(run.structureId, run.nodeId).write(name, content, contentType, { runId: run.id, source: 'agent' })).name,
-    };
+  /** True when run `runId` was delegated by run `parentRunId` (the runs a run token may follow and cancel). */
+  async delegatedFrom(runId: string, parentRunId: string): Promise<boolean> {
+    if (this.runs.entry(parentRunId)?.delegated.has(runId)) return true;
+    const known = this.run(runId);
+    if (known) return known.delegatedBy?.run_id === parentRunId;
+    return (await this.options.store.cluster?.delegations.parentOf(runId)) === parentRunId;
   }
 
   /** A run of this process that has not finished (or finished recently), if known. */
   run(runId: string): Run | undefined {
-    return this.live.get(runId)?.run ?? this.recent.get(runId);
+    return this.runs.get(runId);
   }
 
   /** Where a run belongs (also for runs of earlier processes); undefined when unknown. */
@@ -326,34 +310,25 @@ export class ChatEngine {
     if (known) return { run: known, events: known.eventsAfter(afterSeq) };
     const where = await this.options.store.locate(runId);
     if (!where) throw notFound(`run ${runId} not found`);
-    const remote = await this.followRemote(where);
+    const remote = await this.runs.followRemote(where);
     if (remote) return { run: remote, events: remote.eventsAfter(afterSeq) };
     return { events: await this.options.store.events(runId, afterSeq) };
   }
 
   /**
-   * On a shared store, a run still going on another instance, followed live (one
-   * follower per run, however many streams); undefined when it has ended or the store
-   * is not shared.
+   * A run to follow, for the resume endpoint: the run itself when this process knows it
+   * (or follows it on another instance), else its stored events after `afterSeq` as SSE
+   * frames read a part at a time, so that replaying a long run does not load it whole.
+   * 404 when unknown.
    */
-  private async followRemote(where: RunLocation): Promise<Run | undefined> {
-    const cluster = this.options.store.cluster;
-    if (!cluster) return undefined;
-    let following = this.remote.get(where.runId);
-    if (!following) {
-      following = followRemoteRun(this.options.store, cluster, where, this.onError);
-      this.remote.set(where.runId, following);
-      following.then(
-        (run) =>
-          run.done.then(() => {
-            this.remote.delete(where.runId);
-            this.recent.add(run);
-          }),
-        () => this.remote.delete(where.runId),
-      );
-    }
-    const run = await following;
-    return run;
+  async follow(runId: string, afterSeq = 0): Promise<{ run: Run } | { frames: AsyncIterable<Buffer> }> {
+    const known = this.run(runId);
+    if (known) return { run: known };
+    const where = await this.options.store.locate(runId);
+    if (!where) throw notFound(`run ${runId} not found`);
+    const remote = await this.runs.followRemote(where);
+    if (remote) return { run: remote };
+    return { frames: this.options.store.eventFrames(runId, afterSeq) };
   }
 
   /**
@@ -361,10 +336,10 @@ export class ChatEngine {
    * person or key that stopped it, as `cancelled_by`) and its runtime is aborted.
    */
   async cancel(runId: string, reason = 'cancelled', by?: string): Promise<void> {
-    const entry = this.live.get(runId);
+    const entry = this.runs.entry(runId);
     if (!entry) {
       const cluster = this.options.store.cluster;
-      if (cluster && !this.recent.get(runId) && (await cluster.requestCancel(runId, reason, by))) {
+      if (cluster && !this.runs.recentRun(runId) && (await cluster.requestCancel(runId, reason, by))) {
         // The instance running the turn stops it; this one waits for the run's end.
         const { run } = await this.replay(runId);
         await run?.done;
@@ -375,42 +350,22 @@ export class ChatEngine {
     }
     if (entry.appender.sealed) throw conflict(`run ${runId} has already finished`);
     const event: EventInput = { type: 'error', content: { message: reason, ...(by ? { cancelled_by: by } : {}) } };
+    // The runs it delegated stop too, naming the same person.
+    if (by !== undefined) entry.cancelledBy ??= by;
     const ended = entry.turn ? entry.turn.handle(event) : entry.appender.append(event);
     entry.run.controller.abort(new Error(reason));
     await ended;
+    await this.cascade(entry);
   }
 
   /** A page of a node's history, newest first, with every event of each agent message. */
-  async history(structureId: string, roleId: string, page: MessagePage): Promise<HistoryMessage[]> {
-    const node = this.options.directory.node(structureId, roleId);
-    const where = { structureId, nodeId: node.id };
-    if (page.before !== undefined && !(await this.options.store.hasMessage(where, page.before))) {
-      throw notFound(`history message ${page.before} not found`);
-    }
-    const messages = await this.options.store.messages(where, page);
-    return Promise.all(
-      messages.map(async (message): Promise<HistoryMessage> => {
-        if (message.sender === 'user') return { ...message, events: [] };
-        const live = this.live.get(message.run_id);
-        const known = live?.run ?? this.recent.get(message.run_id);
-        // The end is stored just before the terminal event is published: wait for it.
-        if (known && message.status !== 'running' && !known.finished) await known.done;
-        const encoded = known ? known.eventsAfter(0) : await this.options.store.events(message.run_id, 0);
-        const events = encoded.map(decodeEvent);
-        if (live && message.status === 'running') return { ...message, events, text: textOf(events) };
-        if (message.text_truncated) {
-          // The store kept the start of a long text: the whole of it is the run's text events.
-          const { text_truncated: _cut, ...whole } = message;
-          return { ...whole, events, text: textOf(events) };
-        }
-        return { ...message, events };
-      }),
-    );
+  history(structureId: string, roleId: string, page: MessagePage): Promise<HistoryMessage[]> {
+    return historyPage({ directory: this.options.directory, store: this.options.store, runs: this.runs }, structureId, roleId, page);
   }
 
   /** Runs that have not finished. */
   active(): Run[] {
-    return [...this.live.values()].map((entry) => entry.run);
+    return this.runs.active();
   }
 
   /**
@@ -420,6 +375,7 @@ export class ChatEngine {
   async close(graceMs: number): Promise<void> {
     this.closing = true;
     this.stopCancels();
+    this.stopNotes();
     const pending = this.active();
     if (pending.length > 0) {
       let timer: NodeJS.Timeout | undefined;
@@ -432,10 +388,4 @@ export class ChatEngine {
     }
     await this.options.store.close();
   }
-}
-
-function textOf(events: ChatEvent[]): string {
-  let text = '';
-  for (const event of events) if (event.type === 'text') text += event.content;
-  return text;
 }

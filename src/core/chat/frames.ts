@@ -6,6 +6,7 @@
  * back from the frames only when someone asks for them (a replay from the middle of a
  * batch, a history page, the sync endpoint).
  */
+import { createParser } from 'eventsource-parser';
 import { sseFrame, type EncodedEvent } from './encoded.js';
 import { EVENT_TYPES, isTerminal, type EventType } from './types.js';
 
@@ -17,11 +18,9 @@ export function typeBit(type: EventType): number {
   return TYPE_BITS[type];
 }
 
-const TYPE = /^\{"type":"([a-z_]+)"/;
-
-/** The type of an event from its JSON text (the type comes first in every event org writes; parsed otherwise). */
+/** The type of an event from its JSON text. */
 export function eventTypeOf(json: string): EventType {
-  return (TYPE.exec(json)?.[1] ?? (JSON.parse(json) as { type: string }).type) as EventType;
+  return (JSON.parse(json) as { type: EventType }).type;
 }
 
 /**
@@ -96,18 +95,19 @@ export class FrameBatch {
   }
 }
 
-/** The events of SSE frames written by `sseFrame`. */
+/**
+ * The events of SSE frames written by `sseFrame`, read with eventsource-parser:
+ * comments (a run file's location) are skipped, and so is an unfinished last frame (a
+ * write cut short by a crash), which the parser never completes.
+ */
 export function decodeFrames(text: string): EncodedEvent[] {
   const events: EncodedEvent[] = [];
-  let start = 0;
-  while (start < text.length) {
-    const end = text.indexOf('\n\n', start);
-    if (end < 0) break;
-    const newline = text.indexOf('\n', start);
-    const seq = Number(text.slice(start + 4, newline));
-    const json = text.slice(newline + 7, end);
-    events.push({ seq, type: eventTypeOf(json), json });
-    start = end + 2;
-  }
+  const parser = createParser({
+    onEvent({ id, data }) {
+      // Every frame org writes is numbered; one without a number is no event of a run.
+      if (id !== undefined && /^\d+$/.test(id)) events.push({ seq: Number(id), type: eventTypeOf(data), json: data });
+    },
+  });
+  parser.feed(text);
   return events;
 }

@@ -1,4 +1,5 @@
 /** Chat: the turn engine, runs, events, history, artifacts, enrichment and auto-learning. */
+export * from './author.js';
 export * from './appender.js';
 export * from './drain.js';
 export * from './artifacts.js';

@@ -4,6 +4,7 @@
  * synchronously where the engine is; an observer that throws is reported through the
  * engine's `onError` and never disturbs the run.
  */
+import type { DelegationRefusal } from '../schemas/delegation.js';
 import type { Run } from './run.js';
 import type { RunLocation } from './store.js';
 
@@ -30,6 +31,11 @@ export interface RunObserver {
   started?(run: Run, runtime: string): void;
   /** The run ended (its terminal event is published and durable). */
   finished?(run: Run, outcome: RunOutcome, runtime: string | undefined): void;
+  /**
+   * A running turn (at `parent`) delegated: `started` when the delegated run exists, or
+   * the kind of refusal (API.md §10).
+   */
+  delegated?(parent: RunLocation, outcome: 'started' | DelegationRefusal): void;
   /** A node turned `working` (a turn started) or `idle` (its last turn ended). */
   nodeState?(where: RunLocation, state: 'working' | 'idle'): void;
   /**

@@ -3,6 +3,7 @@
  * in app.ts: the skill library, the structures its nodes live in and the workspace log.
  */
 import type { TurnSkill } from '../runtimes/types.js';
+import type { DelegationAccess } from '../schemas/delegation.js';
 import type { LogEntry, NodeRecord } from '../structures/types.js';
 
 /** A skill match as the chat engine reads it (the same members as the API's `SearchMatch`). */
@@ -21,14 +22,16 @@ export interface LearnedDraft {
   summary: string;
   tags: string[];
   category: string;
-  /** Example requests for the draft's `triggers`: the message that produced it. */
+  /** Example requests for the draft's `triggers`: the request it was taught for, or the message that produced it. */
   triggers?: string[];
+  /** Who wrote its steps: `user` when a person taught them (`/teach`), else `agent` (the default). */
+  learnedBy?: 'agent' | 'user';
 }
 
 /** The skill library as the chat engine uses it. */
 export interface ChatSkills {
   /** The chat lookup: complete skills visible to the structure, above the relevance floor. */
-  search(query: string, structureId: string, limit: number): Promise<SkillMatch[]>;
+  search(query: string, structureId: string, limit: number, options?: { record?: boolean }): Promise<SkillMatch[]>;
   /** A skill visible to the structure (any status), with its steps' text. */
   read(slug: string, structureId: string, score?: number): Promise<TurnSkill | undefined>;
   /** A skill's full record, for the `read_skill` tool. */
@@ -62,4 +65,15 @@ export interface ChatActivity {
   end(nodeId: string, structureId: string): void;
   /** `working` while a turn of the node runs. */
   stateOf(nodeId: string): 'idle' | 'working';
+}
+
+/**
+ * The run-scoped credentials of container turns (API.md §10 "Delegation"): a bearer that
+ * lets the agent delegate over HTTP on behalf of its run, ended when the run ends.
+ */
+export interface RunCredentials {
+  /** Issues the credentials of a running turn (its `delegation` member). */
+  issue(where: { runId: string; structureId: string; nodeId: string; roleId: string }): Promise<DelegationAccess>;
+  /** Ends every credential of a run (called when the run ends). */
+  end(runId: string): void;
 }

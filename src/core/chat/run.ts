@@ -6,6 +6,7 @@
  * Numbering and persistence happen before an event gets here (see `RunAppender`): a
  * published event is already durable.
  */
+import type { DelegatedBy } from '../schemas/delegation.js';
 import { decodeEvent, type EncodedEvent } from './encoded.js';
 import { FrameBatch } from './frames.js';
 import type { RunLocation } from './store.js';
@@ -36,7 +37,11 @@ export class Run {
     this.resolveDone = resolve;
   });
 
-  constructor(readonly where: RunLocation) {}
+  /** `delegatedBy`: on a delegated turn, the delegating node and run and the chain's root run. */
+  constructor(
+    readonly where: RunLocation,
+    readonly delegatedBy?: DelegatedBy,
+  ) {}
 
   get id(): string {
     return this.where.runId;

@@ -9,9 +9,11 @@
  * - Open runs: which runs were started and not ended, so a restart (or another
  *   instance) can close them.
  */
+import type { DelegatedBy } from '../schemas/delegation.js';
+import type { DelegationNote, OpenRunLink, RunLineage } from './delegation/types.js';
 import type { EncodedEvent } from './encoded.js';
 import type { FrameBatch } from './frames.js';
-import type { AttachmentInfo, RunStatus } from './types.js';
+import type { AttachmentInfo, MessageAuthor, RunStatus } from './types.js';
 
 /** Where a run belongs. */
 export interface RunLocation {
@@ -30,6 +32,10 @@ export interface UserMessageRecord {
   created_at: string;
   /** Where the message came from when not the API itself (e.g. `email:alice@example.com`). */
   origin?: string;
+  /** On a delegated turn: the delegating node and run, and the root run of the chain. */
+  delegated_by?: DelegatedBy;
+  /** Who wrote it (absent on messages stored before authors were recorded). */
+  author?: MessageAuthor;
 }
 
 /** The start of an agent message (its run). */
@@ -75,6 +81,8 @@ export interface StoredMessage {
   created_at: string;
   completed_at: string | null;
   origin?: string;
+  delegated_by?: DelegatedBy;
+  author?: MessageAuthor;
   /**
    * Set when `text` holds only the start of the message's text: a store may keep a long
    * agent text cut (the whole text is the run's `text` events joined, which history pages
@@ -118,14 +126,54 @@ export interface ChatCluster {
   requestCancel(runId: string, reason: string, by?: string): Promise<boolean>;
   /** Calls `handler` for each cancel asked for (on any instance) of a run this instance runs. */
   onCancel(handler: (runId: string, reason: string, by: string | undefined) => void): () => void;
+  /** Delegations between runs of different instances. */
+  readonly delegations: SharedDelegations;
+}
+
+/**
+ * What instances sharing a store know together about delegations (API.md §10): a
+ * container's delegation may reach any instance, while the delegating run executes on
+ * one. The store keeps each run's parent, root and starter (`startRun`), counts each
+ * run's delegations, and carries the notes an instance leaves for the one that runs the
+ * delegating turn (which shows them in its stream).
+ */
+export interface SharedDelegations {
+  /** The lineage of an open run (undefined once it ended, or when unknown). */
+  lineage(runId: string): Promise<RunLineage | undefined>;
+  /** Takes one of an open run's `limit` delegations: false when it has taken them all (or it ended). */
+  take(runId: string, limit: number): Promise<boolean>;
+  /** Gives back a delegation taken for one that did not start. */
+  giveBack(runId: string): Promise<void>;
+  /** The open runs of a structure, each node's in queue order. */
+  openRuns(structureId: string): Promise<OpenRunLink[]>;
+  /** The open runs a run delegated. */
+  openChildren(runId: string): Promise<string[]>;
+  /** The run that delegated a run (undefined for a root run or an unknown one). */
+  parentOf(runId: string): Promise<string | undefined>;
+  /** Leaves a note for the instance that runs `runId` (delivered once). */
+  note(runId: string, note: DelegationNote): Promise<void>;
+  /**
+   * Calls `handler` with the notes left for each run this instance runs (each note is
+   * handed over once); `runsHere` says which runs those are. Returns the remover.
+   */
+  onNotes(runsHere: (runId: string) => boolean, handler: (runId: string, notes: DelegationNote[]) => void): () => void;
+}
+
+/** What a store keeps about a run beside its messages. */
+export interface RunFacts {
+  /** Who started the root run of the run's chain, when a person did (user id). */
+  startedBy?: string;
 }
 
 /** Storage of chat messages and run events. */
 export interface ChatStore {
   /** Present when several instances share the store. */
   readonly cluster?: ChatCluster;
-  /** Records a new run: its location, the user message and the agent message's start, durably. */
-  startRun(where: RunLocation, user: UserMessageRecord, start: AgentStartRecord): Promise<void>;
+  /**
+   * Records a new run: its location, the user message (with `delegated_by` on a delegated
+   * turn) and the agent message's start, durably; a shared store keeps `facts` too.
+   */
+  startRun(where: RunLocation, user: UserMessageRecord, start: AgentStartRecord, facts?: RunFacts): Promise<void>;
   /** The writer of a started run's events. */
   eventWriter(where: RunLocation): RunEventWriter;
   /** Records the end of a run (its agent message's end) and that it is no longer open. */
@@ -134,6 +182,11 @@ export interface ChatStore {
   locate(runId: string): Promise<RunLocation | undefined>;
   /** The events of a run after `afterSeq`, in order. */
   events(runId: string, afterSeq: number): Promise<EncodedEvent[]>;
+  /**
+   * The same events as SSE frames (`id: <seq>`, `data: <json>`, blank line), read a part at
+   * a time: what a replay streams, so that its memory does not grow with the run.
+   */
+  eventFrames(runId: string, afterSeq: number): AsyncIterable<Buffer>;
   /** A page of a node's messages, newest first (agent messages without their events). */
   messages(where: { structureId: string; nodeId: string }, page: MessagePage): Promise<StoredMessage[]>;
   /** True when the node has a message with this id. */

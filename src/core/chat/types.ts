@@ -5,16 +5,9 @@
  */
 import type { ChatEvent, EventInput } from '../schemas/chat.js';
 
-export {
-  EVENT_TYPES,
-  type AttachmentInfo,
-  type ChatEvent,
-  type EventInput,
-  type EventPayloads,
-  type EventType,
-  type HistoryMessage,
-  type RunStatus,
-} from '../schemas/chat.js';
+export type { AttachmentInfo, ChatEvent, EventInput, EventPayloads, HistoryMessage, MessageAuthor, RunStatus } from '../schemas/chat.js';
+// The event types come from their own module, so importing this one loads no schema library.
+export { EVENT_TYPES, type EventType } from '../schemas/event-types.js';
 
 /** An event with its sequence number in the run (the SSE `id:`), starting at 1. */
 export interface NumberedEvent {
@@ -33,26 +26,8 @@ export interface RelayedEvent {
   parsed?: unknown;
 }
 
-/**
- * Consecutive relayed events recognised from their bytes (see `stringEventAt` in
- * event-bytes.ts): each is exactly `{"type":…,"content":"<string>"}` of a type whose
- * content is any string, and is passed on as those bytes. Three numbers per event in
- * `spans`: where its JSON starts in `source`, where it ends (after the closing brace),
- * and what `stringEventAt` answered (its type and whether its content has escapes).
- * `source` is read while the call that receives the group runs, not kept.
- */
-export interface RelayedBytes {
-  source: Buffer;
-  spans: number[];
-}
-
-/** What a relay hands over per received chunk: parsed events and groups of recognised ones. */
-export type RelayedItem = RelayedEvent | RelayedBytes;
-
-/** True for a group of events recognised from their bytes. */
-export function isRelayedBytes(item: RelayedItem): item is RelayedBytes {
-  return 'spans' in item;
-}
+/** What a relay hands over per received chunk (the name `Emit.batch` has always used). */
+export type RelayedItem = RelayedEvent;
 
 /** True for the two terminal event types. */
 export function isTerminal(event: { type: string }): boolean {

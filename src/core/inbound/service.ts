@@ -11,6 +11,7 @@ import { isTerminal, type ChatEvent } from '../chat/types.js';
 import { invalid, notFound } from '../errors.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
 import { errorFields, silentLog, type Log } from '../util/log.js';
+import { mediaTypeOr } from '../util/patterns.js';
 import type { StructureService } from '../structures/structures.js';
 import { nodeAddress, parseNodeAddress, type NodeAddress } from './address.js';
 import type { InboundEmail, ReadEmail } from './email.js';
@@ -119,6 +120,7 @@ export class InboundService {
       message,
       attachments,
       origin: `email:${cleanSender(email.sender)}`,
+      author: { kind: 'email', id: cleanSender(email.sender), label: cleanSender(email.sender) },
     });
     const owed: OwedReply = {
       run_id: run.id,
@@ -144,6 +146,7 @@ export class InboundService {
       roleId: input.roleId,
       message: input.text,
       origin: `message:${sender}`,
+      author: { kind: 'channel', id: sender, label: sender },
     });
     return { runId: run.id, structureId: input.structureId, roleId: run.roleId };
   }
@@ -200,7 +203,7 @@ export class InboundService {
     }
     return email.attachments.map((attachment) => {
       if (attachment.content.length > ATTACHMENT_LIMITS.bytes) throw invalid(`attachment ${JSON.stringify(attachment.filename)} is larger than 10 MiB`);
-      return { name: safeName(attachment.filename), content_type: attachment.contentType, data: attachment.content };
+      return { name: safeName(attachment.filename), content_type: mediaTypeOr(attachment.contentType), data: attachment.content };
     });
   }
 

@@ -1,20 +1,19 @@
 /**
  * One streamed HTTP exchange: POST a JSON body, read a `text/event-stream` answer with
- * eventsource-parser, chunk by chunk as each arrives, and say how it ended. Used by the container relay and the LLM
- * runtime, which turn each way of ending into their own `error` message.
- *
- * A caller that gives `takeData` takes the common frames straight from the received
- * bytes (see sse-frames.ts).
+ * eventsource-parser, chunk by chunk as each arrives, and say how it ended. Used by the
+ * container relay and the LLM runtime, which turn each way of ending into their own
+ * `error` message.
  *
  * Two clocks guard the exchange: the connect clock (connecting and receiving the
  * response headers) and the idle clock (time without any byte of the body, SSE
  * comments included). The caller's signal aborts the request at once.
  */
 import type { Readable } from 'node:stream';
-import type { EventSourceMessage } from 'eventsource-parser';
+import { StringDecoder } from 'node:string_decoder';
+import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 import type { Dispatcher } from 'undici';
+import { egressRefusalOf } from '../egress/gate.js';
 import { loadUndici } from '../util/undici.js';
-import { SseReader, type DataTaker } from './sse-frames.js';
 
 /** A streamed POST. */
 export interface SseRequest {
@@ -36,13 +35,6 @@ export interface SseRequest {
 export interface SseHandlers {
   /** Called for each SSE message in order; return `true` to stop reading (the request is then closed). */
   onMessage(message: EventSourceMessage): boolean | void;
-  /**
-   * Offered, in order with `onMessage`, the value of each frame of the plain form (see
-   * above) as where it starts in `bytes`, finding its end as it reads it (see
-   * `DataTaker`); what it declines is parsed by eventsource-parser and given to
-   * `onMessage` instead. `bytes` is only read during the call's chunk.
-   */
-  takeData?: DataTaker;
   /**
    * Called after each chunk of the body has been parsed. A returned promise pauses
    * reading, and the idle clock, until it settles: this is how a caller applies
@@ -67,7 +59,7 @@ export type SseOutcome =
   | { kind: 'idle-timeout' }
   /** The connection broke while the body was being read. */
   | { kind: 'lost'; detail: string }
-  /** A status outside 2xx; `body` is the start of the answer. */
+  /** A status outside 2xx; `body` is the start of the answer (for the operator's log, never for users). */
   | { kind: 'status'; status: number; body: string }
   /** A 2xx answer that is not `text/event-stream`. */
   | { kind: 'content-type'; contentType: string };
@@ -85,6 +77,9 @@ function codeOf(error: unknown): string | undefined {
 }
 
 function detailOf(error: unknown): string {
+  // The egress gate's refusal says which address and how an operator allows it.
+  const refused = egressRefusalOf(error);
+  if (refused) return refused.message;
   const code = codeOf(error);
   if (code && !code.startsWith('UND_ERR')) return code;
   return error instanceof Error && error.message ? error.message : String(error);
@@ -128,6 +123,36 @@ async function readSome(body: AsyncIterable<Buffer>, limit: number): Promise<str
     if (text.length >= limit) break;
   }
   return text.slice(0, limit);
+}
+
+/**
+ * Reads an event stream fed chunk by chunk with eventsource-parser and hands each
+ * message to `onMessage`, in order; once it asked to stop (`stopped`), nothing more is
+ * handed over, not even the rest of the chunk that held the stopping message.
+ */
+class SseReader {
+  stopped = false;
+  private readonly parser: EventSourceParser;
+  /** Holds back a character split between chunks (and costs less per chunk than TextDecoder's streaming mode). */
+  private readonly decoder = new StringDecoder('utf8');
+
+  constructor(onMessage: SseHandlers['onMessage']) {
+    this.parser = createParser({
+      onEvent: (message) => {
+        if (!this.stopped && onMessage(message) === true) this.stopped = true;
+      },
+    });
+  }
+
+  /** Reads the next chunk of the stream. */
+  feed(chunk: Buffer): void {
+    if (!this.stopped) this.parser.feed(this.decoder.write(chunk));
+  }
+
+  /** Reads the end of the stream (an unfinished last frame is dropped). */
+  end(): void {
+    if (!this.stopped) this.parser.feed(this.decoder.end());
+  }
 }
 
 /**
@@ -253,7 +278,7 @@ export async function streamSse(req: SseRequest, handlers: SseHandlers): Promise
       return { kind: 'content-type', contentType: (Array.isArray(contentType) ? contentType[0] : contentType) ?? '' };
     }
 
-    return await readBody(body, new SseReader(handlers), handlers, req.signal, idleClock, ours);
+    return await readBody(body, new SseReader(handlers.onMessage), handlers, req.signal, idleClock, ours);
   } finally {
     connectClock.stop();
     idleClock.stop();

@@ -4,9 +4,10 @@
  * contract suite tests each of them.
  */
 import type { StoredMessage } from '../chat/store.js';
-import type { EventInput, RelayedBytes, RelayedEvent, RelayedItem } from '../chat/types.js';
+import type { DelegateResult, DelegatedBy, DelegationAccess } from '../schemas/delegation.js';
+import type { EventInput, RelayedEvent, RelayedItem } from '../chat/types.js';
 
-export type { RelayedBytes, RelayedEvent, RelayedItem };
+export type { RelayedEvent, RelayedItem };
 
 /** A skill as handed to a runtime: its match and its steps with their text. */
 export interface TurnSkill {
@@ -52,6 +53,8 @@ export interface Turn {
    * A text longer than `ENRICH_TEXT` characters is cut, marked `text_truncated`.
    */
   history: StoredMessage[];
+  /** On a delegated turn: who handed it over (see `HistoryMessage.delegated_by`). */
+  delegated_by?: DelegatedBy;
   /**
    * W3C trace context of the run (`traceparent`, `tracestate`) when traces are on.
    * Container runtimes send it as request headers, not in the body.
@@ -67,6 +70,36 @@ export interface TurnTools {
   readSkill(slug: string): Promise<{ slug: string; frontmatter: Record<string, unknown>; body: string } | undefined>;
   /** Writes a file to the node's artifact shelf; returns its stored name. */
   writeArtifact(name: string, content: string | Buffer, contentType: string): Promise<string>;
+  /**
+   * Hands a task to another node of the structure and waits for its turn to end (API.md
+   * §10). The engine shows the delegation in the turn's stream (`tool_call` and
+   * `tool_result` of tool `delegate`): a runtime emits no events of its own for it. A
+   * refused delegation resolves at once with `status: "error"` and why.
+   */
+  delegate(roleId: string, message: string): Promise<DelegateResult>;
+  /** The turn's node and the other nodes of its structure, with their state and parent. */
+  listPeers(): Promise<PeerList>;
+  /**
+   * The run-scoped credentials with which an agent outside the process (a container)
+   * delegates over HTTP; issued on the first call, ended with the run. Absent when the
+   * service hands out none.
+   */
+  delegationAccess?(): Promise<DelegationAccess>;
+}
+
+/** A node as `list_peers` describes it. */
+export interface PeerInfo {
+  role_id: string;
+  label: string;
+  state: 'idle' | 'working';
+  /** Role id of its parent; null for the root. */
+  parent: string | null;
+}
+
+/** The answer of `list_peers`: the turn's own node and every other node of the structure. */
+export interface PeerList {
+  self: PeerInfo;
+  peers: PeerInfo[];
 }
 
 /**
@@ -79,9 +112,8 @@ export type Emit = ((event: EventInput, raw?: string, parsed?: unknown) => Promi
    * Emits the events of one received chunk together, in order: the engine numbers,
    * stamps, writes (one commit) and sends them (one socket write) as one batch. Present
    * when the engine runs the turn; a relay falls back to one `emit` per event without it.
-   * Groups of events recognised from their bytes (`RelayedBytes`) are read during the call.
    */
-  batch?: (events: RelayedItem[]) => Promise<void>;
+  batch?: (events: RelayedEvent[]) => Promise<void>;
 };
 
 /**

@@ -30,8 +30,8 @@ describe('PendingEmits', () => {
     const big = JSON.stringify({ type: 'text', content: 'x'.repeat(10_000) });
     const small = '{"type":"text","content":"y"}';
     pending.push({ type: 'text', content: 'x'.repeat(10_000) }, big, JSON.parse(big));
-    const source = Buffer.from(`${small}${small}`);
-    pending.pushBatch([{ source, spans: [0, small.length, 0, small.length, 2 * small.length, 0] }]);
+    const relayed = () => ({ event: { type: 'text' as const, content: 'y' }, raw: small, parsed: JSON.parse(small) as unknown });
+    pending.pushBatch([relayed(), relayed()]);
     expect(pending.bytes).toBe(big.length + 2 * small.length);
     let drained = false;
     const draining = pending.drainTo(100).then(() => (drained = true));

@@ -3,9 +3,8 @@
  * excerpts for messages, and the emit tracker that lets a relay read on while the
  * engine records earlier events.
  */
-import { eventsOfBytes } from '../chat/event-bytes.js';
-import { isRelayedBytes, type EventInput } from '../chat/types.js';
-import type { Emit, RelayedItem } from './types.js';
+import type { EventInput } from '../chat/types.js';
+import type { Emit, RelayedEvent } from './types.js';
 
 /** Waits `ms` milliseconds, or less when `signal` aborts (never rejects). */
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -58,25 +57,15 @@ export class PendingEmits {
    * Emits the events of one received chunk now, as one batch when the engine takes
    * batches (else one by one); their completion is awaited by the next `flush`.
    */
-  pushBatch(events: RelayedItem[]): void {
+  pushBatch(events: RelayedEvent[]): void {
     if (events.length === 0) return;
     const batch = this.emit.batch;
     if (!batch) {
-      for (const item of events) {
-        if (isRelayedBytes(item)) for (const { event, raw, parsed } of eventsOfBytes(item)) this.push(event, raw, parsed);
-        else this.push(item.event, item.raw, item.parsed);
-      }
+      for (const { event, raw, parsed } of events) this.push(event, raw, parsed);
       return;
     }
     let bytes = 0;
-    for (const item of events) {
-      if (!isRelayedBytes(item)) {
-        bytes += item.raw?.length ?? BUILT_EVENT_BYTES;
-        continue;
-      }
-      const { spans } = item;
-      for (let index = 0; index < spans.length; index += 3) bytes += spans[index + 1]! - spans[index]!;
-    }
+    for (const { raw } of events) bytes += raw?.length ?? BUILT_EVENT_BYTES;
     this.track(() => batch(events), bytes);
   }
 

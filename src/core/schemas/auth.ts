@@ -16,10 +16,17 @@ export const CreatedUserSchema = Type.Object(
 );
 export type CreatedUser = Static<typeof CreatedUserSchema>;
 
+/**
+ * The first characters of a key's token after `org_mcp_` (too few to guess the rest),
+ * so keys can be told apart in listings; empty for a key stored without them.
+ */
+const KeyHint = Type.String({ pattern: '^[0-9A-Za-z]{0,4}$', description: 'the first 4 characters of the token after org_mcp_, to tell keys apart' });
+
 /** An MCP key as listed: never its token. */
 export const McpKeyListingSchema = Type.Object({
   id: Uuid,
-  prefix: Type.String({ description: 'the start of the token: org_mcp_ and its next 4 characters, enough to tell keys apart' }),
+  prefix: Type.Literal('org_mcp_', { description: 'the fixed prefix every MCP key token starts with' }),
+  hint: KeyHint,
   label: Type.String(),
   created_at: Timestamp,
   last_used_at: Nullable(Timestamp),
@@ -30,7 +37,8 @@ export type McpKeyListing = Static<typeof McpKeyListingSchema>;
 export const McpKeyCreatedSchema = Type.Object({
   id: Uuid,
   token: Type.String({ description: 'the plaintext token (org_mcp_…), returned only this once' }),
-  prefix: Type.String({ description: 'the start of the token shown in listings: org_mcp_ and its next 4 characters' }),
+  prefix: Type.Literal('org_mcp_', { description: 'the fixed prefix every MCP key token starts with' }),
+  hint: KeyHint,
   label: Type.String(),
   created_at: Timestamp,
 }, { title: 'CreatedMcpKey' });

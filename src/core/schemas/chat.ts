@@ -5,13 +5,12 @@
  */
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
+import { MEDIA_TYPE_MAX_LENGTH, MEDIA_TYPE_PATTERN } from '../util/patterns.js';
 import { Nullable, RoleId, StringEnum, Timestamp, Uuid } from './common.js';
+import { DelegatedBySchema } from './delegation.js';
+import { EVENT_TYPES, type EventType } from './event-types.js';
 
-/** Every event type, in the order of the contract. */
-export const EVENT_TYPES = ['thought', 'tool_call', 'tool_result', 'text', 'decision', 'milestone', 'skill_learned', 'complete', 'error'] as const;
-
-/** A chat event type. */
-export type EventType = (typeof EVENT_TYPES)[number];
+export { EVENT_TYPES, type EventType } from './event-types.js';
 
 /**
  * The `content` of each event type. Defaults fill what an external agent may leave out
@@ -32,6 +31,9 @@ export const EventContentSchemas = {
       summary: Type.Optional(Type.String()),
       tags: Type.Optional(Type.Array(Type.String())),
       category: Type.Optional(Type.String()),
+      triggers: Type.Optional(
+        Type.Array(Type.String(), { description: 'example requests the skill is for (the request a person taught); default: the message of the turn' }),
+      ),
       stored: Type.Optional(Type.Boolean({ description: 'in the stream and history: whether the draft was stored, under slug' })),
       reason: Type.Optional(Type.String({ description: 'in the stream and history: why nothing was stored' })),
     },
@@ -103,6 +105,26 @@ export type RunStatus = Static<typeof RunStatusSchema>;
 export const AttachmentInfoSchema = Type.Object({ name: Type.String(), content_type: Type.String(), size: Type.Integer() }, { title: 'AttachmentInfo' });
 export type AttachmentInfo = Static<typeof AttachmentInfoSchema>;
 
+/** Who can write a user-side message: the kinds of {@link MessageAuthorSchema}. */
+export const AUTHOR_KINDS = ['user', 'admin', 'node_key', 'email', 'channel', 'node'] as const;
+
+/**
+ * Who wrote a user-side message, taken from the one resolved principal of the request
+ * (never from ids in the request): a user (`id` the user id, `label` the e-mail), the
+ * instance administrator, an MCP node key (`id` the key id, `label` its label), an
+ * inbound e-mail or messaging-channel sender (`id` and `label` the address or sender
+ * name), or a node that delegated the task (`id` its role id, `label` its label).
+ */
+export const MessageAuthorSchema = Type.Object(
+  {
+    kind: StringEnum(AUTHOR_KINDS),
+    id: Type.Optional(Type.String({ maxLength: 320 })),
+    label: Type.String({ maxLength: 320 }),
+  },
+  { title: 'MessageAuthor' },
+);
+export type MessageAuthor = Static<typeof MessageAuthorSchema>;
+
 /** A history message: the user's request, or the agent's turn with its events so far. */
 export const HistoryMessageSchema = Type.Object({
   id: Uuid,
@@ -116,7 +138,9 @@ export const HistoryMessageSchema = Type.Object({
   status: RunStatusSchema,
   created_at: Timestamp,
   completed_at: Nullable(Timestamp),
-  origin: Type.Optional(Type.String({ description: 'where a user message came from when not the API itself, e.g. email:alice@example.com' })),
+  origin: Type.Optional(Type.String({ description: 'where a user message came from when not the API itself, e.g. email:alice@example.com, or delegation:<role_id> for a delegated turn' })),
+  delegated_by: Type.Optional(DelegatedBySchema),
+  author: Type.Optional(MessageAuthorSchema),
 }, { title: 'HistoryMessage' });
 export type HistoryMessage = Static<typeof HistoryMessageSchema>;
 
@@ -124,7 +148,7 @@ export type HistoryMessage = Static<typeof HistoryMessageSchema>;
 export const ChatAttachmentSchema = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 255, description: 'file name (reduced to a safe base name)' }),
   content_base64: Type.String({ description: 'base64 of the file, at most 10 MiB decoded' }),
-  content_type: Type.Optional(Type.String({ maxLength: 255 })),
+  content_type: Type.Optional(Type.String({ maxLength: MEDIA_TYPE_MAX_LENGTH, pattern: MEDIA_TYPE_PATTERN, description: 'media type (RFC 9110), e.g. text/csv; default application/octet-stream' })),
 }, { title: 'ChatAttachment' });
 export type ChatAttachment = Static<typeof ChatAttachmentSchema>;
 

@@ -10,6 +10,7 @@ export * from './audit.js';
 export * from './auth.js';
 export * from './chat.js';
 export * from './common.js';
+export * from './delegation.js';
 export * from './inbound.js';
 export * from './problem.js';
 export * from './skills.js';

@@ -49,6 +49,17 @@ export const StructureSummarySchema = Type.Object({
 }, { title: 'StructureSummary' });
 export type StructureSummary = Static<typeof StructureSummarySchema>;
 
+/** A structure deleted into the archive, as its owners see it (`GET /structures/archived`). */
+export const ArchivedStructureSchema = Type.Object(
+  { ...StructureSummarySchema.properties, archived_at: Timestamp },
+  { title: 'ArchivedStructure' },
+);
+export type ArchivedStructure = Static<typeof ArchivedStructureSchema>;
+
+/** Body of `PATCH /structures/{id}`: what an owner may change of a structure. */
+export const StructurePatchSchema = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }, { title: 'StructurePatch' });
+export type StructurePatch = Static<typeof StructurePatchSchema>;
+
 const detailFields = {
   id: Uuid,
   name: Type.String(),
@@ -138,6 +149,21 @@ export type Share = Static<typeof ShareSchema>;
 /** Body of `POST /invites/accept`. */
 export const AcceptInviteSchema = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200, description: 'the one-time token of the invite e-mail (org_inv_…)' }) }, { title: 'AcceptInvite' });
 
+/** What an invite offers (`POST /invites/preview`), read by its addressee before accepting. */
+export const InvitePreviewSchema = Type.Object(
+  {
+    structure_id: Uuid,
+    structure_name: Type.String(),
+    role: RoleSchema,
+    email: Type.String(),
+    invited_by: Type.String({ description: 'who sent the invite (their e-mail address)' }),
+    expires_at: Timestamp,
+    existing_user: Type.Boolean({ description: 'true when the address already has a user: accepting then adds the structure to it, and its own token signs in' }),
+  },
+  { title: 'InvitePreview' },
+);
+export type InvitePreview = Static<typeof InvitePreviewSchema>;
+
 /** Result of accepting an invite; `token` only when the address had no user yet (shown once). */
 export const AcceptanceSchema = Type.Object({
   structure_id: Uuid,
@@ -147,15 +173,21 @@ export const AcceptanceSchema = Type.Object({
 }, { title: 'Acceptance' });
 export type Acceptance = Static<typeof AcceptanceSchema>;
 
-/** An entry of the workspace log: a decision or a milestone. */
+/** An entry of the workspace log: a decision, a milestone, or a delegation from one node to another. */
 export const LogEntrySchema = Type.Object({
   id: Uuid,
-  type: StringEnum(['decision', 'milestone']),
+  type: StringEnum(['decision', 'milestone', 'delegation']),
   title: Type.String(),
   body: Type.Optional(Type.String()),
   role_id: Type.String(),
   node_id: Type.String(),
   run_id: Nullable(Type.String()),
+  delegation: Type.Optional(
+    Type.Object(
+      { role_id: Type.String(), run_id: Nullable(Type.String()) },
+      { description: 'on a delegation: the node it went to and the run that does the work (null when refused)' },
+    ),
+  ),
   created_at: Timestamp,
 }, { title: 'LogEntry' });
 export type LogEntry = Static<typeof LogEntrySchema>;

@@ -25,6 +25,8 @@ export interface ImportOptions {
   actor?: string;
   /** Report only (the default), or write. */
   dryRun: boolean;
+  /** Checks a skill's `tool_url` against the egress policy (throws to refuse the import). */
+  checkToolUrl?: (url: string, slug: string) => Promise<void>;
 }
 
 /** The Agent Skill folder of a skill as `structureId` reaches it by slug (its own, else the instance skill); undefined when there is none. */
@@ -74,6 +76,8 @@ export async function importFolders(store: SkillStore, folders: readonly SkillFo
       skip(checked.errors.map((error) => `${error.path} ${error.message}`).join('; '));
       continue;
     }
+    // A refused tool address refuses the whole import (400 egress_refused), dry run or not.
+    if (checked.frontmatter.tool_url) await options.checkToolUrl?.(checked.frontmatter.tool_url, skill.slug);
     entry.status = checked.frontmatter.status;
     if (Buffer.byteLength(skill.body, 'utf8') > MAX_BODY_BYTES) {
       skip(`the body is larger than ${MAX_BODY_BYTES} bytes`);

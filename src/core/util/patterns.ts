@@ -11,3 +11,33 @@ export const ID_MAX_LENGTH = 64;
 export function isRoleId(value: string): boolean {
   return value.length <= ID_MAX_LENGTH && new RegExp(ROLE_ID_PATTERN).test(value);
 }
+
+/** RFC 9110 `token`: the characters a media type's names and parameter names are made of. */
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+/** RFC 9110 `quoted-string`, ASCII only (no obs-text): no control character but tab. */
+const QUOTED = '"(?:[\\t !#-\\[\\]-~]|\\\\[\\t -~])*"';
+
+/**
+ * A media type as RFC 9110 §8.3.1 writes it: `type/subtype` and `; name=value`
+ * parameters (token or quoted string). Nothing else — no CR, LF or other control
+ * character — so a value that passes can always be sent back as a `Content-Type`.
+ */
+export const MEDIA_TYPE_PATTERN = `^${TOKEN}/${TOKEN}(?:[ \\t]*;[ \\t]*${TOKEN}=(?:${TOKEN}|${QUOTED}))*$`;
+
+/** Longest media type accepted (API.md §6 attachments). */
+export const MEDIA_TYPE_MAX_LENGTH = 255;
+
+const MEDIA_TYPE = new RegExp(MEDIA_TYPE_PATTERN);
+
+/** True when `value` is a media type (see {@link MEDIA_TYPE_PATTERN}). */
+export function isMediaType(value: string): boolean {
+  return value.length <= MEDIA_TYPE_MAX_LENGTH && MEDIA_TYPE.test(value);
+}
+
+/**
+ * The media type to keep or serve for `value`: itself when it is one, else
+ * `application/octet-stream` (what a file of unknown type is; never sniffed as anything).
+ */
+export function mediaTypeOr(value: string | undefined | null): string {
+  return typeof value === 'string' && isMediaType(value) ? value : 'application/octet-stream';
+}

@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type { App } from '../../app.js';
 import { NodeParams, problems } from '../schemas/common.js';
 import { ArtifactInfoSchema } from '../../core/schemas/index.js';
+import { mediaTypeOr } from '../../core/util/index.js';
 import { nodeScopeOf } from '../scope.js';
 
 /** The artifact shelf of a node. */
@@ -50,7 +51,8 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'nodes' 
       const node = app.nodes.get(structureId, roleId);
       const { info, stream } = await app.chat.shelfOf(structureId, node.id).open(request.params.name);
       return reply
-        .type(info.content_type)
+        // A record stored before media types were checked may hold anything: never a header it cannot be.
+        .type(mediaTypeOr(info.content_type))
         .header('content-length', info.size)
         .header('x-content-type-options', 'nosniff')
         .header('content-security-policy', "sandbox; default-src 'none'")

@@ -41,13 +41,27 @@ export interface McpRouteOptions {
   endpoint: McpEndpoint;
   /** Origins besides the server's own that browsers may call `/mcp` from (e.g. `http://localhost:6274`, the Inspector). */
   allowedOrigins?: readonly string[];
+  /**
+   * The service's own base URL (`ORG_PUBLIC_URL`, else the listening URL): where the
+   * protected-resource metadata is said to be. Never taken from the request's `Host`,
+   * which the caller chooses.
+   */
+  publicUrl?: () => string;
 }
 
 /** The path of the protected-resource metadata of `/mcp`. */
 export const RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource/mcp';
 
-function baseOf(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
+/** A listening URL on an unspecified address (`0.0.0.0`, `::`) names no host a client can use. */
+const UNSPECIFIED = /^https?:\/\/(0\.0\.0\.0|\[::\])(:\d+)?$/;
+
+/**
+ * The base URL the server may state about itself: the configured one, or undefined when
+ * all it has is an unspecified listening address (then nothing is stated from the request).
+ */
+function ownBase(publicUrl: (() => string) | undefined): string | undefined {
+  const base = publicUrl?.();
+  return base && !UNSPECIFIED.test(base) ? base : undefined;
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
@@ -69,7 +83,7 @@ function originAllowed(request: FastifyRequest, origin: string, allowed: readonl
 }
 
 /** Mounts an MCP endpoint at `/mcp` (POST, GET, DELETE) and its protected-resource metadata. */
-export const mcpRoutes: FastifyPluginAsyncTypebox<McpRouteOptions> = async (server, { endpoint, allowedOrigins = [] }) => {
+export const mcpRoutes: FastifyPluginAsyncTypebox<McpRouteOptions> = async (server, { endpoint, allowedOrigins = [], publicUrl }) => {
   // Open sessions hold SSE streams: end them first, or closing the server would wait on them.
   server.addHook('preClose', async () => endpoint.close());
 
@@ -83,13 +97,13 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<McpRouteOptions> = async (serv
   });
 
   // A 401 of /mcp points at the metadata and says why, so clients report a bad key instead of starting OAuth.
+  // The metadata's address is the service's own base URL, never the request's Host header.
   server.addHook('onSend', async (request, reply, payload) => {
     if (reply.statusCode === 401 && request.url.startsWith('/mcp')) {
       const reason = request.headers.authorization ? 'the MCP key is unknown or revoked' : 'an MCP node key (org_mcp_...) is required as bearer';
-      void reply.header(
-        'www-authenticate',
-        `Bearer realm="org", resource_metadata="${baseOf(request)}${RESOURCE_METADATA_PATH}", error="invalid_token", error_description="${reason}"`,
-      );
+      const base = ownBase(publicUrl);
+      const metadataAt = base === undefined ? '' : ` resource_metadata="${base}${RESOURCE_METADATA_PATH}",`;
+      void reply.header('www-authenticate', `Bearer realm="org",${metadataAt} error="invalid_token", error_description="${reason}"`);
     }
     return payload;
   });
@@ -117,7 +131,8 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<McpRouteOptions> = async (serv
         },
       },
       async (request) => ({
-        resource: `${baseOf(request)}/mcp`,
+        // The resource the client asked about: the configured base, else the address it used.
+        resource: `${ownBase(publicUrl) ?? `${request.protocol}://${request.host}`}/mcp`,
         resource_name: 'org MCP endpoint (one node of a workspace)',
         bearer_methods_supported: ['header'],
         authorization_servers: [],

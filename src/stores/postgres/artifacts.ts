@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import { newestFirst, safeName, type ArtifactInfo, type ArtifactShelf } from '../../core/chat/artifacts.js';
 import { notFound } from '../../core/errors.js';
 import { writeAtomic } from '../../core/storage/index.js';
-import { isoNow, type Clock, systemClock } from '../../core/util/index.js';
+import { isoNow, mediaTypeOr, type Clock, systemClock } from '../../core/util/index.js';
 import type { Db } from './db.js';
 
 export interface PgShelfOptions {
@@ -45,12 +45,12 @@ export function createPgShelves(db: Db, options: PgShelfOptions): (structureId: 
         const buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
         // Members of the metadata beyond the four columns (the run and source that made it) are kept in `info`.
         const extra: Record<string, unknown> = origin ? { run_id: origin.runId, source: origin.source } : {};
-        const info: ArtifactInfo = { name: safe, size: buffer.length, content_type: contentType, created_at: isoNow(clock) };
+        const info: ArtifactInfo = { name: safe, size: buffer.length, content_type: mediaTypeOr(contentType), created_at: isoNow(clock) };
         await db.query(
           `INSERT INTO artifacts (structure_id, node_id, name, size, content_type, created_at, info, data) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
            ON CONFLICT (structure_id, node_id, name) DO UPDATE SET size = EXCLUDED.size, content_type = EXCLUDED.content_type,
              created_at = EXCLUDED.created_at, info = EXCLUDED.info, data = EXCLUDED.data`,
-          [structureId, nodeId, safe, buffer.length, contentType, info.created_at, JSON.stringify(extra), buffer],
+          [structureId, nodeId, safe, buffer.length, info.content_type, info.created_at, JSON.stringify(extra), buffer],
         );
         await mkdir(dir, { recursive: true });
         await writeAtomic(join(dir, safe), buffer);

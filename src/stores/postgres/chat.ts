@@ -7,9 +7,11 @@
  * whose lease ran out are taken over by `openRuns`, exactly once.
  */
 import type { AgentEndRecord, ChatCluster, ChatStore, RunLocation, StoredMessage } from '../../core/chat/store.js';
-import { runText, type EncodedEvent } from '../../core/chat/encoded.js';
+import type { MessageAuthor } from '../../core/chat/types.js';
+import { runText, sseFrame, type EncodedEvent } from '../../core/chat/encoded.js';
 import type { Db } from './db.js';
 import { aliveSql } from './instances.js';
+import { createPgDelegations } from './delegations.js';
 import { CHANNEL, wake, type Listener } from './notify.js';
 
 export interface PgChatStoreOptions {
@@ -33,6 +35,8 @@ interface MessageRow {
   created_at: string;
   completed_at: string | null;
   origin: string | null;
+  delegated_by: StoredMessage['delegated_by'] | null;
+  author: MessageAuthor | null;
 }
 
 interface RunRow {
@@ -42,16 +46,19 @@ interface RunRow {
   role_id: string;
 }
 
-const MESSAGE_COLUMNS = 'id, run_id, sender, text, attachments, summary, artifacts, status, created_at, completed_at, origin';
+const MESSAGE_COLUMNS = 'id, run_id, sender, text, attachments, summary, artifacts, status, created_at, completed_at, origin, delegated_by, author';
 
 function toMessage(row: MessageRow): StoredMessage {
-  const { origin, ...rest } = row;
-  return origin === null ? rest : { ...rest, origin };
+  const { origin, delegated_by: delegatedBy, author, ...rest } = row;
+  return { ...rest, ...(origin === null ? {} : { origin }), ...(delegatedBy ? { delegated_by: delegatedBy } : {}), ...(author === null ? {} : { author }) };
 }
 
 function toLocation(row: RunRow): RunLocation {
   return { runId: row.run_id, structureId: row.structure_id, nodeId: row.node_id, roleId: row.role_id };
 }
+
+/** Events read per query of a replay. */
+const REPLAY_PAGE = 256;
 
 /** The store over `db`. */
 export function createPgChatStore(db: Db, options: PgChatStoreOptions): ChatStore {
@@ -71,19 +78,34 @@ export function createPgChatStore(db: Db, options: PgChatStoreOptions): ChatStor
   return {
     ...(options.listener ? { cluster: createCluster(db, options.instanceId, options.listener) } : {}),
 
-    startRun: (where, user, start) =>
+    startRun: (where, user, start, facts) =>
       db.tx(async (client) => {
         // Turns of a node are queued in the order they arrive: positions are taken one at a
         // time per node, so a later position is never committed before an earlier one.
         await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1::text, 1))', [where.nodeId]);
+        const by = user.delegated_by;
         await client.query(
-          `INSERT INTO runs (run_id, structure_id, node_id, role_id, owner, queue_pos, state) VALUES ($1, $2, $3, $4, $5, nextval('runs_queue'), 'queued')`,
-          [where.runId, where.structureId, where.nodeId, where.roleId, options.instanceId],
+          `INSERT INTO runs (run_id, structure_id, node_id, role_id, owner, queue_pos, state, parent_run_id, root_run_id, started_by)
+           VALUES ($1, $2, $3, $4, $5, nextval('runs_queue'), 'queued', $6, $7, $8)`,
+          [where.runId, where.structureId, where.nodeId, where.roleId, options.instanceId, by?.run_id ?? null, by?.root_run_id ?? null, facts?.startedBy ?? null],
         );
         await client.query(
-          `INSERT INTO chat_messages (id, structure_id, node_id, run_id, sender, text, attachments, status, created_at, completed_at, origin)
-           VALUES ($1, $2, $3, $4, 'user', $5, $6, 'complete', $7, $7, $8), ($9, $2, $3, $4, 'agent', '', '[]', 'running', $10, NULL, NULL)`,
-          [user.id, where.structureId, where.nodeId, where.runId, user.text, JSON.stringify(user.attachments), user.created_at, user.origin ?? null, start.id, start.created_at],
+          `INSERT INTO chat_messages (id, structure_id, node_id, run_id, sender, text, attachments, status, created_at, completed_at, origin, delegated_by, author)
+           VALUES ($1, $2, $3, $4, 'user', $5, $6, 'complete', $7, $7, $8, $11, $12), ($9, $2, $3, $4, 'agent', '', '[]', 'running', $10, NULL, NULL, NULL, NULL)`,
+          [
+            user.id,
+            where.structureId,
+            where.nodeId,
+            where.runId,
+            user.text,
+            JSON.stringify(user.attachments),
+            user.created_at,
+            user.origin ?? null,
+            start.id,
+            start.created_at,
+            by ? JSON.stringify(by) : null,
+            user.author ? JSON.stringify(user.author) : null,
+          ],
         );
       }),
 
@@ -98,6 +120,7 @@ export function createPgChatStore(db: Db, options: PgChatStoreOptions): ChatStor
           [where.runId, end.status, text, end.summary, JSON.stringify(end.artifacts), end.completed_at],
         );
         await client.query(`UPDATE runs SET state = 'ended', ended_at = now() WHERE run_id = $1`, [where.runId]);
+        await client.query('DELETE FROM run_tokens WHERE run_id = $1', [where.runId]);
         await wake(client, 'node', where.nodeId);
       }),
 
@@ -109,6 +132,19 @@ export function createPgChatStore(db: Db, options: PgChatStoreOptions): ChatStor
     async events(runId, afterSeq) {
       const { rows } = await db.query<EncodedEvent>('SELECT seq, type, json FROM run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq', [runId, afterSeq]);
       return rows;
+    },
+
+    async *eventFrames(runId, afterSeq) {
+      // A page at a time, by sequence: a replay holds one page, however long the run.
+      for (let after = afterSeq; ; ) {
+        const { rows } = await db.query<EncodedEvent>('SELECT seq, type, json FROM run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3', [runId, after, REPLAY_PAGE]);
+        if (rows.length === 0) return;
+        let text = '';
+        for (const row of rows) text += sseFrame(row);
+        yield Buffer.from(text, 'utf8');
+        if (rows.length < REPLAY_PAGE) return;
+        after = rows.at(-1)!.seq;
+      }
     },
 
     async messages(where, page) {
@@ -204,6 +240,8 @@ function createCluster(db: Db, instanceId: string, listener: Listener): ChatClus
         await wake(client, 'cancel', runId);
         return true;
       }),
+
+    delegations: createPgDelegations(db, listener),
 
     onCancel(handler) {
       return listener.on('cancel', (runId) => {

@@ -26,7 +26,9 @@ export type WakeTopic =
   /** A structure changed (id: structure id). */
   | 'structure'
   /** The skills remote has a new commit (id: the commit). */
-  | 'skills';
+  | 'skills'
+  /** Delegation notes were left for a run (id: run id). */
+  | 'delegation';
 
 /** Sends a wake-up from inside a statement or transaction (delivered when it commits). */
 export async function wake(db: Queryable, topic: WakeTopic, id: string): Promise<void> {

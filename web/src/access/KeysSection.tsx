@@ -110,12 +110,12 @@ export function KeysSection({ structureId }: { structureId: string }) {
                   <code>{key.node.role_id}</code>
                 </td>
                 <td className="col-optional">
-                  <code>{key.prefix}…</code>
+                  <code>{key.prefix}{key.hint}…</code>
                 </td>
                 <td className="muted nowrap col-optional">{formatTime(key.created_at)}</td>
                 <td className="muted nowrap col-optional">{formatAgo(key.last_used_at)}</td>
                 <td className="actions">
-                  <button type="button" className="btn btn-small btn-danger-outline" aria-label={`Revoke ${key.label || key.prefix}`} onClick={() => setRevoking(key)}>
+                  <button type="button" className="btn btn-small btn-danger-outline" aria-label={`Revoke ${key.label || `${key.prefix}${key.hint}…`}`} onClick={() => setRevoking(key)}>
                     Revoke
                   </button>
                 </td>
@@ -129,7 +129,7 @@ export function KeysSection({ structureId }: { structureId: string }) {
           title="Revoke this key?"
           message={
             <p>
-              The key <strong>{revoking.label || revoking.prefix}</strong> of <code>{revoking.node.role_id}</code> stops working immediately; its open MCP sessions and streams end.
+              The key <strong>{revoking.label || `${revoking.prefix}${revoking.hint}…`}</strong> of <code>{revoking.node.role_id}</code> stops working immediately; its open MCP sessions and streams end.
             </p>
           }
           confirmLabel="Revoke key"
@@ -138,7 +138,7 @@ export function KeysSection({ structureId }: { structureId: string }) {
           onConfirm={async () => {
             await api.del(`${nodePath(structureId, revoking.node.role_id)}/mcp-key/${encodeURIComponent(revoking.id)}`);
             if (minted?.id === revoking.id) setMinted(null);
-            setNotice(`Revoked ${revoking.label || revoking.prefix}.`);
+            setNotice(`Revoked ${revoking.label || `${revoking.prefix}${revoking.hint}…`}.`);
             await keys.reload();
           }}
         />

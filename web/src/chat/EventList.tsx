@@ -9,7 +9,7 @@
 import type { ChatEvent } from '../api/types';
 import { href } from '../router';
 import { formatJson } from '../ui/format';
-import { Gfm } from '../ui/Gfm';
+import { Gfm } from '../ui/LazyGfm';
 import { Score } from '../ui/Score';
 import { toBlocks, type Block, type SkillMatch } from './blocks';
 
@@ -69,14 +69,18 @@ function BlockView({ block, structureId, running, onDownload, viewer }: BlockVie
           {block.hasCall ? (
             <div className="ev-tool-part">
               <div className="ev-tool-label">Arguments</div>
-              <pre className="ev-code ev-tool-args">{formatJson(block.args)}</pre>
+              <pre className="ev-code ev-tool-args" tabIndex={0} aria-label={`Arguments of ${block.tool}`}>
+                {formatJson(block.args)}
+              </pre>
             </div>
           ) : null}
           {block.matches ? <Matches matches={block.matches} structureId={structureId} /> : null}
           {block.done && !block.matches ? (
             <div className="ev-tool-part">
               <div className="ev-tool-label">Result</div>
-              <pre className="ev-code ev-tool-result">{formatJson(block.result)}</pre>
+              <pre className="ev-code ev-tool-result" tabIndex={0} aria-label={`Result of ${block.tool}`}>
+                {formatJson(block.result)}
+              </pre>
             </div>
           ) : null}
         </details>
@@ -156,7 +160,9 @@ function BlockView({ block, structureId, running, onDownload, viewer }: BlockVie
           <summary>
             <span className="ev-tag">{block.type}</span>
           </summary>
-          <pre className="ev-code">{formatJson(block.content)}</pre>
+          <pre className="ev-code" tabIndex={0} aria-label={`Content of the ${block.type} event`}>
+            {formatJson(block.content)}
+          </pre>
         </details>
       );
   }

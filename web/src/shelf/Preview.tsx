@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'react';
 import { Dialog } from '../ui/Dialog';
 import { formatSize } from '../ui/format';
-import { Gfm } from '../ui/Gfm';
+import { Gfm } from '../ui/LazyGfm';
 import { ErrorNote, Skeleton } from '../ui/Notice';
 import type { ShelfApi } from './api';
 import { PREVIEW_MAX_BYTES, previewKind, type Artifact } from './kinds';

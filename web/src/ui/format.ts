@@ -1,4 +1,5 @@
 /** Small formatting helpers shared by the pages. */
+import stringify from 'json-stringify-pretty-compact';
 
 /** A timestamp as local date and time (minutes), or an em dash. */
 export function formatTime(iso: string | null | undefined): string {
@@ -27,11 +28,15 @@ export function formatSize(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
-/** Pretty JSON for tool arguments and results. */
+/**
+ * Readable JSON for tool arguments and results: indented where it helps, short arrays and
+ * objects kept on one line (not one value per line).
+ */
 export function formatJson(value: unknown): string {
   if (typeof value === 'string') return value;
+  if (value === undefined) return '';
   try {
-    return JSON.stringify(value, null, 2) ?? String(value);
+    return stringify(value, { maxLength: 72, indent: 2 });
   } catch {
     return String(value);
   }

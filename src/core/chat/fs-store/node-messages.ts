@@ -57,6 +57,8 @@ export function applyRecord(messages: StoredMessage[], agentByRun: Map<string, S
         created_at: record.created_at,
         completed_at: record.created_at,
         ...(record.origin ? { origin: record.origin } : {}),
+        ...(record.delegated_by ? { delegated_by: record.delegated_by } : {}),
+        ...(record.author ? { author: record.author } : {}),
       });
       return;
     case 'start': {

@@ -14,9 +14,10 @@
 import { constants } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createParser } from 'eventsource-parser';
 import { openNoFollow, readFileSafe, writeAtomic } from '../../storage/index.js';
 import { sseFrame, type EncodedEvent } from '../encoded.js';
-import { decodeFrames, eventTypeOf } from '../frames.js';
+import { decodeFrames } from '../frames.js';
 import type { RunLocation } from '../store.js';
 
 /** The location of a run, as its file's first frame (or an earlier version's first line) holds it. */
@@ -73,14 +74,20 @@ async function readHeaderOf(file: string): Promise<RunLocation | undefined> {
   try {
     const buffer = Buffer.alloc(1024);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    const end = buffer.subarray(0, bytesRead).indexOf(0x0a);
-    if (end < 0) return undefined;
-    // `: {…}` in a current file, `{…}` in an earlier version's.
-    const start = buffer[0] === 0x3a ? 2 : 0;
-    return toLocation(JSON.parse(buffer.subarray(start, end).toString('utf8')) as RunHeader);
+    const start = buffer.toString('utf8', 0, bytesRead);
+    // `: {…}`, a comment, in a current file; `{…}`, a line, in an earlier version's.
+    const header = start.startsWith(':') ? firstComment(start) : start.slice(0, Math.max(0, start.indexOf('\n')));
+    return header ? toLocation(JSON.parse(header) as RunHeader) : undefined;
   } finally {
     await handle.close();
   }
+}
+
+/** The first comment of an event stream's start, read with eventsource-parser (undefined before its line ends). */
+function firstComment(text: string): string | undefined {
+  let comment: string | undefined;
+  createParser({ onComment: (value) => (comment ??= value) }).feed(text);
+  return comment;
 }
 
 /** Reads a run's location; undefined when it has no file. */
@@ -106,30 +113,27 @@ async function readText(file: string): Promise<string | undefined> {
   }
 }
 
-/** The events of a current run file's text after `afterSeq`: its location comment skipped, an unfinished last frame too. */
+/** The events of a current run file's text after `afterSeq` (its location comment and an unfinished last frame are skipped). */
 export function parseFrames(text: string, afterSeq: number): EncodedEvent[] {
-  const frames = text.startsWith(': ') ? text.slice(text.indexOf('\n\n') + 2) : text;
-  const events = decodeFrames(frames);
+  const events = decodeFrames(text);
   return afterSeq > 0 ? events.filter((event) => event.seq > afterSeq) : events;
 }
-
-const LINE = /^\{"seq":(\d+),"event":/;
 
 /** The events of an earlier version's run file after `afterSeq` (its location line and a torn last line skipped). */
 export function parseLines(text: string, afterSeq: number): EncodedEvent[] {
   const events: EncodedEvent[] = [];
-  let start = text.indexOf('\n') + 1;
-  while (start > 0 && start < text.length) {
-    const end = text.indexOf('\n', start);
-    if (end < 0) break; // torn tail
-    const line = text.slice(start, end);
-    start = end + 1;
-    const match = LINE.exec(line);
-    if (!match || !line.endsWith('}')) continue;
-    const seq = Number(match[1]);
-    if (seq <= afterSeq) continue;
-    const json = line.slice(match[0].length, -1);
-    events.push({ seq, type: eventTypeOf(json), json });
+  const lines = text.split('\n');
+  // The location, then one record per line; the last piece is empty, or a torn record.
+  for (const line of lines.slice(1, -1)) {
+    let record: { seq?: unknown; event?: { type?: unknown } };
+    try {
+      record = JSON.parse(line) as typeof record;
+    } catch {
+      continue; // not a record (the file was written by hand, or damaged)
+    }
+    const { seq, event } = record;
+    if (typeof seq !== 'number' || seq <= afterSeq || typeof event?.type !== 'string') continue;
+    events.push({ seq, type: event.type as EncodedEvent['type'], json: JSON.stringify(event) });
   }
   return events;
 }

@@ -6,7 +6,9 @@ import { initial } from './0001-initial.js';
 import { audit } from './0002-audit.js';
 import { rateCounts } from './0003-rate-counts.js';
 import { webhooks } from './0004-webhooks.js';
-import { userAdmin } from './0005-user-admin.js';
+import { delegation } from './0005-delegation.js';
+import { messageAuthors } from './0006-message-authors.js';
+import { userAdmin } from './0007-user-admin.js';
 
 /** One numbered step of the schema. */
 export interface Migration {
@@ -18,4 +20,4 @@ export interface Migration {
 }
 
 /** Every migration, oldest first. */
-export const MIGRATIONS: readonly Migration[] = [initial, audit, rateCounts, webhooks, userAdmin];
+export const MIGRATIONS: readonly Migration[] = [initial, audit, rateCounts, webhooks, delegation, messageAuthors, userAdmin];

@@ -7,7 +7,7 @@
 import type { Migration } from './index.js';
 
 export const userAdmin: Migration = {
-  version: 5,
+  version: 7,
   name: 'user-admin',
   sql: `
 ALTER TABLE users ADD COLUMN admin boolean NOT NULL DEFAULT false;
