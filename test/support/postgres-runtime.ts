@@ -41,10 +41,11 @@ async function traversable(path: string): Promise<boolean> {
   }
 }
 
-/** The package folder of a module as this checkout resolves it (links resolved). */
+/** The package folder of a module as this checkout resolves it (links resolved): the folder of its entry's nearest package.json. */
 async function packageDir(name: string, from?: string): Promise<string> {
-  const resolved = createRequire(from ?? import.meta.url).resolve(`${name}/package.json`);
-  return realpath(dirname(resolved));
+  let dir = dirname(await realpath(createRequire(from ?? import.meta.url).resolve(name)));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
 }
 
 /** `cp -a` with hard links where the folders share a file system (fast, no space), else a copy. */
