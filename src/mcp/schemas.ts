@@ -39,7 +39,7 @@ const skillEntry = z.object({
   summary: z.string(),
   status: z.string(),
   learned_by: z.string(),
-  learned_at: z.string(),
+  learned_at: z.string().optional(),
   tool_url: z.string().optional().describe('URL of the skill’s tool; absent when it has none'),
 });
 

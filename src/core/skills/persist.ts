@@ -19,7 +19,7 @@ import { isPlainObject } from './frontmatter.js';
  * Version of the snapshot layout and of text analysis. Bump it whenever tokenizing,
  * stemming, stop words or indexed fields change: old snapshots are then rebuilt.
  */
-export const INDEX_FORMAT = 5;
+export const INDEX_FORMAT = 6;
 
 /** The stored snapshot. */
 export interface IndexSnapshot {

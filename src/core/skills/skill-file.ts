@@ -9,6 +9,7 @@ import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { O_NOFOLLOW, READ_FLAGS, isLinkRefused, readFileSafe } from '../storage/index.js';
 import { parseSkillText } from './file-format.js';
+import type { FrontmatterDefaults } from './frontmatter.js';
 import type { Skill } from './types.js';
 
 /** Size and modification time: what decides whether a file must be read again. */
@@ -110,13 +111,16 @@ export function readSkillFileSync(root: string, slug: string, known?: FileSignat
   }
 }
 
+/**
+ * The defaults of a skill file's missing members. A file that does not say when its skill
+ * was learned has no `learned_at`: its modification time would change on every save.
+ */
+function fileDefaults(): FrontmatterDefaults {
+  return { learned_by: 'user', category: 'general', difficulty: 'medium' };
+}
+
 function parseFile(slug: string, text: string, signature: FileSignature): ReadOutcome {
-  const parsed = parseSkillText(slug, text, {
-    learned_by: 'user',
-    learned_at: new Date(signature.mtimeMs).toISOString(),
-    category: 'general',
-    difficulty: 'medium',
-  });
+  const parsed = parseSkillText(slug, text, fileDefaults());
   if (!parsed.ok) return { kind: 'problem', message: parsed.message, signature, ...(parsed.line ? { line: parsed.line } : {}) };
   return { kind: 'skill', skill: parsed.skill, signature };
 }
