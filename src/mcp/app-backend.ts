@@ -25,7 +25,7 @@ function started(run: Run, createdAt: string): StartedTurn {
 }
 
 /** A backend over `app` for the node of `key`. */
-export function createAppBackend(app: App, key: McpKeyRecord): OrgToolBackend {
+export function createAppBackend(app: App, key: McpKeyRecord, baseUrl?: string): OrgToolBackend {
   const principal: Principal = { kind: 'mcp', id: key.id, key };
   const structureId = key.structure_id;
   const authorize = (action: Action) => app.access.authorize(principal, action, structureId, key.role_id);
@@ -141,7 +141,7 @@ export function createAppBackend(app: App, key: McpKeyRecord): OrgToolBackend {
       }
     },
 
-    artifactUrl: (name) => artifactUrl(app.publicUrl(), structureId, key.role_id, name),
+    artifactUrl: (name) => artifactUrl(baseUrl ?? app.publicUrl(), structureId, key.role_id, name),
 
     async completeSkills() {
       authorize('read');
