@@ -206,6 +206,7 @@ describe('live answers match the OpenAPI document', () => {
     const mails = await Promise.all((await readdir(outbox)).map((name) => readFile(join(outbox, name), 'utf8')));
     const invite = /org_inv_[0-9A-Za-z]+/.exec(mails.join('\n').replace(/=\r?\n/g, ''))?.[0];
     expect(invite).toBeTruthy();
+    expect((await call('previewInvite', '/api/org/invites/preview', { token: null, body: { token: invite } })).status).toBe(200);
     const accepted = await call<{ user: { id: string } }>('acceptInvite', '/api/org/invites/accept', { token: null, body: { token: invite } });
     expect(accepted.status).toBe(200);
     const guest = `${s}/members/${accepted.body.user.id}`;

@@ -27,6 +27,11 @@ export interface OrgConfig {
   adminToken?: string;
   /** Requests a minute allowed per token (`ORG_RATE_LIMIT`; default 1200). */
   rateLimit: number;
+  /**
+   * Failed authentications (no token, an unknown or revoked one) a minute allowed per client
+   * address before it gets 429 (`ORG_AUTH_FAILURE_LIMIT`; default 60).
+   */
+  authFailureLimit: number;
   /** SMTP URL for outgoing mail (`ORG_SMTP_URL`); without it mail goes to `.org/outbox/`. */
   smtpUrl?: string;
   /** Sender address of outgoing mail (`ORG_MAIL_FROM`; default `org@localhost`). */
@@ -103,6 +108,8 @@ export interface OrgConfig {
   storeUrl?: string;
   /** With `storeUrl`: an instance silent for this long is dead and its runs are closed by another (`ORG_LEASE_MS`; default 15000). */
   leaseMs: number;
+  /** How many hops below its root run a delegation chain may go (`ORG_DELEGATION_DEPTH`, 0 to 16; default 4; a root's child is hop 1). */
+  delegationDepth: number;
   /**
    * The git remote the skill library is shared through (`--skills-remote`,
    * `ORG_SKILLS_REMOTE`): a URL git understands or the path of a bare repository
@@ -280,6 +287,7 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     port: port === undefined ? 4780 : parsePort(port, flags.port === undefined ? 'ORG_PORT' : '--port'),
     ...(adminToken ? { adminToken } : {}),
     rateLimit: rate === undefined ? 1200 : Math.floor(parsePositive(rate, 'ORG_RATE_LIMIT')),
+    authFailureLimit: env.ORG_AUTH_FAILURE_LIMIT === undefined ? 60 : Math.floor(parsePositive(env.ORG_AUTH_FAILURE_LIMIT, 'ORG_AUTH_FAILURE_LIMIT')),
     ...(env.ORG_SMTP_URL ? { smtpUrl: env.ORG_SMTP_URL } : {}),
     mailFrom: env.ORG_MAIL_FROM ?? 'org@localhost',
     ...(env.ORG_PUBLIC_URL ? { publicUrl: env.ORG_PUBLIC_URL.replace(/\/+$/, '') } : {}),
@@ -304,6 +312,7 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     ...(metricsPort === undefined ? {} : { metricsPort: parsePort(metricsPort, flags.metricsPort === undefined ? 'ORG_METRICS_PORT' : '--metrics-port') }),
     ...(storeUrl ? { storeUrl } : {}),
     leaseMs: lease === undefined ? 15_000 : parsePositive(lease, 'ORG_LEASE_MS'),
+    delegationDepth: parseDepth(env.ORG_DELEGATION_DEPTH),
     ...(skillsRemote ? { skillsRemote } : {}),
     skillsFetchMs: skillsFetch === undefined ? 10_000 : parsePositive(skillsFetch, 'ORG_SKILLS_FETCH_MS'),
     ...(webhookRetries === undefined ? {} : { webhookRetrySchedule: parseRetrySchedule(webhookRetries, 'ORG_WEBHOOK_RETRIES') }),
@@ -313,6 +322,14 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     throw invalid(`the SMTP port and the HTTP port must differ, both are ${config.port}`);
   }
   return config;
+}
+
+/** `ORG_DELEGATION_DEPTH`: a whole number of hops from 0 to 16 (default 4). */
+function parseDepth(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return 4;
+  const depth = Number(value);
+  if (!Number.isInteger(depth) || depth < 0 || depth > 16) throw invalid(`ORG_DELEGATION_DEPTH must be a whole number of hops from 0 to 16, got "${value}"`);
+  return depth;
 }
 
 /**

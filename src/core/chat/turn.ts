@@ -69,23 +69,20 @@ export class TurnEvents {
    * on (`skill_learned`, a terminal event after one) are handled one by one between them.
    */
   handleBatch(items: readonly RelayedEvent[]): Promise<void> {
-    if (!items.some((item) => this.needsOwnHandling(item.event.type))) {
-      for (const item of items) this.noteStep(item.event);
-      return this.appender.appendBatch(items);
-    }
     const waits: Promise<void>[] = [];
-    let plain: RelayedEvent[] = [];
-    for (const item of items) {
-      if (this.needsOwnHandling(item.event.type)) {
-        if (plain.length > 0) waits.push(this.appender.appendBatch(plain));
-        plain = [];
-        waits.push(this.handle(item.event, item.raw, item.parsed));
+    // Runs of ordinary events, as they come: the whole batch in the common case.
+    let from = 0;
+    for (let index = 0; index < items.length; index++) {
+      const { event, raw, parsed } = items[index]!;
+      if (this.needsOwnHandling(event.type)) {
+        if (index > from) waits.push(this.appender.appendBatch(items.slice(from, index)));
+        waits.push(this.handle(event, raw, parsed));
+        from = index + 1;
         continue;
       }
-      this.noteStep(item.event);
-      plain.push(item);
+      this.noteStep(event);
     }
-    if (plain.length > 0) waits.push(this.appender.appendBatch(plain));
+    if (from < items.length) waits.push(this.appender.appendBatch(from === 0 ? items : items.slice(from)));
     return waits.length === 1 ? waits[0]! : Promise.all(waits).then(() => undefined);
   }
 
