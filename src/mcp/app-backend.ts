@@ -108,7 +108,7 @@ export function createAppBackend(app: App, key: McpKeyRecord, baseUrl?: string):
       const self = detail.agents.find((node) => node.id === key.node_id);
       if (!self) throw new ToolError(`node ${key.role_id} no longer exists`);
       return {
-        self: { role_id: self.role_id, label: self.label },
+        self: { role_id: self.role_id, label: self.label, state: self.state, parent: self.parent_id ? (roleOf.get(self.parent_id) ?? null) : null },
         peers: detail.agents
           .filter((node) => node.id !== self.id)
           .map((node) => ({ role_id: node.role_id, label: node.label, state: node.state, parent: node.parent_id ? (roleOf.get(node.parent_id) ?? null) : null })),
