@@ -36,6 +36,10 @@ const RICH: EventInput[] = [
   { type: 'complete', content: { summary: 'Quarter closed', artifacts: [] } },
 ];
 
+/** A computed style of the element a locator finds (the page's own `getComputedStyle`). */
+const styleOf = (locator: Locator, property: string) =>
+  locator.evaluate((element, name) => (globalThis as unknown as { getComputedStyle(target: unknown): Record<string, string> }).getComputedStyle(element)[name], property);
+
 /** Refusals and drops the tests provoke on purpose (the cut stream, the requests refused while "offline"). */
 const EXPECTED = [/ERR_INCOMPLETE_CHUNKED_ENCODING/, /ERR_FAILED/, /ERR_CONNECTION_REFUSED/, /ERR_INTERNET_DISCONNECTED/];
 
@@ -182,7 +186,7 @@ describe('the chat, third pass', () => {
 
   it('a page whose load failed while the server was unreachable recovers by itself (the skills catalog)', async () => {
     const offline = await goOffline();
-    await page.evaluate((id) => (location.hash = `#/w/${id}/skills`), structureId);
+    await page.evaluate(`location.hash = '#/w/${structureId}/skills'`);
     const failed = page.locator('.notice-error', { hasText: 'The server could not be reached.' }).first();
     await failed.waitFor({ state: 'visible', timeout: 15_000 });
     await screenshot(page, 'chat-pass-03-catalog-unreachable');
@@ -199,9 +203,9 @@ describe('the chat, third pass', () => {
     const turn = page.locator('.msg-agent').last();
     await visible(turn.locator('.ev-complete'));
     const link = turn.getByRole('link', { name: 'ledger guide' });
-    expect(await link.evaluate((element) => getComputedStyle(element).textDecorationLine)).toBe('underline');
-    expect(await turn.locator('blockquote').evaluate((element) => getComputedStyle(element).borderLeftStyle)).toBe('solid');
-    expect(await turn.locator('p code').evaluate((element) => getComputedStyle(element).backgroundColor)).not.toBe('rgba(0, 0, 0, 0)');
+    expect(await styleOf(link, 'textDecorationLine')).toBe('underline');
+    expect(await styleOf(turn.locator('blockquote'), 'borderLeftStyle')).toBe('solid');
+    expect(await styleOf(turn.locator('p code'), 'backgroundColor')).not.toBe('rgba(0, 0, 0, 0)');
     await visible(turn.getByRole('group', { name: 'Table: month, revenue' }));
     await visible(turn.getByRole('group', { name: 'Table: cost, amount' }));
     await turn.locator('.code-block').getByRole('button', { name: 'Copy' }).click();
@@ -232,11 +236,9 @@ describe('the chat, third pass', () => {
     await card.focus();
     await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Tab');
-    const ring = await page.evaluate(() => {
-      const element = document.activeElement as HTMLElement;
-      const style = getComputedStyle(element);
-      return { role: element.getAttribute('data-role-id'), outline: style.outlineStyle, width: style.outlineWidth };
-    });
+    const ring = (await page.evaluate(
+      "(() => { const e = document.activeElement; const s = getComputedStyle(e); return { role: e.getAttribute('data-role-id'), outline: s.outlineStyle, width: s.outlineWidth }; })()",
+    )) as { role: string | null; outline: string; width: string };
     expect(ring.role).not.toBeNull();
     expect(ring.outline).toBe('solid');
     expect(parseFloat(ring.width)).toBeGreaterThanOrEqual(2);
