@@ -34,6 +34,7 @@ import { Agent, request } from 'undici';
 import { envNumber, processCpuMicros, readSse, spawnAgent } from './support.js';
 import type { FastifyInstance } from 'fastify';
 import { createApp, type App, type AppDeps } from '../src/app.js';
+import { resolveConnectionLimits } from '../src/core/config-connections.js';
 import { resolveConfig, type OrgConfig } from '../src/core/config.js';
 import { createScriptedRuntime } from '../test/helpers/scripted-runtime.js';
 import { buildServer } from '../src/server/index.js';
@@ -52,9 +53,11 @@ interface Instance {
 async function instance(overrides: Partial<OrgConfig> = {}, deps: AppDeps = {}): Promise<Instance> {
   const home = await mkdtemp(join(tmpdir(), 'org-bench-chat-'));
   const config: OrgConfig = {
-    ...resolveConfig({ home, port: 0, demo: false }, { ORG_ADMIN_TOKEN: ADMIN, ORG_CONFIG_DIR: join(home, 'config') }),
+    ...resolveConfig({ home, port: 0, demo: false, allowEgress: ['loopback'] }, { ORG_ADMIN_TOKEN: ADMIN, ORG_CONFIG_DIR: join(home, 'config') }),
     rateLimit: 1_000_000_000,
     watchSkills: false,
+    // Thousands of streams from one address: the connection caps are lifted for the bench.
+    connections: { ...resolveConnectionLimits({}, {}), maxConnections: 1_000_000, maxConnectionsPerAddress: 1_000_000 },
     ...overrides,
   };
   const app = await createApp(config, { log: () => undefined, ...deps });

@@ -48,7 +48,7 @@ export async function benchSoak(): Promise<Record<string, number>> {
   const server = await startServe({
     home,
     args: ['--no-demo'],
-    env: { ORG_ADMIN_TOKEN: ADMIN, ORG_CONFIG_DIR: join(home, 'cfg'), ORG_RATE_LIMIT: '1000000000' },
+    env: { ORG_ADMIN_TOKEN: ADMIN, ORG_CONFIG_DIR: join(home, 'cfg'), ORG_RATE_LIMIT: '1000000000', ORG_MAX_CONNECTIONS: '100000', ORG_MAX_CONNECTIONS_PER_ADDRESS: '100000' },
   });
   const pid = server.process.pid;
   if (pid === undefined) throw new Error('org serve has no pid');

@@ -6,12 +6,13 @@ import { constants as fsConstants } from 'node:fs';
 import { access as fsAccess } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AuditLog, createFsAuditStore } from './core/audit/index.js';
-import { AccessControl, ConnectionRegistry, KeyService, UserService, type RateCounter } from './core/auth/index.js';
+import { AccessControl, ConnectionRegistry, KeyService, RunTokens, UserService, delegationAuthority, runCredentials, type RateCounter } from './core/auth/index.js';
 import { homePaths, type HomePaths, type OrgConfig } from './core/config.js';
 import { ChatEngine, StreamDrain, createChatSkills, createFsChatStore, type ChatDirectory } from './core/chat/index.js';
 import { createContainerRuntime, createLocalRuntime, createLlmRuntime, type AgentRuntime } from './core/runtimes/index.js';
 import { createSkillRemote, observeSkillSearches, openSkillStore, syncSkills, type SearchListener, type LibraryPrefetch, type SkillStore, type SkillStoreOptions } from './core/skills/index.js';
 import { WebhookService, createFsWebhookStore, webhookRunObserver } from './core/webhooks/index.js';
+import { EgressGate, EgressPolicy, type EgressLookup } from './core/egress/index.js';
 import { prepareHome } from './core/home.js';
 import { packageRoot } from './core/util/package-root.js';
 import type { Mailer } from './core/mail/index.js';
@@ -67,6 +68,8 @@ export interface AppDeps {
   skillPrefetch?: LibraryPrefetch;
   /** Delays before each webhook retry in ms (default: about 24 h of backoff); tests shorten it. */
   webhookRetrySchedule?: readonly number[];
+  /** Resolves host names for the egress gate (default: the system resolver); tests give names of their own. */
+  egressLookup?: EgressLookup;
 }
 
 /** What the first start of an instance created. */
@@ -113,6 +116,8 @@ export interface App {
   inbound: InboundService;
   /** Completion webhooks of structures and their outbox. */
   webhooks: WebhookService;
+  /** The egress gate every outbound call for a user goes through (`--allow-egress`). */
+  egress: EgressGate;
   /** Hears every skill search (API and chat lookups) once done; returns the remover. */
   observeSearches(listener: SearchListener): () => void;
   /** The one log every service of this instance reports to (never throws). */
@@ -196,6 +201,9 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
   const keys = new KeyService({ ...(shared ? { store: shared.keys } : { file: paths.keys }), connections, clock, log });
   const structureStore = shared?.structures ?? createFsStructureStore({ dir: paths.structures });
   const registry = new StructureRegistry(structureStore, clock);
+  // A change of a structure (members, nodes, the structure itself, here or on another instance)
+  // may take away a right an open stream relies on: those streams end at once.
+  registry.onChanged((structureId) => connections.recheck(structureId));
   const structures = new StructureService({ registry, templates, activity, clock });
   const nodes = new NodeService({
     registry,
@@ -276,8 +284,16 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
   );
   const skills = searches.store;
   const stopSkillsSync = skillsRemote ? syncSkills(skills, { fetchMs: config.skillsFetchMs, listener: shared?.listener, log }) : () => undefined;
-  const local = createLocalRuntime();
+  // Containers, tool URLs and webhooks go through the gate; the LLM (the operator's own
+  // configuration, ORG_LLM_URL) does not.
+  const egress = new EgressGate({ policy: new EgressPolicy(config.egressAllow), ...(deps.egressLookup ? { lookup: deps.egressLookup } : {}) });
+  const dispatcher = () => egress.dispatcher();
+  const local = createLocalRuntime({ dispatcher });
   const llm = config.llm ? createLlmRuntime(config.llm) : undefined;
+  const container = (url: string): AgentRuntime => ({
+    name: 'container',
+    run: async (turn, emit, tools, signal) => createContainerRuntime(url, { dispatcher: await egress.dispatcher(), log }).run(turn, emit, tools, signal),
+  });
   const directory: ChatDirectory = {
     node: (structureId, roleId) => nodes.record(structureId, roleId),
     structure: (structureId) => structures.record(structureId),
@@ -286,6 +302,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
       await workspaceLog.append(structureId, entries);
     },
   };
+  const runTokens = new RunTokens({ ...(shared ? { store: shared.runTokens } : {}), clock });
   const chat = new ChatEngine({
     directory,
     activity,
@@ -294,13 +311,17 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     ...(shared ? { openShelf: shared.shelves } : {}),
     clock,
     log,
-    router: (node) => deps.runtime?.(node) ?? (node.container_url ? createContainerRuntime(node.container_url) : (llm ?? local)),
+    router: (node) => deps.runtime?.(node) ?? (node.container_url ? container(node.container_url) : (llm ?? local)),
+    delegationDepth: config.delegationDepth,
+    authority: delegationAuthority(members, users),
+    credentials: runCredentials(runTokens, publicUrl),
   });
   const retrySchedule = deps.webhookRetrySchedule ?? config.webhookRetrySchedule;
   const webhooks = new WebhookService({
     store: shared?.webhooks ?? (await createFsWebhookStore(paths.state)),
     clock,
     log,
+    dispatcher,
     ...(retrySchedule ? { retrySchedule } : {}),
   });
   webhooks.start();
@@ -329,7 +350,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
       .catch((error: unknown) => log('error', "taking over a stopped instance's runs failed", errorFields(error)));
   };
   const streams = new StreamDrain();
-  const access = new AccessControl({ users, keys, structures, members, ...(config.adminToken ? { adminToken: config.adminToken } : {}) });
+  const access = new AccessControl({ users, keys, structures, members, runTokens, ...(config.adminToken ? { adminToken: config.adminToken } : {}) });
 
   return {
     config,
@@ -359,6 +380,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     },
     inbound,
     webhooks,
+    egress,
     observeSearches: (listener) => searches.observe(listener),
     log,
     skillCount: () => skills.count(),
@@ -379,6 +401,8 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     },
     setListeningUrl(url) {
       listeningUrl = url;
+      // org never calls its own port for a user, whatever --allow-egress says.
+      egress.policy.setSelf(Number(new URL(url).port) || undefined);
     },
     publicUrl,
     sync: () => registry.sync(),
@@ -405,6 +429,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
       stopSkillsSync();
       await chat.close(config.shutdownGraceMs);
       await webhooks.close();
+      await egress.close();
       await registry.idle();
       await structureStore.close();
       await inbound.idle();

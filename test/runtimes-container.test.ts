@@ -138,10 +138,13 @@ describe('container runtime against the example agent', () => {
     expect(lastError(events)).toBe('container closed the stream before a complete or error event');
   });
 
-  it('reports a non-2xx answer with its status', async () => {
-    const events = await turnOn(agent.url, 'status 503');
+  it('reports a non-2xx answer with its status alone, its body only in the operator\'s log', async () => {
+    const records: { message: string; fields?: Record<string, unknown> }[] = [];
+    const events = await turnOn(agent.url, 'status 503', { log: (_level, message, fields) => records.push({ message, ...(fields ? { fields } : {}) }) });
     expect(events).toHaveLength(1);
-    expect(lastError(events)).toBe(`container at ${agent.url} answered HTTP 503: {"error":{"message":"asked to answer 503"}}`);
+    expect(lastError(events)).toBe(`container at ${agent.url} answered HTTP 503`);
+    expect(JSON.stringify(events)).not.toContain('asked to answer');
+    expect(records).toEqual([expect.objectContaining({ fields: expect.objectContaining({ status: 503, body: '{"error":{"message":"asked to answer 503"}}' }) })]);
   });
 
   it('cancel aborts the request at once and the container sees it closed', async () => {

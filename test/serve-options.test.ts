@@ -52,6 +52,9 @@ describe('org serve validates every option before listening', () => {
     [['--trust-proxy', 'true'], {}, /--trust-proxy: "true" is not an address, a CIDR range or one of loopback/],
     [[], { ORG_TRUST_PROXY: '10.0.0.0/40' }, /ORG_TRUST_PROXY: "10\.0\.0\.0\/40" is not an address/],
     [[], { ORG_LOG_LEVEL: 'loud' }, /ORG_LOG_LEVEL must be one of/],
+    [['--allow-egress', 'everywhere'], {}, /--allow-egress: "everywhere" is not loopback, private, an IP address or a CIDR range/],
+    [['--allow-egress', 'loopback', '--allow-egress', '10.0.0.0/33'], {}, /--allow-egress: "10\.0\.0\.0\/33" is not/],
+    [[], { ORG_EGRESS_ALLOW: 'loopback,127.1' }, /ORG_EGRESS_ALLOW: "127\.1" is not/],
     [[], { ORG_WEBHOOK_RETRIES: '5,soon' }, /ORG_WEBHOOK_RETRIES must be delays in seconds \(0 to 86400\) separated by commas/],
     [[], { ORG_WEBHOOK_RETRIES: '5,,60' }, /ORG_WEBHOOK_RETRIES must be delays in seconds/],
     [[], { ORG_PUBLIC_URL: 'example.com' }, /ORG_PUBLIC_URL must be an absolute URL/],
@@ -80,7 +83,7 @@ describe('--sse-keepalive', () => {
 
   it('sets the interval of keepalive comments on a live stream', { timeout: 60_000 }, async () => {
     const running = await runServe(
-      { home, port: 0, host: '127.0.0.1', demo: false, sseKeepalive: '0.1' },
+      { home, port: 0, host: '127.0.0.1', demo: false, sseKeepalive: '0.1', allowEgress: ['loopback'] },
       { out: () => undefined, err: () => undefined },
       { ORG_ADMIN_TOKEN: ADMIN, ORG_CONFIG_DIR: join(home, 'cfg'), ORG_LOG_LEVEL: 'silent' },
     );

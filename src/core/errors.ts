@@ -8,12 +8,14 @@ import type { FieldError } from './schemas/problem.js';
 /** Stable error codes of API.md §2, each with its HTTP status. */
 export const ERROR_STATUS = {
   invalid_request: 400,
+  egress_refused: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
   request_timeout: 408,
   conflict: 409,
   already_exists: 409,
+  delegation_refused: 409,
   gone: 410,
   precondition_failed: 412,
   payload_too_large: 413,
@@ -24,6 +26,7 @@ export const ERROR_STATUS = {
   internal: 500,
   unavailable: 503,
   timeout: 504,
+  insufficient_storage: 507,
 } as const;
 
 /** One of the error codes of API.md §2. */
@@ -34,12 +37,14 @@ export type { FieldError } from './schemas/problem.js';
 /** Titles shown in problem details, one per code. */
 export const ERROR_TITLE: Record<ErrorCode, string> = {
   invalid_request: 'Invalid request',
+  egress_refused: 'Outbound address refused',
   unauthorized: 'Unauthorized',
   forbidden: 'Forbidden',
   not_found: 'Not found',
   request_timeout: 'Request timeout',
   conflict: 'Conflict',
   already_exists: 'Already exists',
+  delegation_refused: 'Delegation refused',
   gone: 'Gone',
   precondition_failed: 'Precondition failed',
   payload_too_large: 'Payload too large',
@@ -50,16 +55,19 @@ export const ERROR_TITLE: Record<ErrorCode, string> = {
   internal: 'Internal error',
   unavailable: 'Service unavailable',
   timeout: 'Timed out',
+  insufficient_storage: 'Insufficient storage',
 };
 
 const EXIT_CODE: Record<ErrorCode, number> = {
   invalid_request: 2,
+  egress_refused: 2,
   unauthorized: 3,
   forbidden: 3,
   not_found: 4,
   request_timeout: 7,
   conflict: 5,
   already_exists: 5,
+  delegation_refused: 5,
   gone: 5,
   precondition_failed: 5,
   payload_too_large: 2,
@@ -70,6 +78,7 @@ const EXIT_CODE: Record<ErrorCode, number> = {
   internal: 1,
   unavailable: 7,
   timeout: 8,
+  insufficient_storage: 9,
 };
 
 /** Options of an OrgError beyond its code and message. */

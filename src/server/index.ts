@@ -14,6 +14,7 @@ import { registerCompressedBodies } from './http/compressed-bodies.js';
 import { registerCompression } from './http/compression.js';
 import { registerConditionalGet } from './http/conditional.js';
 import { registerCors } from './http/cors.js';
+import { capConnections, timeoutOptions } from './http/connections.js';
 import { registerApiHeaders } from './http/api-headers.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import type { MetricsApp } from './metrics/index.js';
@@ -63,6 +64,8 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   const server = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
     bodyLimit: app.config.bodyLimit,
+    // How long a client may take to send a request (never how long an answer may stream).
+    ...timeoutOptions(app.config.connections),
     // Only the configured proxies' X-Forwarded-* headers are believed (request.ip, protocol, host).
     ...(app.config.trustProxy.length > 0 ? { trustProxy: app.config.trustProxy } : {}),
     // Closing is answered by registerClosing, as a problem.
@@ -77,6 +80,7 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
   }).withTypeProvider<TypeBoxTypeProvider>();
   handleExpectations(server.server, app.config.bodyLimit);
+  server.decorate('connectionStats', capConnections(server.server, app.config.connections, app.config.trustProxy));
   // First, so that every route and hook is instrumented; nothing is loaded when off.
   const tracing = app.config.otlpTracesUrl ? await startTracing(server, { chat: app.chat, observeSearches: app.observeSearches }, { version: options.version, url: app.config.otlpTracesUrl }) : undefined;
   if (tracing) server.addHook('onClose', async () => tracing.shutdown());
@@ -107,25 +111,25 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   server.decorate('sseStreams', { open: 0 });
   if (app.config.metrics) await mountMetrics(server, { chat: app.chat, skillCount: app.skillCount, observeSearches: app.observeSearches }, app.config.metricsPort !== undefined, options.mcp);
 
-  registerRateLimit(server, { max: app.config.rateLimit, ...(app.rateCounter ? { counter: app.rateCounter } : {}) });
+  const onAuthFailure = registerRateLimit(server, { max: app.config.rateLimit, authFailures: app.config.authFailureLimit, ...(app.rateCounter ? { counter: app.rateCounter } : {}) });
 
-  registerAccess(server, app);
+  registerAccess(server, app, onAuthFailure);
   registerLogIds(server, { nodes: app.nodes });
   registerAudit(server, { audit: app.audit });
   // Each route plugin receives the services it uses, and nothing else of the app.
   await server.register(systemRoutes, { app: { users: app.users, skills: app.skills, skillCount: () => app.skillCount(), readiness: () => app.readiness() }, version: options.version });
   await server.register(structureRoutes, { app: { structures: app.structures, nodes: app.nodes, workspaceLog: app.workspaceLog } });
-  await server.register(nodeRoutes, { app: { nodes: app.nodes } });
+  await server.register(nodeRoutes, { app: { nodes: app.nodes, egress: app.egress } });
   await server.register(keyRoutes, { app: { nodes: app.nodes, keys: app.keys } });
   await server.register(memberRoutes, { app: { invites: app.invites, members: app.members, users: app.users } });
-  await server.register(skillRoutes, { app: { skills: app.skills, access: app.access, paths: app.paths } });
-  await server.register(skillTransferRoutes, { app: { skills: app.skills } });
-  await server.register(chatRoutes, { app: { chat: app.chat, config: app.config, connections: app.connections, streams: app.streams } });
+  await server.register(skillRoutes, { app: { skills: app.skills, access: app.access, paths: app.paths, egress: app.egress } });
+  await server.register(skillTransferRoutes, { app: { skills: app.skills, egress: app.egress } });
+  await server.register(chatRoutes, { app: { chat: app.chat, config: app.config, connections: app.connections, streams: app.streams, access: app.access } });
   await server.register(artifactRoutes, { app: { nodes: app.nodes, chat: app.chat } });
   await server.register(whoamiRoutes);
   await server.register(userRoutes, { app: { users: app.users } });
   await server.register(inboundRoutes, { app: { inbound: app.inbound, config: app.config } });
-  await server.register(webhookRoutes, { app: { webhooks: app.webhooks } });
+  await server.register(webhookRoutes, { app: { webhooks: app.webhooks, egress: app.egress } });
   await server.register(auditRoutes, { app: { audit: app.audit } });
   if (options.mcp) await server.register(mcpRoutes, { endpoint: options.mcp, publicUrl: () => app.publicUrl(), ...(options.mcpAllowedOrigins ? { allowedOrigins: options.mcpAllowedOrigins } : {}) });
   await server.register(webRoutes);

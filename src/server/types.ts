@@ -1,6 +1,7 @@
 /** Fastify type augmentation: the principal and resolved scope on each request, the access rule on each route. */
 import type { Action, Principal } from '../core/auth/index.js';
 import type { AuditRule } from './audit.js';
+import type { ConnectionStats } from './http/connections.js';
 import type { OrgMetrics } from './metrics/index.js';
 import type { ScopePlace, StructureScope } from './scope.js';
 
@@ -26,9 +27,9 @@ export type AccessRule =
    * and the administrator (every structure). `archived`: a structure deleted into the
    * archive is found too (its restore route); every other route answers 404 for it.
    */
-  | { kind: 'structure'; action: Action; from: ScopePlace; node?: ScopePlace; optional?: boolean; archived?: true }
+  | { kind: 'structure'; action: Action; from: ScopePlace; node?: ScopePlace; optional?: boolean; archived?: true; runToken?: RunTokenUse }
   /** An action on the node of the run named by the `run_id` path parameter. */
-  | { kind: 'run'; action: Action }
+  | { kind: 'run'; action: Action; runToken?: RunTokenUse }
   /**
    * No bearer: the request is authenticated by the route's own signature check (the
    * inbound channels). With `from`, the structure (and node) it targets are read from
@@ -36,10 +37,20 @@ export type AccessRule =
    */
   | { kind: 'signed'; from?: ScopePlace; node?: ScopePlace };
 
+/**
+ * What a run token (a container turn's bearer, API.md §10) may do on a route; a route
+ * without it answers a run token 403. `delegate`: the chat message routes, each message a
+ * delegation of the token's run; `read`: reads of the token's structure; `own_run`: run
+ * routes, for the runs the token's run delegated.
+ */
+export type RunTokenUse = 'delegate' | 'read' | 'own_run';
+
 declare module 'fastify' {
   interface FastifyInstance {
     /** Chat event streams open right now (for metrics). */
     sseStreams: { open: number };
+    /** What the connection caps have done (open connections, refusals per address). */
+    connectionStats: ConnectionStats;
     /** The Prometheus metrics, when turned on (`--metrics`, `--metrics-port`). */
     orgMetrics?: OrgMetrics;
   }

@@ -45,11 +45,15 @@ export interface TestInstanceOptions {
   waitForSkills?: boolean;
 }
 
-/** Starts a test instance on a temp home with ORG_ADMIN_TOKEN set. */
+/**
+ * Starts a test instance on a temp home with ORG_ADMIN_TOKEN set. It allows egress to
+ * loopback (`--allow-egress loopback`), where tests run their containers, tool URLs and
+ * webhook receivers; a test of the egress policy itself passes `config: { egressAllow: [] }`.
+ */
 export async function startInstance(options: TestInstanceOptions = {}): Promise<TestInstance> {
   const home = options.home ?? (await mkdtemp(join(tmpdir(), 'org-test-')));
   const config: OrgConfig = {
-    ...resolveConfig({ home, port: 0, demo: false }, { ORG_ADMIN_TOKEN: ADMIN_TOKEN, ORG_CONFIG_DIR: join(home, 'config') }),
+    ...resolveConfig({ home, port: 0, demo: false, allowEgress: ['loopback'] }, { ORG_ADMIN_TOKEN: ADMIN_TOKEN, ORG_CONFIG_DIR: join(home, 'config') }),
     ...options.config,
   };
   const app = await createApp(config, options.deps);

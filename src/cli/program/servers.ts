@@ -8,7 +8,7 @@ export function registerServers(program: Command, ctx: CommandContext): void {
   program
     .command('serve')
     .description('run the org service on a home folder (skills/ and .org/)')
-    .option('--home <dir>', 'home folder holding skills/ and .org/ (env ORG_HOME; default: current directory)')
+    .option('--home <dir>', 'home folder holding skills/ and .org/ (env ORG_HOME; default: current directory, or ~/.org inside the org package)')
     .option('--host <host>', 'interface to listen on (env ORG_HOST; default 127.0.0.1)')
     .option('--port <port>', 'port to listen on, 0 for any free port (env ORG_PORT; default 4780)')
     .option('--no-demo', 'do not create the "Demo" structure on first start')
@@ -26,15 +26,24 @@ export function registerServers(program: Command, ctx: CommandContext): void {
       'believe X-Forwarded-For from these reverse proxies (addresses, CIDR ranges or loopback), so rate limits and the audit log see the real client; repeatable (env ORG_TRUST_PROXY, comma separated; default none)',
       (value: string, previous: string[] = []) => [...previous, value],
     )
+    .option(
+      '--allow-egress <what>',
+      'let containers, tool URLs and webhooks be called on these addresses too: loopback, private, an address or a CIDR range (cloud metadata addresses only when named exactly); repeatable (env ORG_EGRESS_ALLOW, comma separated; default none: only public addresses)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .option('--metrics', 'serve Prometheus metrics at GET /metrics (env ORG_METRICS=1)')
     .option('--metrics-port <port>', 'serve GET /metrics on this separate port instead of the API port (env ORG_METRICS_PORT)')
     .option('--store <url>', 'keep all service state in PostgreSQL, shared by every instance naming it: postgres://user:pass@host:port/db (env ORG_STORE_URL)')
     .option('--sse-keepalive <seconds>', 'interval of the keepalive comment on event streams; lower it below a proxy\'s idle timeout (env ORG_SSE_KEEPALIVE; default 15)')
     .option('--shutdown-grace <seconds>', 'on SIGTERM, how long running turns may go on before they are closed as interrupted (env ORG_SHUTDOWN_GRACE; default 10)')
     .option('--skills-remote <url>', 'share the skill library through this git remote: each write is pushed, pushes are pulled (env ORG_SKILLS_REMOTE)')
+    .option('--headers-timeout <seconds>', 'time a client has to send a request\'s headers before its connection is closed (env ORG_HEADERS_TIMEOUT; default 10)')
+    .option('--request-timeout <seconds>', 'time a client has to send a whole request, body included; never cuts a streamed answer (env ORG_REQUEST_TIMEOUT; default 120)')
+    .option('--max-connections <n>', 'connections held at once by all clients together (env ORG_MAX_CONNECTIONS; default 900)')
+    .option('--max-connections-per-address <n>', 'connections one client address may hold at once; trusted proxies count against the total only (env ORG_MAX_CONNECTIONS_PER_ADDRESS; default 128)')
     .addHelpText(
       'after',
-      examples('org serve', 'org serve --home ~/acme --port 8080', 'ORG_ADMIN_TOKEN=$(openssl rand -hex 24) org serve --port 0 --no-demo') +
+      examples('org serve', 'org serve --home ~/acme --port 8080', 'org serve --allow-egress loopback   # a container or tool on this machine', 'ORG_ADMIN_TOKEN=$(openssl rand -hex 24) org serve --port 0 --no-demo') +
         '\n\nOne server per home: a second org serve on the same home is refused while the first runs.',
     )
     .action(async (flags: ServeCommandFlags) => {

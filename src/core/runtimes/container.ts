@@ -10,6 +10,8 @@ import type { Dispatcher } from 'undici';
 import { parseEvent } from '../chat/events.js';
 import { isTerminal } from '../chat/types.js';
 import { OrgError } from '../errors.js';
+import type { DelegationAccess } from '../schemas/delegation.js';
+import type { Log } from '../util/log.js';
 import { streamSse, type SseOutcome } from './sse.js';
 import type { AgentRuntime, Emit, RelayedEvent, Turn, TurnTools } from './types.js';
 import { PendingEmits, displayUrl, excerpt, formatDuration } from './util.js';
@@ -27,8 +29,10 @@ export interface ContainerRuntimeOptions {
    * not stopped by one slower write.
    */
   maxPendingBytes?: number;
-  /** The undici dispatcher (default: undici's global one, which pools connections per origin). */
+  /** The undici dispatcher: the egress gate's (default: undici's global one, which checks nothing). */
   dispatcher?: Dispatcher;
+  /** Where the start of a container's error answer goes, for the operator (it is never shown to users). */
+  log?: Log;
 }
 
 const DEFAULTS = { connectTimeoutMs: 10_000, idleTimeoutMs: 120_000, maxPendingBytes: 8 * 1024 * 1024 };
@@ -65,10 +69,9 @@ function failureMessage(outcome: SseOutcome, where: string, options: typeof DEFA
       return `container at ${where} sent nothing for ${formatDuration(options.idleTimeoutMs)}`;
     case 'lost':
       return `lost the connection to the container at ${where} mid-stream (${outcome.detail})`;
-    case 'status': {
-      const body = excerpt(outcome.body, 200);
-      return `container at ${where} answered HTTP ${outcome.status}${body ? `: ${body}` : ''}`;
-    }
+    case 'status':
+      // The answer's body stays out of the chat: it could be anything the address serves.
+      return `container at ${where} answered HTTP ${outcome.status}`;
     case 'content-type':
       return `container at ${where} answered with content type ${JSON.stringify(outcome.contentType)} instead of text/event-stream`;
     case 'ended':
@@ -109,7 +112,9 @@ export function createContainerRuntime(containerUrl: string, options: ContainerR
 
   return {
     name: 'container',
-    async run(turn: Turn, emit: Emit, _tools: TurnTools, signal: AbortSignal) {
+    async run(turn: Turn, emit: Emit, tools: TurnTools, signal: AbortSignal) {
+      // The run-scoped bearer the agent delegates with (API.md §10), ended with the run.
+      const delegation = await tools.delegationAccess?.();
       const pending = new PendingEmits(emit);
       let terminal = false;
       let invalid: string | undefined;
@@ -124,7 +129,7 @@ export function createContainerRuntime(containerUrl: string, options: ContainerR
         {
           url: endpoint,
           headers: { ...headers, ...turn.trace_context, 'x-org-run-id': turn.run_id },
-          body: JSON.stringify(turnBody(turn)),
+          body: JSON.stringify(turnBody(turn, delegation)),
           signal,
           connectTimeoutMs: settings.connectTimeoutMs,
           idleTimeoutMs: settings.idleTimeoutMs,
@@ -161,14 +166,17 @@ export function createContainerRuntime(containerUrl: string, options: ContainerR
       handOver();
       await pending.flush();
       if (terminal || signal.aborted || outcome.kind === 'aborted') return;
+      if (outcome.kind === 'status') {
+        options.log?.('warn', 'container: answered an error status instead of an event stream', { url: where, status: outcome.status, body: excerpt(outcome.body, 300), run_id: turn.run_id });
+      }
       const message = invalid !== undefined ? `container sent an invalid event: ${invalid}` : failureMessage(outcome, where, settings);
       await emit({ type: 'error', content: { message } });
     },
   };
 }
 
-/** The turn as sent in the body: its trace context travels as headers. */
-function turnBody(turn: Turn): Omit<Turn, 'trace_context'> {
+/** The turn as sent in the body, with the delegation credentials: its trace context travels as headers. */
+function turnBody(turn: Turn, delegation: DelegationAccess | undefined): Omit<Turn, 'trace_context'> & { delegation?: DelegationAccess } {
   const { trace_context: _trace, ...body } = turn;
-  return body;
+  return delegation ? { ...body, delegation } : body;
 }

@@ -5,9 +5,10 @@
  * When no skill covers a request it asks to be taught, and a `/teach` reply with the
  * steps becomes a learned draft (teach.ts): learning without an LLM or code.
  */
-import { loadUndici } from '../util/undici.js';
+import type { Dispatcher } from 'undici';
 import type { AgentRuntime, Emit, Turn, TurnSkill, TurnTools } from './types.js';
 import { askSummary, lessonOf, lessonSkill, TEACH_COMMAND } from './teach.js';
+import { callTool } from './tool-call.js';
 import { excerpt, sleep } from './util.js';
 
 export interface LocalRuntimeOptions {
@@ -15,6 +16,8 @@ export interface LocalRuntimeOptions {
   toolTimeoutMs?: number;
   /** Pause between steps in milliseconds, so a person can watch (default 0). */
   stepDelayMs?: number;
+  /** The egress gate's dispatcher for `tool_url` calls (default: undici's global one, which checks nothing). */
+  dispatcher?: () => Promise<Dispatcher>;
 }
 
 const DECISION = /^\s*(?:[-*]\s*)?(?:\*\*)?Decision:(?:\*\*)?\s*(.+)$/im;
@@ -26,31 +29,6 @@ function decisionOf(text: string): { title: string; body: string } | undefined {
   const body = match[1].trim();
   const title = excerpt(body.split(/(?<=[.!?])\s/)[0] ?? body, 100);
   return { title, body };
-}
-
-async function callTool(url: string, payload: unknown, timeoutMs: number, signal: AbortSignal): Promise<unknown> {
-  const { request } = await loadUndici();
-  try {
-    const response = await request(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/plain' },
-      body: JSON.stringify(payload),
-      signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
-    const text = await response.body.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // A plain-text answer is kept as text.
-    }
-    return { ok: response.statusCode < 400, status: response.statusCode, body };
-  } catch (error) {
-    if (signal.aborted) throw error;
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  }
 }
 
 /** Builds the run report artifact. */
@@ -76,6 +54,12 @@ function report(turn: Turn, skill: TurnSkill | undefined, lines: string[]): stri
 /** Turns a `/teach` message into a learned draft (or says what is missing). */
 async function learn(turn: Turn, emit: Emit): Promise<void> {
   const lesson = lessonOf(turn.message, turn.history);
+  if ('missing' in lesson && lesson.pending) {
+    // Still asking: the question stays the node's last word, so the steps can follow.
+    await emit({ type: 'text', content: `Send me the steps for "${excerpt(lesson.pending, 120)}" after /teach, one per line or separated by ";".\n` });
+    await emit({ type: 'complete', content: { summary: askSummary(lesson.pending), artifacts: [] } });
+    return;
+  }
   if ('missing' in lesson) {
     const what =
       lesson.missing === 'request'
@@ -88,9 +72,10 @@ async function learn(turn: Turn, emit: Emit): Promise<void> {
   }
   const skill = lessonSkill(lesson);
   await emit({ type: 'thought', content: `Learning how to "${excerpt(lesson.request, 120)}" from you: ${lesson.steps.length} step(s).` });
-  for (const [i, step] of lesson.steps.entries()) await emit({ type: 'milestone', content: { title: `Step ${i + 1}: ${excerpt(step, 100)}` } });
-  await emit({ type: 'text', content: `I will follow these steps next time someone asks to ${lesson.request}, once the draft is approved.\n` });
-  await emit({ type: 'skill_learned', content: { slug: skill.slug, name: skill.name, body: skill.body, summary: skill.summary, tags: skill.tags, category: 'general' } });
+  // The steps are what was taught, not work done: text, never milestones (which go to the workspace log).
+  const listed = lesson.steps.map((step, i) => `${i + 1}. ${step}`).join('\n');
+  await emit({ type: 'text', content: `The steps you taught me:\n\n${listed}\n\nI will follow them next time someone asks to ${lesson.request}, once the draft is approved.\n` });
+  await emit({ type: 'skill_learned', content: { slug: skill.slug, name: skill.name, body: skill.body, summary: skill.summary, tags: skill.tags, category: 'general', triggers: [lesson.request] } });
   await emit({ type: 'complete', content: { summary: `Learned "${skill.name}" (${lesson.steps.length} step(s)) from you; it is a draft until approved.`, artifacts: [] } });
 }
 
@@ -142,7 +127,11 @@ export function createLocalRuntime(options: LocalRuntimeOptions = {}): AgentRunt
         if (skill.tool_url) {
           const args = { url: skill.tool_url, message: turn.message, skill: skill.slug, step: { id: step.id, n: step.n, title: step.title } };
           await emit({ type: 'tool_call', content: { tool: 'tool_url', args } });
-          const result = await callTool(skill.tool_url, { message: turn.message, skill: skill.slug, step: args.step, run_id: turn.run_id }, toolTimeoutMs, signal);
+          const result = await callTool(skill.tool_url, { message: turn.message, skill: skill.slug, step: args.step, run_id: turn.run_id }, {
+            timeoutMs: toolTimeoutMs,
+            signal,
+            ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+          });
           if (signal.aborted) return;
           await emit({ type: 'tool_result', content: { tool: 'tool_url', result } });
           lines.push(`Tool call to ${skill.tool_url}: ${excerpt(JSON.stringify(result), 300)}`, '');

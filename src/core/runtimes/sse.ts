@@ -12,6 +12,7 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 import type { Dispatcher } from 'undici';
+import { egressRefusalOf } from '../egress/gate.js';
 import { loadUndici } from '../util/undici.js';
 
 /** A streamed POST. */
@@ -58,7 +59,7 @@ export type SseOutcome =
   | { kind: 'idle-timeout' }
   /** The connection broke while the body was being read. */
   | { kind: 'lost'; detail: string }
-  /** A status outside 2xx; `body` is the start of the answer. */
+  /** A status outside 2xx; `body` is the start of the answer (for the operator's log, never for users). */
   | { kind: 'status'; status: number; body: string }
   /** A 2xx answer that is not `text/event-stream`. */
   | { kind: 'content-type'; contentType: string };
@@ -76,6 +77,9 @@ function codeOf(error: unknown): string | undefined {
 }
 
 function detailOf(error: unknown): string {
+  // The egress gate's refusal says which address and how an operator allows it.
+  const refused = egressRefusalOf(error);
+  if (refused) return refused.message;
   const code = codeOf(error);
   if (code && !code.startsWith('UND_ERR')) return code;
   return error instanceof Error && error.message ? error.message : String(error);

@@ -60,8 +60,13 @@ export const DeliveryAttemptSchema = Type.Object({
   at: Timestamp,
   /** HTTP status the receiver answered, or null when there was no answer. */
   response_code: Nullable(Type.Integer()),
-  /** Why the attempt failed when there was no answer (refused, timed out, …). */
+  /**
+   * Why the attempt failed when there was no answer: the egress policy refused the address,
+   * or one uniform "no answer" (how a connection failed is in the server log, not here:
+   * the log would otherwise scan ports for whoever registers the URL).
+   */
   error: Nullable(Type.String()),
+  /** How long the receiver took to answer; 0 when there was no answer. */
   duration_ms: Type.Integer({ minimum: 0 }),
 });
 /** One attempt to deliver. */

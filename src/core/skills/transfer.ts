@@ -22,6 +22,8 @@ export interface ImportOptions {
   actor?: string;
   /** Report only (the default), or write. */
   dryRun: boolean;
+  /** Checks a skill's `tool_url` against the egress policy (throws to refuse the import). */
+  checkToolUrl?: (url: string, slug: string) => Promise<void>;
 }
 
 /** The Agent Skill folder of a skill visible to `structureId`; undefined when there is none. */
@@ -67,6 +69,8 @@ export async function importFolders(store: SkillStore, folders: readonly SkillFo
       skip(checked.errors.map((error) => `${error.path} ${error.message}`).join('; '));
       continue;
     }
+    // A refused tool address refuses the whole import (400 egress_refused), dry run or not.
+    if (checked.frontmatter.tool_url) await options.checkToolUrl?.(checked.frontmatter.tool_url, skill.slug);
     entry.status = checked.frontmatter.status;
     const scope = checked.frontmatter.structure_id;
     if (scope !== undefined && scope !== options.structureId) {

@@ -11,6 +11,7 @@
  * (the shared backend's heartbeat: retries queued by others, claims of dead instances).
  * Pending deliveries outlive the process, so a restart loses none.
  */
+import type { Dispatcher } from 'undici';
 import { invalid, notFound } from '../errors.js';
 import type { CreatedWebhook, Delivery, DeliveryStatus, StoredDelivery, Webhook, WebhookEventType } from '../schemas/webhooks.js';
 import { errorFields, uuid, type Clock, type Log } from '../util/index.js';
@@ -31,8 +32,10 @@ export interface WebhookServiceOptions {
   log: Log;
   /** Delays before each retry in ms (default {@link DEFAULT_RETRY_SCHEDULE}, about 24 h in all). */
   retrySchedule?: readonly number[];
-  /** Sends one attempt (default: an HTTP POST with a 10 s timeout). */
+  /** Sends one attempt (default: an HTTP POST through `dispatcher` with a 10 s timeout). */
   send?: (url: string, headers: Record<string, string>, body: string) => Promise<AttemptResult>;
+  /** The egress gate's dispatcher for deliveries (default: undici's global one, which checks nothing). */
+  dispatcher?: () => Promise<Dispatcher>;
 }
 
 /** What an event says; `data` is the event's own payload. */
@@ -59,7 +62,8 @@ export class WebhookService {
   constructor(private readonly options: WebhookServiceOptions) {
     this.store = options.store;
     this.schedule = options.retrySchedule ?? DEFAULT_RETRY_SCHEDULE;
-    this.send = options.send ?? ((url, headers, body) => postDelivery(url, headers, body));
+    const dispatcher = options.dispatcher;
+    this.send = options.send ?? ((url, headers, body) => postDelivery(url, headers, body, dispatcher ? { dispatcher } : {}));
   }
 
   /** Starts sending what the outbox holds (deliveries left pending by an earlier process included). */
@@ -217,7 +221,9 @@ export class WebhookService {
     const headers = signatureHeaders(webhook.secret, delivery.id, Math.floor(started.getTime() / 1000), delivery.body);
     const result = await this.send(webhook.url, headers, delivery.body);
     const ok = result.responseCode !== null && result.responseCode >= 200 && result.responseCode < 300;
-    const retryAt = ok ? undefined : nextAttemptAt(this.schedule, delivery.attempts.length + 1, this.options.clock.now());
+    if (result.cause) this.options.log('info', 'webhook: the receiver did not answer', { webhook_id: webhook.id, delivery_id: delivery.id, cause: result.cause });
+    // Counted from the attempt's start: the log does not tell how long a failure took.
+    const retryAt = ok ? undefined : nextAttemptAt(this.schedule, delivery.attempts.length + 1, result.responseCode === null ? started : this.options.clock.now());
     const updated = await this.store.settle(webhook.id, delivery.id, {
       attempt: { at: started.toISOString(), response_code: result.responseCode, error: result.error, duration_ms: result.durationMs },
       status: ok ? 'delivered' : retryAt ? 'pending' : 'failed',

@@ -9,7 +9,7 @@ import { nodeScopeOf, scopeOf } from '../scope.js';
 import { fromBody, fromParams } from '../audit.js';
 
 /** Nodes of a structure. */
-export const nodeRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'nodes'> }> = async (server, { app }) => {
+export const nodeRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'nodes' | 'egress'> }> = async (server, { app }) => {
   const tags = ['nodes'];
   const access = { kind: 'structure', action: 'manage_nodes', from: 'params' } as const;
   const nodeAccess = { ...access, node: 'params' } as const;
@@ -28,6 +28,7 @@ export const nodeRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'nodes'> }> 
       },
     },
     async (request, reply) => {
+      if (request.body.container_url) await app.egress.assertAllowed(request.body.container_url, 'container_url');
       const node = await app.nodes.add(scopeOf(request).structureId, request.body, actorOf(request));
       return reply.code(201).send(node);
     },
@@ -48,6 +49,7 @@ export const nodeRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'nodes'> }> 
     },
     async (request) => {
       const { structureId, roleId } = nodeScopeOf(request);
+      if (request.body.container_url) await app.egress.assertAllowed(request.body.container_url, 'container_url');
       return app.nodes.update(structureId, roleId, request.body, actorOf(request));
     },
   );

@@ -18,7 +18,7 @@ import { scopeOf } from '../scope.js';
 export const MAX_IMPORT_BYTES = 25 * 1024 * 1024;
 
 /** Skill import and export routes. */
-export const skillTransferRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'skills'> }> = async (server, { app }) => {
+export const skillTransferRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'skills' | 'egress'> }> = async (server, { app }) => {
   const tags = ['skills'];
   const actorOf = (request: FastifyRequest) => {
     const principal = request.principal;
@@ -83,6 +83,7 @@ export const skillTransferRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'sk
         structureId: scopeOf(request).structureId,
         actor: actorOf(request),
         dryRun: request.query.dry_run !== false,
+        checkToolUrl: (url, slug) => app.egress.assertAllowed(url, `tool_url of ${slug}`),
       });
       return { ...report, problems: [...unpacked.problems, ...report.problems] };
     },

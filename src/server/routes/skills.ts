@@ -40,7 +40,7 @@ function ifMatchOf(headers: { 'if-match'?: string }): { ifMatch?: string[] } {
 }
 
 /** Routes of the skill library: list, read, write, delete and restore, search, history and load problems. */
-export const skillRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'skills' | 'access' | 'paths'> }> = async (server, { app }) => {
+export const skillRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'skills' | 'access' | 'paths' | 'egress'> }> = async (server, { app }) => {
   const tags = ['skills'];
   // At start the library may still be loading: these requests wait for it (after the
   // access hooks have answered unauthenticated callers) rather than answer empty.
@@ -146,6 +146,7 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'skills' | 
     async (request, reply) => {
       const { structureId } = scopeOf(request);
       const { slug, frontmatter, body } = request.body;
+      if (typeof frontmatter.tool_url === 'string') await app.egress.assertAllowed(frontmatter.tool_url, 'frontmatter.tool_url');
       const precondition = writePrecondition(request.headers);
       const { skill, created } = await app.skills.upsert({
         slug,

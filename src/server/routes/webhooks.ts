@@ -12,7 +12,7 @@ import { scopeOf } from '../scope.js';
 import { fromAnswer, fromParams } from '../audit.js';
 
 /** Webhook routes. */
-export const webhookRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'webhooks'> }> = async (server, { app }) => {
+export const webhookRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'webhooks' | 'egress'> }> = async (server, { app }) => {
   const tags = ['webhooks'];
   const access = { kind: 'structure', action: 'admin_structure', from: 'params' } as const;
   const WebhookParams = Type.Object({ structure_id: Uuid, webhook_id: Uuid });
@@ -31,6 +31,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'webhooks
       },
     },
     async (request, reply) => {
+      await app.egress.assertAllowed(request.body.url, 'url');
       const created = await app.webhooks.create(scopeOf(request).structureId, request.body);
       return reply.code(201).header('cache-control', 'no-store').send(created);
     },

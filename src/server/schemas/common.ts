@@ -3,7 +3,12 @@ import { Type } from 'typebox';
 import { ERROR_STATUS, ERROR_TITLE, type ErrorCode } from '../../core/errors.js';
 import { ProblemSchema, RoleId, Uuid } from '../../core/schemas/index.js';
 
-const TITLE_OF_STATUS = new Map<number, string>(Object.entries(ERROR_STATUS).map(([code, status]) => [status, ERROR_TITLE[code as ErrorCode]]));
+/** The title of each status: its generic code's (the first listed: 400 is `invalid_request`, 409 `conflict`). */
+const TITLE_OF_STATUS = new Map<number, string>(
+  Object.entries(ERROR_STATUS)
+    .reverse()
+    .map(([code, status]) => [status, ERROR_TITLE[code as ErrorCode]]),
+);
 
 /** An error answer as documented: problem details, served as `application/problem+json`. */
 function problemResponse(status: number) {

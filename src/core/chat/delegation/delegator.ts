@@ -31,7 +31,7 @@ export interface DelegatedSend {
   message: string;
   attachments?: DecodedAttachment[];
   origin: string;
-  /** The delegating node as the author of the task's user-side message. */
+  /** The delegating node, as the author of the message. */
   author: MessageAuthor;
   /** The lineage of the delegating run: the new run's is this chain plus itself. */
   delegatedFrom: RunLineage;
@@ -48,7 +48,7 @@ export interface DelegatorDeps {
   /** Most hops below the root run (`ORG_DELEGATION_DEPTH`). */
   maxDepth: number;
   /** Why the person who started a chain may not hand work on in a structure now (undefined: they may). */
-  authority?: (structureId: string, userId: string) => string | undefined;
+  authority?: (structureId: string, userId: string) => Promise<string | undefined> | string | undefined;
   send(input: DelegatedSend): Promise<Run>;
   /** A run wherever it executes, to wait for its end (undefined when unknown). */
   follow(runId: string): Promise<Run | undefined>;
@@ -126,7 +126,7 @@ export class Delegator {
     if (!target) return refuse('unknown_role', `there is no node ${request.roleId} in ${structure.name}`);
     const byChain = chainRefusal(lineage, { nodeId: target.id, roleId: target.role_id }, this.deps.maxDepth);
     if (byChain) return { refusal: byChain };
-    const denied = lineage.startedBy ? this.deps.authority?.(parent.structureId, lineage.startedBy) : undefined;
+    const denied = lineage.startedBy ? await this.deps.authority?.(parent.structureId, lineage.startedBy) : undefined;
     if (denied) return refuse('authority', denied);
     const open = this.deps.shared ? await this.deps.shared.openRuns(parent.structureId) : this.deps.runs.openLinks(parent.structureId);
     const cycle = findCycle(open, lineage.chain.at(-1)!, { nodeId: target.id, roleId: target.role_id });
@@ -141,7 +141,7 @@ export class Delegator {
         message: request.message,
         ...(attachments?.length ? { attachments } : {}),
         origin: `delegation:${parent.roleId}`,
-        author: { kind: 'node', id: parent.roleId, label: structure.agents.find((node) => node.role_id === parent.roleId)?.label ?? parent.roleId },
+        author: { kind: 'node', id: parent.roleId, label: structure.agents.find((node) => node.id === parent.nodeId)?.label ?? parent.roleId },
         delegatedFrom: lineage,
         ...this.traceOf(entry),
       });
@@ -202,6 +202,7 @@ export class Delegator {
       return undefined;
     }
     entry.children.add(note.run_id);
+    entry.delegated.add(note.run_id);
     const ended = this.deps.follow(note.run_id).then(async (child) => {
       await child?.done;
       entry.children.delete(note.run_id);
