@@ -19,9 +19,10 @@ import { inviteTokenFor } from './helpers/outbox.js';
 /**
  * Refusals the tests provoke on purpose, which chromium reports on the console: the
  * revoked token (401), unknown workspace addresses (400 for one that is no id, 404), and
- * the members list read once more right after the owner became operator (403).
+ * the members list read once more right after the owner became operator (403), and the
+ * stale Undo of a node already restored (409).
  */
-const EXPECTED = [/status of 401/, /status of 404/, /status of 400/, /status of 403/];
+const EXPECTED = [/status of 401/, /status of 404/, /status of 400/, /status of 403/, /status of 409/];
 
 describe('signing in, invites and roles in the web UI', () => {
   let t: TestInstance;
@@ -209,6 +210,34 @@ describe('signing in, invites and roles in the web UI', () => {
     await visible(page.locator('#chat-input'));
     expect(page.url()).toContain(`#/w/${structureId}/n/exec-cfo`);
     expect(await page.locator('#chat-input').inputValue()).toBe('Draft of the Q3 memo, not sent yet');
+  });
+
+  it('tells a viewer at once that an editor route needs the operator role, instead of refusing on Save', async () => {
+    const victor = await t.createUser('victor@example.com');
+    await t.app.members.set(structureId, victor.id, 'viewer');
+    const page = await fresh();
+    await openSignedIn(page, t.url, victor.token);
+    for (const path of ['skills/new', 'skills/s/some-skill/edit']) {
+      await page.goto(`${t.url}/#/w/${structureId}/${path}`);
+      await visible(page.getByText(/Your role in this workspace is viewer: you can read its skills, and writing them needs the operator or owner role/));
+      expect(await page.getByRole('button', { name: 'Save skill' }).count()).toBe(0);
+    }
+  });
+
+  it('a stale Undo (the node was already restored elsewhere) says so instead of failing', async () => {
+    const id = (await t.createStructure(owner.token, 'exec-team', 'Undo')).id;
+    const page = await fresh();
+    await openSignedIn(page, t.url, owner.token);
+    await page.goto(`${t.url}/#/w/${id}/n/exec-eng-lead`);
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Delete Engineering Lead?' }).getByRole('button', { name: 'Delete node' }).click();
+    const toast = page.locator('.toast', { hasText: 'Engineering Lead moved to the archive.' });
+    await visible(toast);
+    // Restored elsewhere (another tab, the CLI) before Undo is clicked.
+    expect((await fetch(`${t.url}/api/org/structures/${id}/agents/exec-eng-lead/restore`, { method: 'POST', headers: t.auth(owner.token) })).status).toBe(201);
+    await toast.getByRole('button', { name: 'Undo' }).click();
+    await visible(page.locator('.toast', { hasText: 'Nothing to undo: that was already put back or changed elsewhere.' }));
+    expect(await page.locator('.toast-error').count()).toBe(0);
   });
 
   it('logged no console errors but the refusals it provoked', () => {
