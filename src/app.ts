@@ -308,6 +308,8 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     clock,
     log,
     router: (node) => deps.runtime?.(node) ?? (node.container_url ? container(node.container_url) : (llm ?? local)),
+    maxQueuedTurns: config.maxQueuedTurns,
+    artifactQuota: config.artifactQuotaBytes,
   });
   const retrySchedule = deps.webhookRetrySchedule ?? config.webhookRetrySchedule;
   const webhooks = new WebhookService({

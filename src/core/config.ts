@@ -76,6 +76,10 @@ export interface OrgConfig {
    * webhooks on loopback, private, link-local and other special addresses are refused.
    */
   egressAllow: string[];
+  /** Open turns (running or waiting) a node may have; more get 429 (`--max-queued-turns`, `ORG_MAX_QUEUED_TURNS`; default 20). */
+  maxQueuedTurns: number;
+  /** Bytes the artifact shelves of one structure may hold (`--artifact-quota` MiB, `ORG_ARTIFACT_QUOTA`; default 512 MiB). */
+  artifactQuotaBytes: number;
   /**
    * Where OTLP/HTTP traces go, from the standard variables (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`,
    * else `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`); absent (or `OTEL_SDK_DISABLED=true`,
@@ -124,6 +128,8 @@ export interface ServeFlags extends ConnectionFlags {
   corsOrigin?: string[];
   trustProxy?: string[];
   allowEgress?: string[];
+  maxQueuedTurns?: string | number;
+  artifactQuota?: string | number;
   metrics?: boolean;
   metricsPort?: string | number;
   sseKeepalive?: string | number;
@@ -166,6 +172,15 @@ function parsePort(raw: string | number, source: string): number {
 function parsePositive(raw: string | number, source: string): number {
   const value = typeof raw === 'number' ? raw : Number(raw);
   if (!Number.isFinite(value) || value <= 0 || (typeof raw === 'string' && raw.trim() === '')) throw invalid(`${source} must be a positive number, got "${raw}"`);
+  return value;
+}
+
+const MIB = 1024 * 1024;
+
+/** A whole number within [min, max]. */
+function parseCount(raw: string | number, source: string, min: number, max: number): number {
+  const value = typeof raw === 'number' ? raw : Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max || (typeof raw === 'string' && raw.trim() === '')) throw invalid(`${source} must be a whole number from ${min} to ${max}, got "${raw}"`);
   return value;
 }
 
@@ -229,6 +244,8 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     flags.allowEgress && flags.allowEgress.length > 0
       ? parseEgressAllow(flags.allowEgress, '--allow-egress')
       : parseEgressAllow(env.ORG_EGRESS_ALLOW ? [env.ORG_EGRESS_ALLOW] : [], 'ORG_EGRESS_ALLOW');
+  const maxQueued = flags.maxQueuedTurns ?? env.ORG_MAX_QUEUED_TURNS;
+  const artifactQuota = flags.artifactQuota ?? env.ORG_ARTIFACT_QUOTA;
   const inboundSecret = env.ORG_INBOUND_SECRET?.trim();
   const storeUrl = (flags.store ?? env.ORG_STORE_URL)?.trim() || undefined;
   if (storeUrl !== undefined && !/^postgres(ql)?:\/\/[^\s]+$/.test(storeUrl)) {
@@ -281,6 +298,8 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     corsOrigins,
     trustProxy,
     egressAllow,
+    maxQueuedTurns: maxQueued === undefined ? 20 : parseCount(maxQueued, flags.maxQueuedTurns === undefined ? 'ORG_MAX_QUEUED_TURNS' : '--max-queued-turns', 1, 10_000),
+    artifactQuotaBytes: artifactQuota === undefined ? 512 * MIB : parseCount(artifactQuota, flags.artifactQuota === undefined ? 'ORG_ARTIFACT_QUOTA' : '--artifact-quota', 1, 1024 * 1024) * MIB,
     ...(tracesUrl ? { otlpTracesUrl: tracesUrl } : {}),
     metrics: flags.metrics === true || metricsPort !== undefined || env.ORG_METRICS === '1' || env.ORG_METRICS === 'true',
     ...(metricsPort === undefined ? {} : { metricsPort: parsePort(metricsPort, flags.metricsPort === undefined ? 'ORG_METRICS_PORT' : '--metrics-port') }),

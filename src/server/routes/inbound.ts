@@ -72,7 +72,7 @@ export const inboundRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'inbound'
         tags,
         headers: SignatureHeaders,
         body: RawEmail,
-        response: { 202: RunRefSchema, ...problems(400, 401, 404, 413, 415, 429, 503) },
+        response: { 202: RunRefSchema, ...problems(400, 401, 404, 413, 415, 429, 503, 507) },
       },
     },
     async (request, reply) => {
@@ -93,7 +93,7 @@ export const inboundRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'inbound'
         tags,
         headers: SignatureHeaders,
         body: InboundMessageSchema,
-        response: { 202: RunRefSchema, ...problems(400, 401, 404, 413, 415, 429, 503) },
+        response: { 202: RunRefSchema, ...problems(400, 401, 404, 413, 415, 429, 503, 507) },
       },
     },
     async (request, reply) => {
