@@ -6,7 +6,7 @@ import { constants as fsConstants } from 'node:fs';
 import { access as fsAccess } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AuditLog, createFsAuditStore } from './core/audit/index.js';
-import { AccessControl, ConnectionRegistry, KeyService, UserService, type RateCounter } from './core/auth/index.js';
+import { AccessControl, ConnectionRegistry, KeyService, UserService, roleAtLeast, type RateCounter } from './core/auth/index.js';
 import { homePaths, type HomePaths, type OrgConfig } from './core/config.js';
 import { ChatEngine, StreamDrain, createChatSkills, createFsChatStore, type ChatDirectory } from './core/chat/index.js';
 import { createContainerRuntime, createLocalRuntime, createLlmRuntime, type AgentRuntime } from './core/runtimes/index.js';
@@ -334,6 +334,14 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     domain: config.inboundDomain,
     log,
     journal: shared?.replies ?? join(paths.state, 'inbound-replies.jsonl'),
+    ...(config.inboundAuthservId ? { authservId: config.inboundAuthservId } : {}),
+    // Mail starts work only from the structure's operators and owners (API.md §3: chat).
+    mayChat: async (structureId, email) => {
+      const user = await users.byEmail(email);
+      const role = user && members.roleOf(structureId, user.id);
+      return role !== undefined && roleAtLeast(role, 'operator');
+    },
+    ...(shared ? { replays: shared.inboundIds } : {}),
   });
   await inbound.recover();
   takeOver = () => {

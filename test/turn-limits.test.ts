@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signBody } from '../src/core/inbound/index.js';
+import { inboundHeaders } from '../src/core/inbound/index.js';
 import { createGatedRuntime, type GatedRuntime } from './helpers/gated-runtime.js';
 import { ADMIN_TOKEN, startInstance, type TestInstance } from './helpers/instance.js';
 
@@ -51,7 +51,7 @@ describe("a node's queue is capped", () => {
     const refusedSync = await post(t, '/api/org/chat/message/sync', message('one more'));
     expect(refusedSync.status).toBe(429);
     const inboundBody = JSON.stringify({ structure_id: structureId, role_id: 'exec-cfo', text: 'one more', sender: 'chat-bot' });
-    const refusedInbound = await fetch(`${t.url}/api/org/inbound/message`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-org-signature': signBody(SECRET, inboundBody) }, body: inboundBody });
+    const refusedInbound = await fetch(`${t.url}/api/org/inbound/message`, { method: 'POST', headers: { 'content-type': 'application/json', ...inboundHeaders(SECRET, inboundBody) }, body: inboundBody });
     expect(refusedInbound.status).toBe(429);
     const key = (await (await post(t, `/api/org/structures/${structureId}/agents/exec-cfo/mcp-key`, { label: 'queue' })).json()) as { token: string };
     const client = new Client({ name: 'turn-limits', version: '1.0.0' });

@@ -54,6 +54,12 @@ export interface OrgConfig {
   inboundSecret?: string;
   /** Domain of inbound e-mail addresses `<role_id>.<structure_id>@<domain>` (`ORG_INBOUND_DOMAIN`; default `localhost`). */
   inboundDomain: string;
+  /**
+   * The `authserv-id` of the inbound relay's `Authentication-Results` header
+   * (`ORG_INBOUND_AUTHSERV_ID`): set, inbound e-mail is accepted only with a DMARC, DKIM or
+   * SPF pass for its From domain recorded there; unset, the relay must reject unauthenticated mail.
+   */
+  inboundAuthservId?: string;
   /** Port of the inbound SMTP listener (`--smtp-port`, `ORG_SMTP_PORT`; default: no listener). */
   smtpPort?: number;
   /**
@@ -177,6 +183,12 @@ function parsePositive(raw: string | number, source: string): number {
 
 const MIB = 1024 * 1024;
 
+/** An authserv-id: a host name as mail servers name themselves (letters, digits, dots, hyphens). */
+function parseAuthservId(raw: string): string {
+  if (!/^[a-z0-9.-]{1,253}$/i.test(raw)) throw invalid(`ORG_INBOUND_AUTHSERV_ID must be the relay's authserv-id, a host name such as mx.example.com, got "${raw}"`);
+  return raw.toLowerCase();
+}
+
 /** A whole number within [min, max]. */
 function parseCount(raw: string | number, source: string, min: number, max: number): number {
   const value = typeof raw === 'number' ? raw : Number(raw);
@@ -294,6 +306,7 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     commit: flags.commit ?? false,
     ...(inboundSecret ? { inboundSecret } : {}),
     inboundDomain: (env.ORG_INBOUND_DOMAIN?.trim() || 'localhost').toLowerCase(),
+    ...(env.ORG_INBOUND_AUTHSERV_ID?.trim() ? { inboundAuthservId: parseAuthservId(env.ORG_INBOUND_AUTHSERV_ID.trim()) } : {}),
     ...(smtpPort === undefined ? {} : { smtpPort: parsePort(smtpPort, flags.smtpPort === undefined ? 'ORG_SMTP_PORT' : '--smtp-port') }),
     corsOrigins,
     trustProxy,
