@@ -6,7 +6,7 @@ import { constants as fsConstants } from 'node:fs';
 import { access as fsAccess } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AuditLog, createFsAuditStore } from './core/audit/index.js';
-import { AccessControl, ConnectionRegistry, KeyService, UserService, roleAtLeast, type RateCounter } from './core/auth/index.js';
+import { AccessControl, ConnectionRegistry, KeyService, RunTokens, UserService, delegationAuthority, roleAtLeast, runCredentials, type RateCounter } from './core/auth/index.js';
 import { homePaths, type HomePaths, type OrgConfig } from './core/config.js';
 import { ChatEngine, StreamDrain, createChatSkills, createFsChatStore, type ChatDirectory } from './core/chat/index.js';
 import { createContainerRuntime, createLocalRuntime, createLlmRuntime, type AgentRuntime } from './core/runtimes/index.js';
@@ -201,6 +201,9 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
   const keys = new KeyService({ ...(shared ? { store: shared.keys } : { file: paths.keys }), connections, clock, log });
   const structureStore = shared?.structures ?? createFsStructureStore({ dir: paths.structures });
   const registry = new StructureRegistry(structureStore, clock);
+  // A change of a structure (members, nodes, the structure itself, here or on another instance)
+  // may take away a right an open stream relies on: those streams end at once.
+  registry.onChanged((structureId) => connections.recheck(structureId));
   const structures = new StructureService({ registry, templates, activity, clock });
   const nodes = new NodeService({
     registry,
@@ -299,6 +302,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
       await workspaceLog.append(structureId, entries);
     },
   };
+  const runTokens = new RunTokens({ ...(shared ? { store: shared.runTokens } : {}), clock });
   const chat = new ChatEngine({
     directory,
     activity,
@@ -310,6 +314,9 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     router: (node) => deps.runtime?.(node) ?? (node.container_url ? container(node.container_url) : (llm ?? local)),
     maxQueuedTurns: config.maxQueuedTurns,
     artifactQuota: config.artifactQuotaBytes,
+    delegationDepth: config.delegationDepth,
+    authority: delegationAuthority(members, users),
+    credentials: runCredentials(runTokens, publicUrl),
   });
   const retrySchedule = deps.webhookRetrySchedule ?? config.webhookRetrySchedule;
   const webhooks = new WebhookService({
@@ -353,7 +360,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
       .catch((error: unknown) => log('error', "taking over a stopped instance's runs failed", errorFields(error)));
   };
   const streams = new StreamDrain();
-  const access = new AccessControl({ users, keys, structures, members, ...(config.adminToken ? { adminToken: config.adminToken } : {}) });
+  const access = new AccessControl({ users, keys, structures, members, runTokens, ...(config.adminToken ? { adminToken: config.adminToken } : {}) });
 
   return {
     config,

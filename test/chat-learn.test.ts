@@ -40,12 +40,16 @@ describe('auto-learned drafts', () => {
   let c: ChatFixture;
   let agent: ContainerAgent;
   let learner: ReturnType<typeof recording>;
+  let follower: ReturnType<typeof recording>;
   let withBody: ReturnType<typeof recording>;
   let failing: ReturnType<typeof recording>;
 
   beforeAll(async () => {
     agent = await startContainerAgent({ log: () => undefined });
     learner = recording(() => DISTIL('gather-supplier-contacts'));
+    // Follows the skill it was offered: reads it, or runs its first step.
+    follower = recording((turn) => [{ type: 'tool_call', content: { tool: 'read_skill', args: { slug: turn.skills[0]?.slug } } }, ...DISTIL('gather-supplier-contacts')]);
+    const stepper = recording((turn) => [{ type: 'milestone', content: { title: `Step 1: ${turn.skills[0]?.steps[0]?.title}` } }, ...DISTIL('gather-supplier-contacts')]);
     withBody = recording(() => [
       { type: 'skill_learned', content: { slug: 'greet-visitors', name: 'Greet visitors', body: '## [welcome] Step 1: Welcome them\n\nSay hello.\n', tags: ['front-desk'] } },
       { type: 'complete', content: { summary: 'greeted', artifacts: [] } },
@@ -55,7 +59,7 @@ describe('auto-learned drafts', () => {
       { type: 'error', content: { message: 'gave up' } },
     ]);
     c = await startChat({
-      deps: { runtime: (node) => (node.container_url ? undefined : dispatchRuntime({ distil: learner, body: withBody, fail: failing }, createLocalRuntime())) },
+      deps: { runtime: (node) => (node.container_url ? undefined : dispatchRuntime({ distil: learner, follow: follower, steps: stepper, body: withBody, fail: failing }, createLocalRuntime())) },
     });
     await c.t.app.skills.upsert({
       slug: 'quarterly-tax-filing',
@@ -154,15 +158,21 @@ describe('auto-learned drafts', () => {
     expect(skill?.body.match(STEP_HEADING)).toHaveLength(2);
   });
 
-  it('a turn that used a skill, or that failed, learns nothing', async () => {
+  it('a turn that followed a skill (read it, ran its steps), or that failed, learns nothing', async () => {
     const before = c.t.app.skills.count();
-    const used = await c.send('distil prepare the quarterly tax filing');
+    const used = await c.send('follow prepare the quarterly tax filing');
     await used.ended;
-    expect(learner.turns.at(-1)?.skills.map((skill) => skill.slug)).toEqual(['quarterly-tax-filing']);
+    expect(follower.turns.at(-1)?.skills.map((skill) => skill.slug)).toEqual(['quarterly-tax-filing']);
     const usedOutcome = used.frames().filter((frame) => frame.event?.type === 'skill_learned').map((frame) => frame.event?.content);
     expect(usedOutcome).toEqual([
-      { slug: 'gather-supplier-contacts', name: 'Gather supplier contacts', stored: false, reason: expect.stringContaining('used the skill quarterly-tax-filing') },
+      { slug: 'gather-supplier-contacts', name: 'Gather supplier contacts', stored: false, reason: expect.stringContaining('followed the skill quarterly-tax-filing (read it)') },
     ]);
+    const ran = await c.send('steps prepare the quarterly tax filing');
+    await ran.ended;
+    expect(ran.frames().find((frame) => frame.event?.type === 'skill_learned')?.event?.content).toMatchObject({
+      stored: false,
+      reason: expect.stringContaining('followed the skill quarterly-tax-filing (ran its steps)'),
+    });
     expect(used.frames().at(-1)?.event?.type).toBe('complete');
 
     const failed = await c.send('fail at learning');

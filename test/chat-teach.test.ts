@@ -27,16 +27,23 @@ describe('teaching the local runtime', () => {
     expect(asked.events.find((event) => event.type === 'text')?.content).toContain('reply with /teach and the steps');
     expect(asked.events.some((event) => event.type === 'skill_learned')).toBe(false);
 
+    // A lone /teach keeps the question open: the steps may follow in the next message.
+    const lone = await say('/teach');
+    expect(lone.summary).toBe(asked.summary);
+    expect(lone.events.find((event) => event.type === 'text')?.content).toBe('Send me the steps for "plan a team offsite" after /teach, one per line or separated by ";".\n');
+    expect(lone.events.some((event) => event.type === 'skill_learned')).toBe(false);
+
     const taught = await say('/teach Collect the dates that work for everyone; Book a venue within the budget; Send the agenda');
     const outcome = taught.events.find((event) => event.type === 'skill_learned');
     expect(outcome?.content).toEqual({ slug: 'plan-a-team-offsite', name: 'Plan a team offsite', stored: true });
-    expect(taught.events.filter((event) => event.type === 'milestone').map((event) => event.content.title)).toEqual([
-      'Step 1: Collect the dates that work for everyone',
-      'Step 2: Book a venue within the budget',
-      'Step 3: Send the agenda',
-    ]);
+    // What was taught is no work done: no milestones, so nothing reaches the workspace log.
+    expect(taught.events.filter((event) => event.type === 'milestone')).toEqual([]);
+    expect(taught.events.filter((event) => event.type === 'text').map((event) => event.content).join('')).toContain(
+      '1. Collect the dates that work for everyone\n2. Book a venue within the budget\n3. Send the agenda',
+    );
     const draft = await client.getSkill('plan-a-team-offsite');
-    expect(draft.frontmatter).toMatchObject({ status: 'draft', learned_by: 'agent', structure_id: structureId, name: 'Plan a team offsite' });
+    // The trigger is the request that was taught, and a person taught it.
+    expect(draft.frontmatter).toMatchObject({ status: 'draft', learned_by: 'user', structure_id: structureId, name: 'Plan a team offsite', triggers: ['plan a team offsite'] });
     expect(draft.steps.map((step) => step.title)).toEqual(['Collect the dates that work for everyone', 'Book a venue within the budget', 'Send the agenda']);
 
     // Drafts do not auto-resolve: the request still asks to be taught until it is approved.
@@ -50,6 +57,7 @@ describe('teaching the local runtime', () => {
   it('without a pending question, /teach takes the request from its first line (or before a colon); without a request or steps it learns nothing', async () => {
     const taught = await say('/teach onboard a new vendor\n1. Get the W-9\n2. Add them to the ledger');
     expect(taught.events.find((event) => event.type === 'skill_learned')?.content).toMatchObject({ slug: 'onboard-a-new-vendor', stored: true });
+    expect((await client.getSkill('onboard-a-new-vendor')).frontmatter).toMatchObject({ learned_by: 'user', triggers: ['onboard a new vendor'] });
     const empty = await say('/teach');
     expect(empty.summary).toBe('Nothing learned: the lesson did not say what the steps are for.');
     expect(empty.events.some((event) => event.type === 'skill_learned')).toBe(false);
@@ -58,6 +66,8 @@ describe('teaching the local runtime', () => {
     expect(stepsOnly.summary).toBe('Nothing learned: the lesson did not say what the steps are for.');
     const oneLine = await say('/teach water the plants: check which are dry; water them');
     expect(oneLine.events.find((event) => event.type === 'skill_learned')?.content).toMatchObject({ slug: 'water-the-plants', stored: true });
+    const plants = await client.getSkill('water-the-plants');
+    expect(plants.frontmatter).toMatchObject({ learned_by: 'user', triggers: ['water the plants'] });
     const noSteps = await say('/teach water the ferns');
     expect(noSteps.summary).toBe('Nothing learned: the lesson had no steps to keep.');
   });

@@ -15,6 +15,7 @@ import { runAgentsAdd, runAgentsList, runAgentsRestore, runAgentsRm } from '../s
 import { runChat } from '../src/cli/commands/chat.js';
 import { draftActions, runDrafts } from '../src/cli/commands/drafts.js';
 import { runInit } from '../src/cli/commands/init.js';
+import { listShippedSkills } from '../src/core/skills/index.js';
 import { runKeysCreate, runKeysList, runKeysRevoke } from '../src/cli/commands/keys.js';
 import { runLogin, runWhoami } from '../src/cli/commands/login.js';
 import { runInvitesAccept, runMembers, runShare, runUsersAdd } from '../src/cli/commands/sharing.js';
@@ -452,7 +453,7 @@ describe('org init', () => {
     const home = join(dir, 'acme');
     expect(await readFile(join(home, 'skills', '.template.md'), 'utf8')).toContain('## [gather-inputs] Step 1');
     // A new home starts with a copy of the bundled library.
-    const bundled = (await readdir(join(REPO_ROOT, 'skills'))).filter((name) => name.endsWith('.md')).sort();
+    const bundled = (await listShippedSkills(REPO_ROOT)).map((skill) => skill.name);
     expect((await readdir(join(home, 'skills'))).filter((name) => name.endsWith('.md') && !name.startsWith('.')).sort()).toEqual(bundled);
     expect(out.text()).toContain(`created  skills/ with ${bundled.length} bundled skills`);
     expect(await readFile(join(home, '.gitignore'), 'utf8')).toMatch(/^\.org\/$/m);
@@ -474,5 +475,21 @@ describe('org init', () => {
     // --no-bundled: an empty library.
     expect(await runInit({ dir: 'empty', bundled: false, git: false }, deps)).toBe(0);
     expect((await readdir(join(dir, 'empty', 'skills'))).filter((name) => !name.startsWith('.'))).toEqual([]);
+  });
+
+  it('inside the org package: a named folder there is refused, no folder means ~/.org', async () => {
+    const out = capture();
+    const user = await mkdtemp(join(tmpdir(), 'org-user-'));
+    const deps = { output: out.output, cwd: REPO_ROOT, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' }, interactive: false };
+    await expect(runInit({ dir: 'skills', git: false }, deps)).rejects.toThrow(/is inside the org package .*name a folder of your own, e\.g\. org init ~\/org/);
+    const home = process.env.HOME;
+    process.env.HOME = user;
+    try {
+      expect(await runInit({ git: false }, deps)).toBe(0);
+    } finally {
+      process.env.HOME = home;
+    }
+    expect((await readdir(join(user, '.org', 'skills'))).filter((name) => name.endsWith('.md') && !name.startsWith('.')).length).toBe((await listShippedSkills(REPO_ROOT)).length);
+    expect(out.out.at(-1)).toBe(`next: cd ${join(user, '.org')} && org serve     then: org skills new my-first-skill`);
   });
 });

@@ -21,7 +21,7 @@ import { runLogin } from '../src/cli/commands/login.js';
 import { runInvitesList, runInvitesRevoke, runMemberRemove, runMemberRole, runShare } from '../src/cli/commands/sharing.js';
 import { runSkillsNew } from '../src/cli/commands/skills-author.js';
 import { runSkillsProblems, runSkillsRestore, runSkillsRm } from '../src/cli/commands/skills.js';
-import { runStructuresCreate, runStructuresShow } from '../src/cli/commands/structures.js';
+import { runStructuresCreate, runStructuresDelete, runStructuresRename, runStructuresRestore, runStructuresShow } from '../src/cli/commands/structures.js';
 import type { EventInput } from '../src/core/chat/types.js';
 import type { AgentRuntime } from '../src/core/runtimes/types.js';
 import { capture, depsFor } from './cli-helpers.js';
@@ -93,6 +93,25 @@ describe('CLI coverage of the API', () => {
     out.clear();
     await expect(runAgentsEdit({ node: 'exec-coo' }, as(owner.token))).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringContaining('nothing to change') });
     await expect(runAgentsMove({ node: 'exec-ceo', parent: 'exec-coo' }, as(owner.token))).rejects.toMatchObject({ code: 'invalid_request' });
+  });
+
+  it('structures rename, delete (into the archive) and restore a structure by name', async () => {
+    const id = (await t.createStructure(owner.token, 'blank', 'Scratch pad')).id;
+    const client = new OrgClient({ url: t.url, token: owner.token });
+    out.clear();
+    expect(await runStructuresRename({ structure: 'Scratch pad', name: 'Sketches' }, as(owner.token))).toBe(0);
+    expect(out.text()).toBe(`renamed Scratch pad to Sketches (${id})`);
+    out.clear();
+    expect(await runStructuresDelete({ structure: 'Sketches' }, as(owner.token))).toBe(0);
+    expect(out.text()).toBe(`deleted Sketches into the archive (restore it with: org structures restore ${id})`);
+    expect((await client.listStructures()).structures.map((s) => s.id)).not.toContain(id);
+    out.clear();
+    expect(await runStructuresRestore({ structure: 'sketches' }, as(owner.token))).toBe(0);
+    expect(out.text()).toBe(`restored Sketches (${id})`);
+    expect((await client.getStructure(id)).name).toBe('Sketches');
+    // Out of the way again: the tests below expect the owner's one structure.
+    await client.deleteStructure(id);
+    out.clear();
   });
 
   it('agents timeline shows what happened to a node and who did it, also once it is archived', async () => {

@@ -206,6 +206,7 @@ describe('live answers match the OpenAPI document', () => {
     const mails = await Promise.all((await readdir(outbox)).map((name) => readFile(join(outbox, name), 'utf8')));
     const invite = /org_inv_[0-9A-Za-z]+/.exec(mails.join('\n').replace(/=\r?\n/g, ''))?.[0];
     expect(invite).toBeTruthy();
+    expect((await call('previewInvite', '/api/org/invites/preview', { token: null, body: { token: invite } })).status).toBe(200);
     const accepted = await call<{ user: { id: string } }>('acceptInvite', '/api/org/invites/accept', { token: null, body: { token: invite } });
     expect(accepted.status).toBe(200);
     const guest = `${s}/members/${accepted.body.user.id}`;
@@ -265,6 +266,13 @@ describe('live answers match the OpenAPI document', () => {
     expect((await call('cancelRun', `/api/org/chat/runs/${waitingRun}/cancel`, { token: owner })).status).toBe(202);
     await expectDocumented('sendMessage', waitingTurn);
     expect((await call('getWorkspaceLog', `${s}/log`, { token: owner })).status).toBe(200);
+
+    // A structure renamed, deleted into the archive and restored.
+    const spare2 = (await call<{ id: string }>('createStructure', '/api/org/structures', { token: owner, body: { name: 'Spare', template: 'blank' } })).body;
+    expect((await call('updateStructure', `/api/org/structures/${spare2.id}`, { token: owner, body: { name: 'Renamed' } })).status).toBe(200);
+    expect((await call('deleteStructure', `/api/org/structures/${spare2.id}`, { token: owner })).status).toBe(204);
+    expect((await call('listArchivedStructures', '/api/org/structures/archived', { token: owner })).status).toBe(200);
+    expect((await call('restoreStructure', `/api/org/structures/${spare2.id}/restore`, { token: owner })).status).toBe(200);
 
     // The inbound channels, signed.
     const text = JSON.stringify({ structure_id: structure.id, role_id: role, text: 'please summarise', sender: '+15550100' });

@@ -6,10 +6,12 @@
  * started on another home does not re-point the CLI's default server.
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listShippedSkills } from '../src/core/skills/index.js';
 import { ensureBuilt, ORG_BIN, REPO_ROOT, startServe, type ServeChild } from './helpers/child.js';
 
 /** Resolves once the child has printed a line containing `text` (the lines after the listening one arrive later). */
@@ -55,7 +57,7 @@ describe('org serve and its home', () => {
     running.push(first);
     firstUrl = first.url;
     await printed(first, 'org: new home: copied');
-    const bundled = (await readdir(join(REPO_ROOT, 'skills'))).filter((name) => name.endsWith('.md')).sort();
+    const bundled = (await listShippedSkills(REPO_ROOT)).map((skill) => skill.name);
     expect((await readdir(join(home, 'skills'))).sort()).toEqual(bundled);
     expect(first.stdout[0]).toBe(`org: listening on ${first.url}`);
     expect(first.stdout).toContain(`org: new home: copied ${bundled.length} bundled skills into ${join(home, 'skills')} (yours to edit; --no-bundled starts empty)`);
@@ -90,5 +92,18 @@ describe('org serve and its home', () => {
     expect(Object.keys(after.servers)).toContain(child.url); // its token is saved for its URL
     expect(child.stdout.join('\n')).toContain(`org: the CLI's default server stays ${before}; use this one with --url ${child.url}, or make it the default with: org login --url ${child.url}`);
     expect(await readdir(join(other, 'skills'))).toEqual([]);
+  });
+
+  it('started in the org package without --home serves a home of the user\'s own (~/.org), never the package\'s skills/', { timeout: 300_000 }, async () => {
+    const user = await mkdtemp(join(tmpdir(), 'org-user-'));
+    const child = await startServe({ cwd: REPO_ROOT, env: { HOME: user, ORG_CONFIG_DIR: config } });
+    running.push(child);
+    await child.ready;
+    const home = join(user, '.org');
+    expect(child.stdout).toContain(`org: home ${home}`);
+    expect(child.stdout.join('\n')).toContain(`this folder, ${REPO_ROOT.replace(/\/$/, '')}, is the org package`);
+    const shipped = (await listShippedSkills(REPO_ROOT)).map((skill) => skill.name);
+    expect((await readdir(join(home, 'skills'))).filter((name) => name.endsWith('.md')).sort()).toEqual(shipped);
+    expect(existsSync(join(REPO_ROOT, '.org', 'serve.lock'))).toBe(false);
   });
 });

@@ -6,9 +6,6 @@ import { packageRoot } from '../core/util/package-root.js';
 /** Root of the org package (holds `templates/`). */
 export const PACKAGE_DIR = packageRoot(import.meta.url);
 
-/** The bundled skill library shipped with the package, copied into new homes. */
-export const BUNDLED_SKILLS = join(PACKAGE_DIR, 'skills');
-
 /** Path of the skill template shipped with the package. */
 export const SKILL_TEMPLATE = join(PACKAGE_DIR, 'templates', 'skill.md');
 

@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OrgError, isOrgError } from '../core/errors.js';
 import { isChatEvent } from '../core/schemas/chat.js';
+import * as calls from './calls/index.js';
 import { OrgClient } from './client.js';
 import type { FetchLike } from './http.js';
 import { networkError, problemError } from './problem.js';
@@ -107,6 +108,21 @@ describe('calls', () => {
     await expect(client.getStructure('x y')).rejects.toMatchObject({ code: 'unauthorized', message: 'the bearer token is unknown or revoked' });
     expect(seen[1]?.url).toBe('http://h:1/api/org/structures/x%20y');
     expect(unauthorized).toBe(1);
+  });
+
+  it('has every call of every part of the API as a method, no two parts naming the same one', async () => {
+    const parts = Object.values(calls);
+    const names = parts.flatMap((part) => Object.keys(part));
+    expect(new Set(names).size).toBe(names.length);
+    const client = new OrgClient({ url: 'http://h:1', token: 'tok' });
+    for (const part of parts) for (const [name, method] of Object.entries(part)) expect((client as unknown as Record<string, unknown>)[name], name).toBe(method);
+    // A call of one part using another's (whoami lists the structures), with the client's settings.
+    const { fetch, seen } = fakeFetch([() => Response.json({ kind: 'user', user: { email: 'a@b.c' } }), () => Response.json({ structures: [] })]);
+    expect(await new OrgClient({ url: 'http://h:1', token: 'tok', fetch }).whoami()).toEqual({ kind: 'user', email: 'a@b.c', structures: [] });
+    expect(seen.map((request) => [request.url, request.headers.authorization])).toEqual([
+      ['http://h:1/api/org/whoami', 'Bearer tok'],
+      ['http://h:1/api/org/structures', 'Bearer tok'],
+    ]);
   });
 
   it('works against the page origin (an empty base URL), as the web UI does', async () => {

@@ -5,12 +5,13 @@
  * scope to the handler as `request.scope`. No route handler checks roles or reads
  * scope ids itself.
  */
-import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { App } from '../app.js';
 import { hashToken, type Principal } from '../core/auth/index.js';
-import { invalid, isOrgError, notFound, unauthorized } from '../core/errors.js';
+import { forbidden, invalid, isOrgError, notFound, unauthorized } from '../core/errors.js';
 import { assertMatches, assertOneScope, declaredValue, placeName, type RunScope, type ScopePlace, type StructureScope } from './scope.js';
 import { describeField } from './problem.js';
+import type { AuthFailureHook } from './http/rate-limit.js';
 import type { AccessRule } from './types.js';
 
 /**
@@ -22,6 +23,7 @@ export function actorOf(request: FastifyRequest): string {
   const principal = request.principal;
   if (!principal) return 'unknown';
   if (principal.kind === 'user') return principal.user.email;
+  if (principal.kind === 'run') return `delegation:${principal.run.roleId}`;
   return principal.kind === 'mcp' ? `mcp-key:${principal.id}` : 'admin';
 }
 
@@ -48,8 +50,16 @@ export function bearerHashOf(request: FastifyRequest): string | undefined {
 /** What access resolution reads of the app: authentication and the role matrix, structures, where a run is, and the sync with other instances. */
 type AccessDeps = Pick<App, 'access' | 'chat' | 'structures' | 'sync'>;
 
-/** Registers the access hooks; every `/api/org` route must declare `config.access`. */
-export function registerAccess(server: FastifyInstance, app: AccessDeps): void {
+/**
+ * Registers the access hooks; every `/api/org` route must declare `config.access`.
+ * `onAuthFailure` is handed every failed authentication (the per-address limit of the
+ * rate limiter); absent, the 401 is answered as is.
+ */
+export function registerAccess(server: FastifyInstance, app: AccessDeps, onAuthFailure?: AuthFailureHook): void {
+  const refuse = (request: FastifyRequest, reply: FastifyReply, error: Error, done: (error: Error) => void): void => {
+    if (onAuthFailure) onAuthFailure(request, reply, error, done);
+    else done(error);
+  };
   // Declared, so that every request object has the same shape from the start (V8 keeps
   // property reads fast on objects that do not grow new properties one by one).
   server.decorateRequest('accessRule', undefined);
@@ -77,20 +87,21 @@ export function registerAccess(server: FastifyInstance, app: AccessDeps): void {
   // nothing needs waiting for (a known token, a filesystem home), so a request costs no
   // promise and no turn of the microtask queue for each of them.
 
-  // preParsing, not onRequest: the per-token rate limit (an onRequest hook) must count
-  // requests with unknown tokens too, and authentication still happens before the body is read.
-  server.addHook('preParsing', (request, _reply, payload, done) => {
+  // preParsing: before the body is read, and before the rate limit (a route's own
+  // preParsing hook, so it runs after this one) counts the request under its token —
+  // only a token that authenticated gets a window; a failure is counted per address.
+  server.addHook('preParsing', (request, reply, payload, done) => {
     const rule = request.accessRule;
     if (!rule || rule.kind === 'public' || rule.kind === 'signed') return done(null, payload);
     const hash = bearerHashOf(request);
-    if (!hash) return done(unauthorized('a bearer token is required (Authorization: Bearer <token>)'));
+    if (!hash) return refuse(request, reply, unauthorized('a bearer token is required (Authorization: Bearer <token>)'), done);
     const known = app.access.authenticateKnown(hash);
     if (known) {
       request.principal = known;
       return done(null, payload);
     }
     app.access.authenticateHash(hash).then((principal) => {
-      if (!principal) return done(unauthorized('the bearer token is unknown or revoked'));
+      if (!principal) return refuse(request, reply, unauthorized('the bearer token is unknown or revoked'), done);
       request.principal = principal;
       done(null, payload);
     }, done);
@@ -143,7 +154,11 @@ function decide(app: AccessDeps, request: FastifyRequest, rule: AccessRule, done
  * when refused. A promise only for run routes (where the run is has to be looked up).
  */
 function resolveAccess(app: AccessDeps, request: FastifyRequest, rule: AccessRule): Promise<void> | undefined {
-  if (rule.kind === 'public' || rule.kind === 'authenticated') return undefined;
+  if (rule.kind === 'public') return undefined;
+  if (rule.kind === 'authenticated') {
+    if (request.principal?.kind === 'run') throw forbidden(RUN_TOKEN_ROUTES);
+    return undefined;
+  }
   if (rule.kind === 'signed') {
     const scope = resolveSigned(app, request, rule);
     if (scope) request.scope = scope;
@@ -151,6 +166,7 @@ function resolveAccess(app: AccessDeps, request: FastifyRequest, rule: AccessRul
   }
   const principal = request.principal;
   if (!principal) throw unauthorized('a bearer token is required');
+  if (principal.kind === 'run') return resolveRunToken(app, request, principal, rule);
   switch (rule.kind) {
     case 'admin':
       app.access.requireAdmin(principal);
@@ -168,6 +184,32 @@ function resolveAccess(app: AccessDeps, request: FastifyRequest, rule: AccessRul
       return undefined;
     }
   }
+}
+
+/** What a run token may do, said when it tries anything else. */
+const RUN_TOKEN_ROUTES =
+  'a run token may only send messages to other nodes of its structure (delegations of its run), read that structure and its chat history, and follow or cancel the runs its run delegated';
+
+/**
+ * A run token's request (API.md §10): only routes that declare a `runToken` use, in the
+ * token's own structure (another one is unknown to it), and for run routes only the runs
+ * the token's run delegated.
+ */
+function resolveRunToken(app: AccessDeps, request: FastifyRequest, principal: Extract<Principal, { kind: 'run' }>, rule: AccessRule): Promise<void> | undefined {
+  const use = rule.kind === 'structure' || rule.kind === 'run' ? rule.runToken : undefined;
+  if (!use) throw forbidden(RUN_TOKEN_ROUTES);
+  if (rule.kind === 'structure') {
+    const scope = resolveStructure(app, request, principal, rule);
+    if (scope) request.scope = scope;
+    return undefined;
+  }
+  if (rule.kind !== 'run') throw forbidden(RUN_TOKEN_ROUTES);
+  return resolveRun(app, request, principal, rule).then(async (scope) => {
+    if (!(await app.chat.delegatedFrom(scope.runId, principal.id))) {
+      throw forbidden(`run ${scope.runId} was not delegated by this token's run; a run token follows and cancels only the runs its run delegated`);
+    }
+    request.scope = scope;
+  });
 }
 
 async function resolveRun(app: AccessDeps, request: FastifyRequest, principal: Principal, rule: Extract<AccessRule, { kind: 'run' }>): Promise<RunScope> {
@@ -227,6 +269,6 @@ function resolveStructure(
   const roleId = rule.node ? required(request, rule.node, 'role_id') : undefined;
   // A node key that names no structure acts on its own; any id it names elsewhere must agree.
   assertMatches(request, 'structure_id', structureId);
-  const grant = app.access.authorize(principal, rule.action, structureId, roleId);
+  const grant = app.access.authorize(principal, rule.action, structureId, roleId, rule.archived === true);
   return roleId === undefined ? { structureId, grant } : { structureId, roleId, grant };
 }

@@ -73,6 +73,8 @@ export function actorOf(principal: Principal): AuditActor {
       return { kind: 'user', id: principal.user.id, email: principal.user.email };
     case 'mcp':
       return { kind: 'mcp', id: principal.key.id, email: null };
+    case 'run':
+      return { kind: 'run', id: principal.id, email: null };
   }
 }
 
@@ -144,7 +146,8 @@ export function registerAudit(server: FastifyInstance, app: Pick<App, 'audit'>):
   // Callback hooks: they run on every request and, for a known client and a read, finish at once.
   server.addHook('preHandler', (request, _reply, done) => {
     const principal = request.principal;
-    if (!principal || principal.kind === 'admin') return done();
+    // Run tokens live as long as one turn: their first use is not news.
+    if (!principal || principal.kind === 'admin' || principal.kind === 'run') return done();
     const socket = request.raw.socket;
     if (isKnownOn(knownOnConnection.get(socket), request, principal)) return done();
     const client = clientOf(request, principal);

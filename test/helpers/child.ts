@@ -62,7 +62,10 @@ export interface ServeChild {
 
 /** Options of `startServe`. */
 export interface StartServeOptions {
-  home: string;
+  /** The `--home` given; without it the server picks its default home (API.md §1). */
+  home?: string;
+  /** Working folder of the process (default: the test process's). */
+  cwd?: string;
   /**
    * Environment added to a clean one (ORG_* of the test process are not inherited). It
    * starts with `ORG_EGRESS_ALLOW=loopback`, where tests run their containers, tools and
@@ -82,13 +85,15 @@ process.once('exit', () => {
 });
 const READY = 'org: skill library ready';
 
-/** Starts `node bin/org.js serve --home <home> --port 0 ...` and waits for its listening line. */
+/** Starts `node bin/org.js serve [--home <home>] --port 0 ...` and waits for its listening line. */
 export function startServe(options: StartServeOptions): Promise<ServeChild> {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('ORG_')) env[name] = value;
   Object.assign(env, { ORG_EGRESS_ALLOW: 'loopback' }, options.env);
-  const child = spawn(process.execPath, [ORG_BIN, 'serve', '--home', options.home, '--port', '0', ...(options.args ?? [])], {
+  const home = options.home === undefined ? [] : ['--home', options.home];
+  const child = spawn(process.execPath, [ORG_BIN, 'serve', ...home, '--port', '0', ...(options.args ?? [])], {
     env,
+    ...(options.cwd ? { cwd: options.cwd } : {}),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stdout: string[] = [];

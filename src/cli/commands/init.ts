@@ -4,12 +4,14 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { isSkillFileName, seedBundledSkills } from '../../core/skills/index.js';
+import { invalid } from '../../core/errors.js';
+import { isInside, locateHome } from '../../core/home-location.js';
+import { isSkillFileName, seedBundledSkills, shippedSkills } from '../../core/skills/index.js';
 import { withDefaults, type CommandDeps } from '../deps.js';
 import { commandLine } from '../quote.js';
-import { BUNDLED_SKILLS, LOCAL_TEMPLATE_NAME, skillTemplate } from '../templates.js';
+import { LOCAL_TEMPLATE_NAME, PACKAGE_DIR, skillTemplate } from '../templates.js';
 
 const exec = promisify(execFile);
 
@@ -45,7 +47,12 @@ async function insideGitRepo(dir: string, env: NodeJS.ProcessEnv): Promise<boole
 /** Creates what is missing; never overwrites a file. */
 export async function runInit(args: InitArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
   const deps = withDefaults(partial);
-  const home = resolve(deps.cwd, args.dir ?? '.');
+  const located = locateHome(args.dir, {}, deps.cwd, PACKAGE_DIR);
+  if (located.source === 'flag' && isInside(located.home, PACKAGE_DIR)) {
+    throw invalid(`${located.home} is inside the org package (${PACKAGE_DIR}), whose skills/ is the library it ships; name a folder of your own, e.g. org init ~/org`);
+  }
+  const home = located.home;
+  const named = args.dir ?? (located.source === 'user-default' ? home : undefined);
   const skills = join(home, 'skills');
   await mkdir(skills, { recursive: true });
   const say = (line: string) => deps.output.out(line);
@@ -54,7 +61,7 @@ export async function runInit(args: InitArgs, partial: Partial<CommandDeps> = {}
   if (args.bundled === false) say(`skipped  the bundled skills (--no-bundled)`);
   else if (present.length > 0) say(`kept     skills/ (${present.length} skill file(s) already there)`);
   else {
-    const { copied } = await seedBundledSkills(skills, BUNDLED_SKILLS, { force: true });
+    const { copied } = await seedBundledSkills(skills, await shippedSkills(PACKAGE_DIR), { force: true });
     say(`created  skills/ with ${copied.length} bundled skills (yours to edit; --no-bundled leaves it empty)`);
   }
 
@@ -88,6 +95,6 @@ export async function runInit(args: InitArgs, partial: Partial<CommandDeps> = {}
     }
   }
   say('');
-  say(`next: ${args.dir ? `${commandLine('cd', args.dir)} && ` : ''}org serve     then: org skills new my-first-skill`);
+  say(`next: ${named ? `${commandLine('cd', named)} && ` : ''}org serve     then: org skills new my-first-skill`);
   return 0;
 }

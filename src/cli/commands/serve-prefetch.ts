@@ -6,6 +6,7 @@
  */
 import { homePaths, resolveConfig } from '../../core/config.js';
 import { prefetchLibrary, type LibraryPrefetch } from '../../core/skills/prefetch.js';
+import { packageRoot } from '../../core/util/package-root.js';
 import type { ServeCommandFlags } from './serve.js';
 
 /**
@@ -15,7 +16,7 @@ import type { ServeCommandFlags } from './serve.js';
 export function prefetchForServe(flags: ServeCommandFlags, env: NodeJS.ProcessEnv = process.env): LibraryPrefetch | undefined {
   let config: ReturnType<typeof resolveConfig>;
   try {
-    config = resolveConfig(flags, env);
+    config = resolveConfig(flags, env, process.cwd(), packageRoot(import.meta.url));
   } catch {
     return undefined;
   }

@@ -5,13 +5,12 @@
  * Stops gracefully on SIGTERM/SIGINT.
  */
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { createApp, PACKAGE_ROOT, type App } from '../../app.js';
 import { homePaths, resolveConfig, type ServeFlags } from '../../core/config.js';
 import { readCredentials, saveLogin } from '../../core/credentials.js';
-import { seedBundledSkills, type LibraryPrefetch } from '../../core/skills/index.js';
+import { seedBundledSkills, shippedSkills, type LibraryPrefetch } from '../../core/skills/index.js';
 import { acquireHomeLock } from '../../core/storage/index.js';
 import { errorFields, type Log } from '../../core/util/log.js';
 import { createMcpHttpHandler } from '../../mcp/http.js';
@@ -59,7 +58,7 @@ export async function runServe(flags: ServeCommandFlags, output: Output, env: No
 
 async function startServer(flags: ServeCommandFlags, output: Output, env: NodeJS.ProcessEnv, skillPrefetch: LibraryPrefetch | undefined): Promise<RunningServer> {
   // Every option is checked here, before anything starts or listens.
-  const config = resolveConfig(flags, env);
+  const config = resolveConfig(flags, env, process.cwd(), PACKAGE_ROOT);
   // One logger for the server and every service of the app: all levels reach it, and
   // ORG_LOG_LEVEL (default warn) decides what is written to stderr.
   const logger = pino({ level: config.logLevel, redact: ['req.headers.authorization'] }, process.stderr);
@@ -71,7 +70,7 @@ async function startServer(flags: ServeCommandFlags, output: Output, env: NodeJS
   let seeded = 0;
   try {
     // A library shared through a git remote comes from the remote, never from the bundle.
-    if (flags.bundled !== false && !config.skillsRemote) seeded = (await seedBundledSkills(paths.skills, join(PACKAGE_ROOT, 'skills'))).copied.length;
+    if (flags.bundled !== false && !config.skillsRemote) seeded = (await seedBundledSkills(paths.skills, await shippedSkills(PACKAGE_ROOT))).copied.length;
     // The library loads once the server listens (see listen below).
     app = await createApp(config, { log, deferSkillLoad: true, ...(skillPrefetch ? { skillPrefetch } : {}) });
   } catch (error) {
@@ -130,6 +129,10 @@ async function listen(app: App, config: ReturnType<typeof resolveConfig>, lock: 
   output.out(`org: listening on ${url}`);
   output.out(`org: web UI at ${url}/`);
   output.out(`org: home ${config.home}`);
+  const located = config.homeLocation;
+  if (located?.source === 'user-default') {
+    output.out(`org: (your own home: this folder, ${located.packageDir}, is the org package, whose skills/ is the library it ships; --home DIR or ORG_HOME serves another)`);
+  }
   if (config.storeUrl) output.out(`org: state in PostgreSQL ${redactUrl(config.storeUrl)} as instance ${app.instanceId ?? ''}`);
   if (config.skillsRemote) output.out(`org: skills shared through ${redactUrl(config.skillsRemote)}`);
   if (smtp) output.out(`org: inbound SMTP on ${config.host}:${smtp.port}`);

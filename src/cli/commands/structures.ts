@@ -1,9 +1,10 @@
-/** Runners of `org structures list|show|create`: the structures you can reach, drawn as trees. */
+/** Runners of `org structures list|show|create|rename|delete|restore`: the structures you can reach, drawn as trees. */
+import { invalid, notFound } from '../../core/errors.js';
 import type { ConnectionFlags } from '../connection.js';
 import { connect, withDefaults, type CommandDeps } from '../deps.js';
 import { printJson, printRows } from '../format.js';
 import { commandLine } from '../quote.js';
-import { findStructureDetail } from '../resolve.js';
+import { findStructure, findStructureDetail } from '../resolve.js';
 import { drawTree } from '../tree.js';
 
 /** Arguments of the structures commands. */
@@ -65,5 +66,52 @@ export async function runStructuresCreate(args: StructuresCreateArgs, partial: P
   }
   deps.output.out(`created ${created.name} (${created.id}) from ${created.template}, ${created.agents.length} node(s); you are its ${created.role}`);
   for (const line of drawTree(created.agents)) deps.output.out(line);
+  return 0;
+}
+
+/** Arguments of `org structures rename`. */
+export interface StructuresRenameArgs extends StructuresArgs {
+  structure: string;
+  name: string;
+}
+
+/** Renames a structure (owner). */
+export async function runStructuresRename(args: StructuresRenameArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
+  const deps = withDefaults(partial);
+  const client = await connect(args, deps);
+  const found = await findStructure(client, args.structure, deps.env);
+  const renamed = await client.renameStructure(found.id, args.name);
+  if (args.json) printJson(deps.output, renamed);
+  else deps.output.out(`renamed ${found.name} to ${renamed.name} (${renamed.id})`);
+  return 0;
+}
+
+/** Arguments of `org structures delete|restore`. */
+export interface StructuresPickArgs extends StructuresArgs {
+  structure: string;
+}
+
+/** Deletes a structure into the archive (owner); `org structures restore` brings it back. */
+export async function runStructuresDelete(args: StructuresPickArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
+  const deps = withDefaults(partial);
+  const client = await connect(args, deps);
+  const found = await findStructure(client, args.structure, deps.env);
+  await client.deleteStructure(found.id);
+  deps.output.out(`deleted ${found.name} into the archive (restore it with: ${commandLine('org', 'structures', 'restore', found.id)})`);
+  return 0;
+}
+
+/** Restores an archived structure (owner), named by id or by name among the archived ones. */
+export async function runStructuresRestore(args: StructuresPickArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
+  const deps = withDefaults(partial);
+  const client = await connect(args, deps);
+  const { structures } = await client.archivedStructures();
+  const wanted = args.structure.toLowerCase();
+  const matches = structures.filter((candidate) => candidate.id === args.structure || candidate.name.toLowerCase() === wanted);
+  if (matches.length === 0) throw notFound(`no archived structure ${args.structure}${structures.length ? `; archived: ${structures.map((s) => `${s.name} (${s.id})`).join(', ')}` : ''}`);
+  if (matches.length > 1) throw invalid(`several archived structures are named ${args.structure}: name one by id (${matches.map((s) => s.id).join(', ')})`);
+  const restored = await client.restoreStructure(matches[0]!.id);
+  if (args.json) printJson(deps.output, restored);
+  else deps.output.out(`restored ${restored.name} (${restored.id})`);
   return 0;
 }

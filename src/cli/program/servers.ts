@@ -8,7 +8,7 @@ export function registerServers(program: Command, ctx: CommandContext): void {
   program
     .command('serve')
     .description('run the org service on a home folder (skills/ and .org/)')
-    .option('--home <dir>', 'home folder holding skills/ and .org/ (env ORG_HOME; default: current directory)')
+    .option('--home <dir>', 'home folder holding skills/ and .org/ (env ORG_HOME; default: current directory, or ~/.org inside the org package)')
     .option('--host <host>', 'interface to listen on (env ORG_HOST; default 127.0.0.1)')
     .option('--port <port>', 'port to listen on, 0 for any free port (env ORG_PORT; default 4780)')
     .option('--no-demo', 'do not create the "Demo" structure on first start')

@@ -1,6 +1,6 @@
-/** Wiring of `org structures list|show|create`. */
+/** Wiring of `org structures list|show|create|rename|delete|restore`. */
 import type { Command } from 'commander';
-import type { StructuresArgs, StructuresCreateArgs } from '../commands/structures.js';
+import type { StructuresArgs, StructuresCreateArgs, StructuresPickArgs, StructuresRenameArgs } from '../commands/structures.js';
 import { examples, run, withConnection, type CommandContext } from './common.js';
 
 const runners = () => import('../commands/structures.js');
@@ -9,7 +9,7 @@ const runners = () => import('../commands/structures.js');
 export function registerStructures(program: Command, ctx: CommandContext): void {
   const structures = program
     .command('structures')
-    .description('structures (trees of agent nodes): list, show, create')
+    .description('structures (trees of agent nodes): list, show, create, rename, delete, restore')
     .addHelpText('after', examples('org structures list', 'org structures show Demo', 'org structures create "Acme sales" --template sales-team'));
 
   withConnection(structures.command('list').description('list the structures you can access'))
@@ -27,4 +27,18 @@ export function registerStructures(program: Command, ctx: CommandContext): void 
     .option('--json', 'print JSON')
     .addHelpText('after', examples('org structures create "Acme exec" --template exec-team', 'org structures create Sandbox'))
     .action((name: string, flags: StructuresCreateArgs) => run(ctx, { ...flags, name }, async () => (await runners()).runStructuresCreate));
+
+  withConnection(structures.command('rename <structure> <name>').description('rename a structure (owner)'))
+    .option('--json', 'print JSON')
+    .addHelpText('after', examples('org structures rename Demo "Finance team"'))
+    .action((structure: string, name: string, flags: StructuresRenameArgs) => run(ctx, { ...flags, structure, name }, async () => (await runners()).runStructuresRename));
+
+  withConnection(structures.command('delete <structure>').description('delete a structure into the archive (owner); restore brings it back'))
+    .addHelpText('after', examples('org structures delete Demo'))
+    .action((structure: string, flags: StructuresPickArgs) => run(ctx, { ...flags, structure }, async () => (await runners()).runStructuresDelete));
+
+  withConnection(structures.command('restore <structure>').description('restore an archived structure (owner), by name or id'))
+    .option('--json', 'print JSON')
+    .addHelpText('after', examples('org structures restore Demo'))
+    .action((structure: string, flags: StructuresPickArgs) => run(ctx, { ...flags, structure }, async () => (await runners()).runStructuresRestore));
 }

@@ -5,16 +5,21 @@
  */
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { OrgClient } from '../../client/index.js';
 import type { Skill } from '../../client/types.js';
 import { invalid } from '../../core/errors.js';
+import { locateHome } from '../../core/home-location.js';
 import { parseSkillText, serializeSkill } from '../../core/skills/index.js';
+import { PACKAGE_DIR } from '../templates.js';
 import { lintSkillText, type LintMessage } from './lint.js';
 
-/** The home folder a command means: `--home`, else `ORG_HOME`, else the working folder. */
+/**
+ * The home folder a command means: `--home`, else `ORG_HOME`, else the working folder
+ * (`~/.org` when that is the org package, as for `org serve`).
+ */
 export function homeOf(home: string | undefined, cwd: string, env: NodeJS.ProcessEnv): string {
-  return resolve(cwd, home ?? env.ORG_HOME ?? '.');
+  return locateHome(home, env, cwd, PACKAGE_DIR).home;
 }
 
 /** `<home>/skills/<slug>.md` when that file exists on this machine. */

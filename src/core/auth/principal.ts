@@ -4,9 +4,10 @@
  * single place where API.md §3 is enforced.
  */
 import { forbidden, notFound, unauthorized } from '../errors.js';
-import type { MemberService, StructureService } from '../structures/index.js';
+import type { MemberService } from '../structures/index.js';
 import type { KeyService, McpKeyRecord } from './keys.js';
 import { ACTION_RULES, type Action, type Role, roleAtLeast } from './roles.js';
+import type { RunTokenRecord, RunTokens } from './run-tokens.js';
 import { hashToken, sameHash } from './tokens.js';
 import type { PublicUser, UserService } from './users.js';
 
@@ -14,22 +15,27 @@ import type { PublicUser, UserService } from './users.js';
 export type Principal =
   | { kind: 'admin'; id: 'admin' }
   | { kind: 'user'; id: string; user: PublicUser }
-  | { kind: 'mcp'; id: string; key: McpKeyRecord };
+  | { kind: 'mcp'; id: string; key: McpKeyRecord }
+  /** A run-scoped bearer of a container turn (API.md §10): it acts for its run, in its structure. */
+  | { kind: 'run'; id: string; run: RunTokenRecord };
 
 /** What an authorized request may rely on. */
 export interface Grant {
   /**
    * The caller's effective role in the structure: `owner` for the administrator, `node`
-   * for an MCP node key, `channel` for a signed inbound channel (e-mail, messaging).
+   * for an MCP node key, `channel` for a signed inbound channel (e-mail, messaging),
+   * `run` for a run token.
    */
-  role: Role | 'node' | 'channel';
+  role: Role | 'node' | 'channel' | 'run';
 }
 
 export interface AccessControlOptions {
   users: UserService;
   keys: KeyService;
-  structures: Pick<StructureService, 'has'>;
+  structures: { has(id: string, archived?: boolean): boolean };
   members: Pick<MemberService, 'roleOf'>;
+  /** Run tokens of container turns (absent: none authenticate). */
+  runTokens?: RunTokens;
   adminToken?: string;
 }
 
@@ -56,7 +62,8 @@ export class AccessControl {
     const user = this.options.users.knownByTokenHash(hash);
     if (user) return userPrincipal(user);
     if (this.adminHash && sameHash(hash, this.adminHash)) return ADMIN;
-    return undefined;
+    const run = this.options.runTokens?.known(hash);
+    return run ? runPrincipal(run) : undefined;
   }
 
   /** Resolves the SHA-256 of a bearer token (see `hashToken`); undefined for unknown or revoked tokens. */
@@ -67,19 +74,27 @@ export class AccessControl {
     if (user) return userPrincipal(user);
     const key = await this.options.keys.authenticate(hash);
     if (key) return { kind: 'mcp', id: key.id, key };
-    return undefined;
+    const run = await this.options.runTokens?.authenticate(hash);
+    return run ? runPrincipal(run) : undefined;
   }
 
   /**
    * Checks that `principal` may perform `action` in a structure, and on a node when
    * `roleId` is given. Throws 404 when the structure (or the caller's membership) does
-   * not exist, 403 when the role is too low or a node key reaches beyond its node.
+   * not exist, 403 when the role is too low or a node key reaches beyond its node. A
+   * structure in the archive counts as existing only with `archived` (its restore).
    */
-  authorize(principal: Principal, action: Action, structureId: string, roleId?: string): Grant {
+  authorize(principal: Principal, action: Action, structureId: string, roleId?: string, archived = false): Grant {
     const rule = ACTION_RULES[action];
     // Runs on every request: the refusal is built only when refusing (no closure per call).
-    if (!this.options.structures.has(structureId)) throw missingStructure(structureId);
+    if (!this.options.structures.has(structureId, archived)) throw missingStructure(structureId);
     if (principal.kind === 'admin') return OWNER_GRANT;
+    if (principal.kind === 'run') {
+      // Which routes a run token reaches is the access layer's (config.access.runToken).
+      if (principal.run.structureId !== structureId) throw missingStructure(structureId);
+      if (action !== 'read' && action !== 'read_history' && action !== 'chat') throw forbidden(`a run token may not ${describe(action)}`);
+      return RUN_GRANT;
+    }
     if (principal.kind === 'mcp') {
       const key = principal.key;
       if (key.structure_id !== structureId) throw missingStructure(structureId);
@@ -100,9 +115,10 @@ export class AccessControl {
     if (principal.kind !== 'admin') throw forbidden('only the instance administrator may do this');
   }
 
-  /** Requires a user or the administrator (not an MCP node key). */
+  /** Requires a user or the administrator (not an MCP node key or a run token). */
   requirePerson(principal: Principal): void {
     if (principal.kind === 'mcp') throw forbidden('an MCP node key may not do this');
+    if (principal.kind === 'run') throw forbidden('a run token may not do this');
   }
 }
 
@@ -111,6 +127,14 @@ const ADMIN: Principal = Object.freeze({ kind: 'admin', id: 'admin' });
 
 /** The administrator's grant (the same for every structure). */
 const OWNER_GRANT: Grant = Object.freeze({ role: 'owner' });
+
+/** A run token's grant in its own structure. */
+const RUN_GRANT: Grant = Object.freeze({ role: 'run' });
+
+/** The principal of a run token. */
+function runPrincipal(run: RunTokenRecord): Principal {
+  return { kind: 'run', id: run.runId, run };
+}
 
 /** A structure that does not exist, or that the caller is no member of: the same 404. */
 function missingStructure(structureId: string): Error {

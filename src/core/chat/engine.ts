@@ -32,6 +32,7 @@ import { DEFAULT_MAX_QUEUED_TURNS, TurnQueueLimit } from './turn-queue.js';
 import type { ChatStore, MessagePage, RunLocation } from './store.js';
 import { logEntriesOf, runTurn, type TurnRunnerDeps } from './turn-runner.js';
 import type { EventInput, HistoryMessage, MessageAuthor } from './types.js';
+import { NodeLines, waitingThought } from './waiting.js';
 
 /** Picks the runtime for a node (container, LLM or local). */
 export type RuntimeRouter = (node: NodeRecord) => AgentRuntime;
@@ -64,7 +65,7 @@ export interface ChatEngineOptions {
    * Why the person who started a chain (a user id) may not hand work on in a structure
    * now, e.g. their role there fell to viewer; undefined when they may.
    */
-  authority?: (structureId: string, userId: string) => string | undefined;
+  authority?: (structureId: string, userId: string) => Promise<string | undefined> | string | undefined;
   /** Issues and ends the run-scoped credentials container agents delegate with. */
   credentials?: RunCredentials;
 }
@@ -85,8 +86,6 @@ export interface SendInput {
    * that trace runs parent the run there.
    */
   traceContext?: TraceCarrier;
-  /** The user id of the person who sent it, when a person did: the runs it delegates act on their authority. */
-  startedBy?: string;
 }
 
 /** How many recent messages a runtime receives. */
@@ -101,6 +100,8 @@ export class ChatEngine {
   private readonly queue = new KeyedMutex();
   /** Places in each node's queue (the cap on open turns). */
   private readonly places: TurnQueueLimit;
+  /** The open runs of each node, for the `thought` of a message that waits. */
+  private readonly lines = new NodeLines();
   private readonly clock: Clock;
   private readonly ids: IdGenerator;
   private readonly onError: (error: unknown) => void;
@@ -242,7 +243,7 @@ export class ChatEngine {
   private async start(input: SendInput, node: NodeRecord, delegatedFrom: RunLineage | undefined): Promise<Run> {
     const where: RunLocation = { runId: this.ids(), structureId: input.structureId, nodeId: node.id, roleId: node.role_id };
     const link = { runId: where.runId, nodeId: node.id, roleId: node.role_id };
-    const lineage: RunLineage = delegatedFrom ? { ...delegatedFrom, chain: [...delegatedFrom.chain, link] } : rootLineage(link, input.startedBy);
+    const lineage: RunLineage = delegatedFrom ? { ...delegatedFrom, chain: [...delegatedFrom.chain, link] } : rootLineage(link, input.author?.kind === 'user' ? input.author.id : undefined);
     const parent = delegatedFrom?.chain.at(-1);
     const delegatedBy: DelegatedBy | undefined = parent && { role_id: parent.roleId, run_id: parent.runId, root_run_id: lineage.chain[0]!.runId };
     const shelf = this.shelfOf(input.structureId, node.id);
@@ -279,7 +280,7 @@ export class ChatEngine {
       { id: this.ids(), run_id: where.runId, created_at: now },
       lineage.startedBy ? { startedBy: lineage.startedBy } : {},
     );
-    const entry: LiveRun = { run, appender, lineage, delegations: 0, children: new Set() };
+    const entry: LiveRun = { run, appender, lineage, delegations: 0, children: new Set(), delegated: new Set() };
     this.runs.add(entry);
     this.observers.notify('queued', run, input.traceContext);
     void run.done.then(() => {
@@ -289,6 +290,9 @@ export class ChatEngine {
       // What the run delegated and did not wait for stops with it.
       this.cascade(entry).catch(this.onError);
     });
+    // A message to a busy node says at once what it waits for (its stream would be silent otherwise).
+    const ahead = this.lines.join(node.id, run);
+    if (ahead.length > 0) await appender.append({ type: 'thought', content: waitingThought(ahead) });
     const queued = { message: input.message, attachments: staged, history };
     this.queue.run(node.id, () => this.observers.within(run, () => runTurn(this.turns, entry, queued))).catch(this.onError);
     return run;
@@ -306,6 +310,14 @@ export class ChatEngine {
       await this.delegator.cancelBelow(entry.run.id, entry.cancelledBy ?? `delegation:${entry.run.roleId}`, entry.children);
     })();
     return entry.cascade;
+  }
+
+  /** True when run `runId` was delegated by run `parentRunId` (the runs a run token may follow and cancel). */
+  async delegatedFrom(runId: string, parentRunId: string): Promise<boolean> {
+    if (this.runs.entry(parentRunId)?.delegated.has(runId)) return true;
+    const known = this.run(runId);
+    if (known) return known.delegatedBy?.run_id === parentRunId;
+    return (await this.options.store.cluster?.delegations.parentOf(runId)) === parentRunId;
   }
 
   /** A run of this process that has not finished (or finished recently), if known. */

@@ -27,11 +27,12 @@ function isEventType(value: unknown): value is EventType {
  * as it is, with nothing to default or drop, so the compiled check is skipped (the
  * relay's common case: a stream of `text` events).
  */
-export const STRING_EVENT_TYPES: readonly EventType[] = EVENT_TYPES.filter((type) => {
-  const schema = EventContentSchemas[type] as { type?: unknown; minLength?: unknown; maxLength?: unknown; pattern?: unknown; format?: unknown };
-  return schema.type === 'string' && schema.minLength === undefined && schema.maxLength === undefined && schema.pattern === undefined && schema.format === undefined;
-});
-const ANY_STRING = new Set<EventType>(STRING_EVENT_TYPES);
+const ANY_STRING = new Set<EventType>(
+  EVENT_TYPES.filter((type) => {
+    const schema = EventContentSchemas[type] as { type?: unknown; minLength?: unknown; maxLength?: unknown; pattern?: unknown; format?: unknown };
+    return schema.type === 'string' && schema.minLength === undefined && schema.maxLength === undefined && schema.pattern === undefined && schema.format === undefined;
+  }),
+);
 
 /** True when `value` has no own enumerable members besides `type` and `content` (which it has). */
 function hasTwoMembers(value: object): boolean {

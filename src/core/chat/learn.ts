@@ -3,6 +3,7 @@
  * runtime emitted `skill_learned`, the turn becomes a draft skill — its body taken from
  * the event, or distilled from the turn: one step per tool call or milestone.
  */
+import { TEACH_COMMAND } from '../runtimes/teach.js';
 import type { LearnedDraft } from './ports.js';
 import type { EventInput } from './types.js';
 
@@ -75,10 +76,29 @@ function asTrigger(message: string): string {
 /** What a runtime said it learned. */
 export type LearnedContent = Extract<EventInput, { type: 'skill_learned' }>['content'];
 
+/** At most this many triggers are taken from a `skill_learned` event. */
+const MAX_LEARNED_TRIGGERS = 10;
+
+/** True for a message in which a person teaches the steps (`/teach …`): its text is the lesson, not a request. */
+export function isTeaching(message: string): boolean {
+  return new RegExp(`^\\s*/${TEACH_COMMAND}(?![a-z0-9-])`).test(message);
+}
+
+/**
+ * The draft's triggers: those the runtime named (the request a person taught), else the
+ * message of the turn — never a `/teach` lesson, which is how, not what for.
+ */
+function learnedTriggers(message: string, named: readonly string[] | undefined): string[] {
+  const given = (named ?? []).map(asTrigger).filter((trigger) => trigger.length > 0 && !isTeaching(trigger));
+  if (given.length > 0) return [...new Set(given)].slice(0, MAX_LEARNED_TRIGGERS);
+  return isTeaching(message) ? [] : [asTrigger(message)].filter((trigger) => trigger.length > 0);
+}
+
 /**
  * The draft to store for a completed turn that did not use a skill: its body taken
  * from the runtime's `skill_learned` event, or distilled from the turn's steps (its
- * tool calls and milestones), and the message as its first trigger.
+ * tool calls and milestones); its triggers the request it was learned for; `learned_by:
+ * user` when the message taught the steps (`/teach`), else `agent`.
  */
 export function draftFromTurn(input: { structureId: string; message: string; learned: LearnedContent; steps: EventInput[] }): LearnedDraft {
   const content = input.learned;
@@ -90,6 +110,7 @@ export function draftFromTurn(input: { structureId: string; message: string; lea
     summary: content.summary ?? `Learned from: ${input.message.slice(0, 160)}`,
     tags: content.tags ?? [],
     category: content.category ?? 'general',
-    triggers: [asTrigger(input.message)].filter((trigger) => trigger.length > 0),
+    triggers: learnedTriggers(input.message, content.triggers),
+    learnedBy: isTeaching(input.message) ? 'user' : 'agent',
   };
 }

@@ -22,14 +22,16 @@ export interface LearnedDraft {
   summary: string;
   tags: string[];
   category: string;
-  /** Example requests for the draft's `triggers`: the message that produced it. */
+  /** Example requests for the draft's `triggers`: the request it was taught for, or the message that produced it. */
   triggers?: string[];
+  /** Who wrote its steps: `user` when a person taught them (`/teach`), else `agent` (the default). */
+  learnedBy?: 'agent' | 'user';
 }
 
 /** The skill library as the chat engine uses it. */
 export interface ChatSkills {
   /** The chat lookup: complete skills visible to the structure, above the relevance floor. */
-  search(query: string, structureId: string, limit: number): Promise<SkillMatch[]>;
+  search(query: string, structureId: string, limit: number, options?: { record?: boolean }): Promise<SkillMatch[]>;
   /** A skill visible to the structure (any status), with its steps' text. */
   read(slug: string, structureId: string, score?: number): Promise<TurnSkill | undefined>;
   /** A skill's full record, for the `read_skill` tool. */

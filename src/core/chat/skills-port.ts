@@ -21,10 +21,11 @@ export function normalizeSlug(proposed: string): string {
 /** Adapts a skill store to the chat engine. */
 export function createChatSkills(store: SkillStore): ChatSkills {
   return {
-    async search(query, structureId, limit) {
+    async search(query, structureId, limit, options = {}) {
       await store.ready();
-      // The chat lookup is what the skill gap report is made of: record it.
-      return store.search(query.slice(0, 1000), { structureId, limit, record: true });
+      // The chat lookup is what the skill gap report is made of: record it (an agent's own
+      // searches, `record: false`, are no message a person sent).
+      return store.search(query.slice(0, 1000), { structureId, limit, record: options.record ?? true });
     },
     async read(slug, structureId, score = 0): Promise<TurnSkill | undefined> {
       if (!isValidSlug(slug)) return undefined;
@@ -64,7 +65,7 @@ export function createChatSkills(store: SkillStore): ChatSkills {
           ...(draft.triggers?.length ? { triggers: draft.triggers } : {}),
           status: 'draft',
           summary: draft.summary,
-          learned_by: 'agent',
+          learned_by: draft.learnedBy ?? 'agent',
           tool_url: null,
           structure_id: draft.structureId,
         },

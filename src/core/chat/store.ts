@@ -148,6 +148,8 @@ export interface SharedDelegations {
   openRuns(structureId: string): Promise<OpenRunLink[]>;
   /** The open runs a run delegated. */
   openChildren(runId: string): Promise<string[]>;
+  /** The run that delegated a run (undefined for a root run or an unknown one). */
+  parentOf(runId: string): Promise<string | undefined>;
   /** Leaves a note for the instance that runs `runId` (delivered once). */
   note(runId: string, note: DelegationNote): Promise<void>;
   /**

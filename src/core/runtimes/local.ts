@@ -54,6 +54,12 @@ function report(turn: Turn, skill: TurnSkill | undefined, lines: string[]): stri
 /** Turns a `/teach` message into a learned draft (or says what is missing). */
 async function learn(turn: Turn, emit: Emit): Promise<void> {
   const lesson = lessonOf(turn.message, turn.history);
+  if ('missing' in lesson && lesson.pending) {
+    // Still asking: the question stays the node's last word, so the steps can follow.
+    await emit({ type: 'text', content: `Send me the steps for "${excerpt(lesson.pending, 120)}" after /teach, one per line or separated by ";".\n` });
+    await emit({ type: 'complete', content: { summary: askSummary(lesson.pending), artifacts: [] } });
+    return;
+  }
   if ('missing' in lesson) {
     const what =
       lesson.missing === 'request'
@@ -66,9 +72,10 @@ async function learn(turn: Turn, emit: Emit): Promise<void> {
   }
   const skill = lessonSkill(lesson);
   await emit({ type: 'thought', content: `Learning how to "${excerpt(lesson.request, 120)}" from you: ${lesson.steps.length} step(s).` });
-  for (const [i, step] of lesson.steps.entries()) await emit({ type: 'milestone', content: { title: `Step ${i + 1}: ${excerpt(step, 100)}` } });
-  await emit({ type: 'text', content: `I will follow these steps next time someone asks to ${lesson.request}, once the draft is approved.\n` });
-  await emit({ type: 'skill_learned', content: { slug: skill.slug, name: skill.name, body: skill.body, summary: skill.summary, tags: skill.tags, category: 'general' } });
+  // The steps are what was taught, not work done: text, never milestones (which go to the workspace log).
+  const listed = lesson.steps.map((step, i) => `${i + 1}. ${step}`).join('\n');
+  await emit({ type: 'text', content: `The steps you taught me:\n\n${listed}\n\nI will follow them next time someone asks to ${lesson.request}, once the draft is approved.\n` });
+  await emit({ type: 'skill_learned', content: { slug: skill.slug, name: skill.name, body: skill.body, summary: skill.summary, tags: skill.tags, category: 'general', triggers: [lesson.request] } });
   await emit({ type: 'complete', content: { summary: `Learned "${skill.name}" (${lesson.steps.length} step(s)) from you; it is a draft until approved.`, artifacts: [] } });
 }
 

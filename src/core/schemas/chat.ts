@@ -31,6 +31,9 @@ export const EventContentSchemas = {
       summary: Type.Optional(Type.String()),
       tags: Type.Optional(Type.Array(Type.String())),
       category: Type.Optional(Type.String()),
+      triggers: Type.Optional(
+        Type.Array(Type.String(), { description: 'example requests the skill is for (the request a person taught); default: the message of the turn' }),
+      ),
       stored: Type.Optional(Type.Boolean({ description: 'in the stream and history: whether the draft was stored, under slug' })),
       reason: Type.Optional(Type.String({ description: 'in the stream and history: why nothing was stored' })),
     },

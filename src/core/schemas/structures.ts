@@ -49,6 +49,17 @@ export const StructureSummarySchema = Type.Object({
 }, { title: 'StructureSummary' });
 export type StructureSummary = Static<typeof StructureSummarySchema>;
 
+/** A structure deleted into the archive, as its owners see it (`GET /structures/archived`). */
+export const ArchivedStructureSchema = Type.Object(
+  { ...StructureSummarySchema.properties, archived_at: Timestamp },
+  { title: 'ArchivedStructure' },
+);
+export type ArchivedStructure = Static<typeof ArchivedStructureSchema>;
+
+/** Body of `PATCH /structures/{id}`: what an owner may change of a structure. */
+export const StructurePatchSchema = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }, { title: 'StructurePatch' });
+export type StructurePatch = Static<typeof StructurePatchSchema>;
+
 const detailFields = {
   id: Uuid,
   name: Type.String(),
@@ -137,6 +148,21 @@ export type Share = Static<typeof ShareSchema>;
 
 /** Body of `POST /invites/accept`. */
 export const AcceptInviteSchema = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200, description: 'the one-time token of the invite e-mail (org_inv_…)' }) }, { title: 'AcceptInvite' });
+
+/** What an invite offers (`POST /invites/preview`), read by its addressee before accepting. */
+export const InvitePreviewSchema = Type.Object(
+  {
+    structure_id: Uuid,
+    structure_name: Type.String(),
+    role: RoleSchema,
+    email: Type.String(),
+    invited_by: Type.String({ description: 'who sent the invite (their e-mail address)' }),
+    expires_at: Timestamp,
+    existing_user: Type.Boolean({ description: 'true when the address already has a user: accepting then adds the structure to it, and its own token signs in' }),
+  },
+  { title: 'InvitePreview' },
+);
+export type InvitePreview = Static<typeof InvitePreviewSchema>;
 
 /** Result of accepting an invite; `token` only when the address had no user yet (shown once). */
 export const AcceptanceSchema = Type.Object({

@@ -32,6 +32,6 @@ export * from './resources.js';
 export * as agentSkills from './agent-skills/index.js';
 export * from './transfer.js';
 export * from './triggers.js';
-export { seedBundledSkills, type SeedResult } from './bundled.js';
+export { BUNDLED_MANIFEST, listShippedSkills, seedBundledSkills, shippedSkills, writeBundledManifest, type BundledSkill, type SeedResult } from './bundled.js';
 export { syncSkills, type SkillSyncOptions, type SkillWakeups } from './remote-sync.js';
 export { createSkillRemote, PublishRefused, type SkillRemote, type SkillRemoteOptions, type PullResult } from './remote.js';

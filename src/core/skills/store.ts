@@ -292,7 +292,12 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
     explain(query, request = {}) {
       return catalog.index.explain(query, { ...searchOptions(query, request), ...(request.slugs ? { slugs: request.slugs } : {}) });
     },
-    gaps: (query) => searchLog.gaps(query),
+    // A gap a skill now covers is no gap: each group's latest message is searched again.
+    gaps: async (query) =>
+      (await searchLog.gaps(query)).filter((gap) => {
+        const found = catalog.index.lookup(gap.example, searchOptions(gap.example, query?.structureId ? { structureId: query.structureId } : {}));
+        return found.matches.length === 0 || (found.support ?? 0) < weakSupport;
+      }),
     count: () => catalog.count,
     subscribe: (listener) => events.subscribe(listener),
     async settle(settleOptions = {}) {

@@ -16,7 +16,11 @@ export type StructureChange =
   /** Restores the most recently archived node with `role_id`, under `parent_id`. */
   | { op: 'node.restore'; role_id: string; parent_id: string | null }
   | { op: 'member.set'; member: MemberRecord }
-  | { op: 'member.remove'; user_id: string };
+  | { op: 'member.remove'; user_id: string }
+  | { op: 'structure.rename'; name: string }
+  /** Deletes the structure into the archive: hidden and closed to every request but its restore. */
+  | { op: 'structure.archive'; archived_at: string }
+  | { op: 'structure.restore' };
 
 /** A change as journaled: who made it and when. */
 export interface JournalEntry {
@@ -91,6 +95,15 @@ export function applyChange(record: StructureRecord, change: StructureChange, by
       if (index >= 0) record.members.splice(index, 1);
       return;
     }
+    case 'structure.rename':
+      record.name = change.name;
+      return;
+    case 'structure.archive':
+      record.archived_at = change.archived_at;
+      return;
+    case 'structure.restore':
+      delete record.archived_at;
+      return;
   }
 }
 

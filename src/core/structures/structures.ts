@@ -3,12 +3,12 @@
  * and the detail of one with its nodes' live states.
  */
 import { LRUCache } from 'lru-cache';
-import { invalid } from '../errors.js';
+import { conflict, invalid } from '../errors.js';
 import { isoNow, uuid, type Clock, type IdGenerator, systemClock } from '../util/index.js';
 import type { NodeActivity } from './activity.js';
-import type { StructureRegistry } from './registry.js';
+import type { Actor, StructureRegistry } from './registry.js';
 import type { Template } from './templates.js';
-import type { Node, NodeRecord, StructureDetail, StructureRecord, StructureSummary } from './types.js';
+import type { ArchivedStructure, Node, NodeRecord, StructureDetail, StructureRecord, StructureSummary } from './types.js';
 
 export interface StructureServiceOptions {
   registry: StructureRegistry;
@@ -44,6 +44,13 @@ export function withState(node: NodeRecord, activity: NodeActivity): Node {
   };
 }
 
+/** A structure's summary for a user (the administrator for `null`); undefined when not a member. */
+function summaryOf(record: StructureRecord, userId: string | null): StructureSummary | undefined {
+  const role = userId === null ? 'owner' : record.members.find((member) => member.user_id === userId)?.role;
+  if (!role) return undefined;
+  return { id: record.id, name: record.name, role, created_at: record.created_at, node_count: record.agents.length };
+}
+
 /** Structures: create, list, detail. */
 export class StructureService {
   private readonly clock: Clock;
@@ -64,20 +71,65 @@ export class StructureService {
     return this.options.registry.get(id);
   }
 
-  /** True when a structure with this id exists. */
-  has(id: string): boolean {
-    return this.options.registry.has(id);
+  /**
+   * True when a live structure with this id exists; with `archived`, one deleted into the
+   * archive counts too (only its restore route asks so).
+   */
+  has(id: string, archived = false): boolean {
+    if (!this.options.registry.has(id)) return false;
+    return archived || this.options.registry.get(id).archived_at === undefined;
   }
 
-  /** Summaries of the structures a user belongs to (every structure for `null`, the administrator). */
+  /** Summaries of the live structures a user belongs to (every structure for `null`, the administrator). */
   summaries(userId: string | null): StructureSummary[] {
     const out: StructureSummary[] = [];
     for (const record of this.options.registry.all()) {
-      const role = userId === null ? 'owner' : record.members.find((member) => member.user_id === userId)?.role;
-      if (!role) continue;
-      out.push({ id: record.id, name: record.name, role, created_at: record.created_at, node_count: record.agents.length });
+      if (record.archived_at !== undefined) continue;
+      const summary = summaryOf(record, userId);
+      if (summary) out.push(summary);
     }
     return out.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+  }
+
+  /** The archived structures a user owns (every archived one for `null`, the administrator), newest first. */
+  archived(userId: string | null): ArchivedStructure[] {
+    const out: ArchivedStructure[] = [];
+    for (const record of this.options.registry.all()) {
+      if (record.archived_at === undefined) continue;
+      const summary = summaryOf(record, userId);
+      if (summary?.role === 'owner') out.push({ ...summary, archived_at: record.archived_at });
+    }
+    return out.sort((a, b) => b.archived_at.localeCompare(a.archived_at) || a.id.localeCompare(b.id));
+  }
+
+  /** Renames a live structure; the caller's summary of it as `role`. */
+  async rename(id: string, name: string, actor: Actor): Promise<StructureRecord> {
+    return this.options.registry.change(id, actor, (record) => ({ changes: record.name === name ? [] : [{ op: 'structure.rename', name }], result: record }));
+  }
+
+  /**
+   * Deletes a structure into the archive: from then on it is listed only among the
+   * archived ones, and every request to it (chat, keys, members) is answered 404 until an
+   * owner restores it. Its nodes, histories and artifacts stay where they are.
+   */
+  async archive(id: string, actor: Actor): Promise<void> {
+    await this.options.registry.change(id, actor, (record) => {
+      if (record.archived_at !== undefined) throw conflict(`structure ${id} is already archived`);
+      return { changes: [{ op: 'structure.archive', archived_at: isoNow(this.clock) }], result: undefined };
+    });
+  }
+
+  /** Restores an archived structure; 409 when it is not archived. */
+  async restore(id: string, actor: Actor): Promise<StructureRecord> {
+    return this.options.registry.change(id, actor, (record) => {
+      if (record.archived_at === undefined) throw conflict(`structure ${id} is not archived`);
+      return { changes: [{ op: 'structure.restore' }], result: record };
+    });
+  }
+
+  /** The summary of a structure as `userId` sees it (null: the administrator). */
+  summary(record: StructureRecord, userId: string | null): StructureSummary | undefined {
+    return summaryOf(record, userId);
   }
 
   /** The structure detail with live node states. */

@@ -84,6 +84,17 @@ export function applyOnTrial(record: StructureRecord, byId: NodeIndex, change: S
           }
         : nothing;
     }
+    case 'structure.rename':
+    case 'structure.archive':
+    case 'structure.restore': {
+      const { name, archived_at: archivedAt } = record;
+      applyChange(record, change);
+      return () => {
+        record.name = name;
+        if (archivedAt === undefined) delete record.archived_at;
+        else record.archived_at = archivedAt;
+      };
+    }
   }
 }
 

@@ -8,6 +8,7 @@ import type { ArchivedNodeRecord, NodeRecord } from '../schemas/structures.js';
 
 export type {
   ArchivedNodeRecord,
+  ArchivedStructure,
   LogEntry,
   NewNode,
   Node,
@@ -35,4 +36,6 @@ export interface StructureRecord {
   members: MemberRecord[];
   agents: NodeRecord[];
   archive: ArchivedNodeRecord[];
+  /** Set while the structure is deleted into the archive (restorable by an owner); absent while live. */
+  archived_at?: string;
 }

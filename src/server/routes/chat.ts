@@ -3,10 +3,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../app.js';
-import { userConnectionKey } from '../../core/auth/index.js';
-import { authorOf, decodeAttachments, type MessageAuthor } from '../../core/chat/index.js';
+import { userConnectionKey, type ConnectionGuard } from '../../core/auth/index.js';
+import { authorOf, decodeAttachments, type MessageAuthor, type Run } from '../../core/chat/index.js';
 import { OrgError } from '../../core/errors.js';
-import { ChatMessageSchema, HISTORY_LIMIT, HistoryMessageSchema, HistoryQuerySchema, RunRefSchema, SyncResultSchema, Uuid } from '../../core/schemas/index.js';
+import { ChatMessageSchema, type ChatMessage, HISTORY_LIMIT, HistoryMessageSchema, HistoryQuerySchema, RunRefSchema, SyncResultSchema, Uuid } from '../../core/schemas/index.js';
 import { NoContent, problems } from '../schemas/common.js';
 import { bearerHashOf } from '../access.js';
 import { addLogIds } from '../log-ids.js';
@@ -24,18 +24,53 @@ function originOf(request: FastifyRequest): { origin?: string; author?: MessageA
 }
 
 /**
+ * Starts the turn a chat message asks for: an ordinary turn, or with a run token (a
+ * container turn's bearer, API.md §10) a delegation of the token's run, refused with 409
+ * `delegation_refused` saying why (the refusal shows in the delegating run's stream too).
+ */
+async function startTurn(app: Pick<App, 'chat'>, request: FastifyRequest, body: ChatMessage): Promise<Run> {
+  const { structureId, roleId } = nodeScopeOf(request);
+  const attachments = decodeAttachments(body.attachments);
+  const principal = request.principal;
+  if (principal?.kind !== 'run') return app.chat.send({ structureId, roleId, message: body.message, attachments, ...originOf(request) });
+  const { runId, nodeId, roleId: from } = principal.run;
+  const delegation = await app.chat.delegate({ runId, structureId, nodeId, roleId: from }, { roleId, message: body.message }, attachments);
+  if ('refusal' in delegation) throw new OrgError('delegation_refused', delegation.refusal.message, { extra: { refused: delegation.refusal.kind } });
+  return delegation.run;
+}
+
+/**
  * Stream options of a request: the keepalive interval, revocation of an MCP key (or the
  * replacement of the user token it was opened with) ends the stream, and a drain ends it with `retry:` (at once when the run executes elsewhere).
  */
-function streamOptions(app: Pick<App, 'config' | 'connections' | 'chat' | 'streams'>, request: FastifyRequest, runId: string, after = 0): StreamOptions {
+function streamOptions(app: Pick<App, 'config' | 'connections' | 'chat' | 'streams' | 'access'>, request: FastifyRequest, runId: string, after = 0): StreamOptions {
   const principal = request.principal;
   const hash = bearerHashOf(request);
+  const guard = guardOf(app, request);
   return {
     after,
     keepaliveMs: app.config.keepaliveMs,
     watchDrain: (end) => app.streams.register({ local: () => app.chat.runsHere(runId), end }),
-    ...(principal?.kind === 'mcp' ? { watchRevocation: (end: (reason: string) => void) => app.connections.register(principal.key.id, end) } : {}),
-    ...(principal?.kind === 'user' && hash ? { watchRevocation: (end: (reason: string) => void) => app.connections.register(userConnectionKey(principal.id, hash), end) } : {}),
+    ...(principal?.kind === 'mcp' ? { watchRevocation: (end: (reason: string) => void) => app.connections.register(principal.key.id, end, guard) } : {}),
+    ...(principal?.kind === 'user' && hash ? { watchRevocation: (end: (reason: string) => void) => app.connections.register(userConnectionKey(principal.id, hash), end, guard) } : {}),
+  };
+}
+
+/**
+ * What keeps a stream open: its caller may still do the route's action on the node it
+ * follows (the role matrix read again whenever the structure changes). A member removed
+ * or demoted below operator, a node deleted, a structure archived: the stream ends.
+ */
+function guardOf(app: Pick<App, 'access'>, request: FastifyRequest): ConnectionGuard | undefined {
+  const { principal, scope, accessRule: rule } = request;
+  if (!principal || !scope || !rule || (rule.kind !== 'structure' && rule.kind !== 'run')) return undefined;
+  const { structureId, roleId } = scope as { structureId: string; roleId?: string };
+  return {
+    structureId,
+    allowed: () => {
+      app.access.authorize(principal, rule.action, structureId, roleId);
+      return true;
+    },
   };
 }
 
@@ -44,13 +79,14 @@ function actorOf(request: FastifyRequest): string {
   const principal = request.principal;
   if (principal?.kind === 'user') return principal.user.email;
   if (principal?.kind === 'mcp') return `key ${principal.key.label || principal.key.id}`;
+  if (principal?.kind === 'run') return `delegation:${principal.run.roleId}`;
   return 'the administrator';
 }
 
 /** Routes of chat: send a message (streamed or sync), follow or cancel a run, read the history. */
-export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'config' | 'connections' | 'streams'> }> = async (server, { app }) => {
+export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'config' | 'connections' | 'streams' | 'access'> }> = async (server, { app }) => {
   const tags = ['chat'];
-  const chat = { kind: 'structure', action: 'chat', from: 'body', node: 'body' } as const;
+  const chat = { kind: 'structure', action: 'chat', from: 'body', node: 'body', runToken: 'delegate' } as const;
   const sseDoc = { description: 'text/event-stream of chat events: `id: <n>` and `data: <a ChatEvent as JSON>` per event', content: { 'text/event-stream': { schema: Type.String() } } };
 
   server.post(
@@ -62,13 +98,11 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'co
         summary: 'Send a message to a node and stream the turn as server-sent events',
         tags,
         body: ChatMessageSchema,
-        response: { 200: sseDoc, ...problems(400, 401, 403, 404, 413, 415, 429, 503, 507) },
+        response: { 200: sseDoc, ...problems(400, 401, 403, 404, 409, 413, 415, 429, 503, 507) },
       },
     },
     async (request, reply) => {
-      const { structureId, roleId } = nodeScopeOf(request);
-      const { message, attachments } = request.body;
-      const run = await app.chat.send({ structureId, roleId, message, attachments: decodeAttachments(attachments), ...originOf(request) });
+      const run = await startTurn(app, request, request.body);
       addLogIds(request, reply, { run_id: run.id });
       await streamRun(reply, run, streamOptions(app, request, run.id));
     },
@@ -83,13 +117,11 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'co
         summary: 'Send a message and wait for the whole turn (short tasks)',
         tags,
         body: ChatMessageSchema,
-        response: { 200: SyncResultSchema, ...problems(400, 401, 403, 404, 413, 415, 429, 503, 504, 507) },
+        response: { 200: SyncResultSchema, ...problems(400, 401, 403, 404, 409, 413, 415, 429, 503, 504, 507) },
       },
     },
     async (request, reply) => {
-      const { structureId, roleId } = nodeScopeOf(request);
-      const { message, attachments } = request.body;
-      const run = await app.chat.send({ structureId, roleId, message, attachments: decodeAttachments(attachments), ...originOf(request) });
+      const run = await startTurn(app, request, request.body);
       addLogIds(request, reply, { run_id: run.id });
       let timer: NodeJS.Timeout | undefined;
       const timedOut = await Promise.race([
@@ -117,7 +149,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'co
   server.get(
     '/api/org/chat/history',
     {
-      config: { access: { kind: 'structure', action: 'read_history', from: 'query', node: 'query' } },
+      config: { access: { kind: 'structure', action: 'read_history', from: 'query', node: 'query', runToken: 'read' } },
       schema: {
         operationId: 'getChatHistory',
         summary: 'A node’s chat history, newest first, both senders, running turns included',
@@ -136,7 +168,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'co
   server.get(
     '/api/org/chat/runs/:run_id/events',
     {
-      config: { access: { kind: 'run', action: 'chat' } },
+      config: { access: { kind: 'run', action: 'chat', runToken: 'own_run' } },
       schema: {
         operationId: 'followRun',
         summary: 'Replay a run’s events after Last-Event-ID, then follow it live (204 when it has finished and nothing follows)',
@@ -164,7 +196,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'co
   server.post(
     '/api/org/chat/runs/:run_id/cancel',
     {
-      config: { access: { kind: 'run', action: 'chat' }, audit: false },
+      config: { access: { kind: 'run', action: 'chat', runToken: 'own_run' }, audit: false },
       schema: {
         operationId: 'cancelRun',
         summary: 'Cancel a running turn; it ends with error "cancelled"',

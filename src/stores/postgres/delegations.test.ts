@@ -50,6 +50,8 @@ describe('PostgreSQL: delegations shared by the instances of a store', () => {
       startedBy: 'user-1',
     });
     expect(await shared.openChildren(root.runId)).toEqual([child.runId]);
+    expect(await shared.parentOf(grandchild.runId)).toBe(child.runId);
+    expect(await shared.parentOf(root.runId)).toBeUndefined();
     expect((await shared.openRuns(structureId)).map((run) => [run.roleId, run.parentRunId])).toEqual([
       ['x-ceo', null],
       ['x-cfo', root.runId],

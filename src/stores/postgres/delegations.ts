@@ -71,6 +71,11 @@ export function createPgDelegations(db: Db, listener: Listener): SharedDelegatio
       return rows.map((row) => row.run_id);
     },
 
+    async parentOf(runId) {
+      const { rows } = await db.query<{ parent_run_id: string | null }>('SELECT parent_run_id FROM runs WHERE run_id = $1', [runId]);
+      return rows[0]?.parent_run_id ?? undefined;
+    },
+
     async note(runId, note) {
       // One statement: the note and its wake-up commit together.
       await db.query(

@@ -1,0 +1,81 @@
+/** Calls about the skill library: listing, reading, writing, deleting and restoring skills. */
+import { callOn, enc, transportOf, type ClientBase } from '../base.js';
+import { exchangeJson, type RequestOptions } from '../http.js';
+import type { DeletedSkill, Skill, SkillCommit, SkillListEntry, SkillListQuery, SkillProblem, SkillWrite } from '../types.js';
+
+export const skillCalls = {
+  /** Skills visible to a structure (a node key: its own structure). */
+  listSkills(query: SkillListQuery = {}, request?: RequestOptions): Promise<{ skills: SkillListEntry[] }> {
+    return callOn(
+      this,
+      '/api/org/knowledge/skills',
+      {
+        query: {
+          structure_id: query.structure_id,
+          status: query.status?.length ? query.status.join(',') : undefined,
+          category: query.category,
+          tag: query.tag,
+        },
+      },
+      request,
+    );
+  },
+
+  /** One skill of any status, with its steps. */
+  getSkill(slug: string, request?: RequestOptions): Promise<Skill> {
+    return callOn(this, `/api/org/knowledge/skills/${enc(slug)}`, {}, request);
+  },
+
+  /** Git commits of a skill's file. */
+  skillHistory(slug: string, request?: RequestOptions): Promise<{ commits: SkillCommit[] }> {
+    return callOn(this, `/api/org/knowledge/skills/${enc(slug)}/history`, {}, request);
+  },
+
+  /** Creates or updates a skill; `created` tells which. */
+  async saveSkill(write: SkillWrite, request?: RequestOptions): Promise<{ skill: Skill; created: boolean }> {
+    const { status, body } = await exchangeJson<Skill>(transportOf(this), '/api/org/knowledge/skills', {
+      method: 'POST',
+      body: write,
+      ...(request?.signal ? { signal: request.signal } : {}),
+    });
+    return { skill: body, created: status === 201 };
+  },
+
+  /**
+   * Creates a skill, never replacing one: sent with `If-None-Match: *`, so a slug that is
+   * taken (even by a skill created since the caller last looked) fails with 409
+   * `already_exists` and the stored skill is untouched.
+   */
+  async createSkill(write: SkillWrite, request?: RequestOptions): Promise<Skill> {
+    const { body } = await exchangeJson<Skill>(transportOf(this), '/api/org/knowledge/skills', {
+      method: 'POST',
+      body: write,
+      headers: { 'if-none-match': '*' },
+      ...(request?.signal ? { signal: request.signal } : {}),
+    });
+    return body;
+  },
+
+  /** Deletes a skill (restorable); `structureId` is where the caller may write (a shared skill: any of the caller's structures). */
+  deleteSkill(slug: string, structureId: string, request?: RequestOptions): Promise<void> {
+    return callOn(this, `/api/org/knowledge/skills/${enc(slug)}`, { method: 'DELETE', query: { structure_id: structureId } }, request);
+  },
+
+  /** Restores the newest deleted version of a skill. */
+  restoreSkill(slug: string, structureId: string, request?: RequestOptions): Promise<Skill> {
+    return callOn(this, `/api/org/knowledge/skills/${enc(slug)}/restore`, { method: 'POST', query: { structure_id: structureId } }, request);
+  },
+
+  /** Deleted skills that can be restored. */
+  deletedSkills(structureId?: string, request?: RequestOptions): Promise<{ skills: DeletedSkill[] }> {
+    return callOn(this, '/api/org/knowledge/deleted', { query: { structure_id: structureId } }, request);
+  },
+
+  /** Skill files the server could not load. */
+  skillProblems(request?: RequestOptions): Promise<{ problems: SkillProblem[] }> {
+    return callOn(this, '/api/org/knowledge/problems', {}, request);
+  },
+} satisfies ThisType<ClientBase>;
+
+/** The skill library calls of `OrgClient`. */
+export type SkillCalls = typeof skillCalls;
