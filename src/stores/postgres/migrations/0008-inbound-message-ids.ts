@@ -7,7 +7,7 @@
 import type { Migration } from './index.js';
 
 export const inboundMessageIds: Migration = {
-  version: 7,
+  version: 8,
   name: 'inbound-message-ids',
   sql: `
 CREATE UNLOGGED TABLE inbound_message_ids (
