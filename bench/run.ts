@@ -7,6 +7,7 @@
  *   npm run bench -- search-core   # only the search-core benchmark (1,000 and 10,000 skills)
  *   npm run bench -- cli-startup   # start-up time of the org command
  *   npm run bench -- cluster       # several org serve processes on one PostgreSQL
+ *   npm run bench -- outbound      # memory of big tool answers and replays
  *   npm run bench -- web-canvas    # the web UI with a 200-node tree, the layout at 500, the main chunk
  *
  * See bench/README.md for what each figure means.
@@ -15,6 +16,7 @@ import { benchChat } from './chat.js';
 import { benchCliStartup } from './cli-startup.js';
 import { benchCluster } from './cluster.js';
 import { benchHttp } from './http.js';
+import { benchOutbound } from './outbound.js';
 import { benchSearchCore } from './search-core.js';
 import { benchSearchHttp, searchSizes } from './search-http.js';
 import { benchWebCanvas } from './web-canvas.js';
@@ -63,6 +65,11 @@ const BENCHES: Bench[] = [
     name: 'cluster',
     description: 'org serve processes on one PostgreSQL: turns/s and reads/s with 1, 2, 3 instances; cross-instance time to an event',
     run: benchCluster,
+  },
+  {
+    name: 'outbound',
+    description: 'memory of a 150 MB tool answer and of 10 replays of a 40 MB run, against unbounded reads of the same bytes',
+    run: benchOutbound,
   },
   {
     name: 'web-canvas',
