@@ -7,12 +7,14 @@
  *   npm run bench -- search-core   # only the search-core benchmark (1,000 and 10,000 skills)
  *   npm run bench -- cli-startup   # start-up time of the org command
  *   npm run bench -- cluster       # several org serve processes on one PostgreSQL
+ *   npm run bench -- hardening     # fuzzing, kills, slow connections and streams against org serve
  *
  * See bench/README.md for what each figure means.
  */
 import { benchChat } from './chat.js';
 import { benchCliStartup } from './cli-startup.js';
 import { benchCluster } from './cluster.js';
+import { benchHardening } from './hardening.js';
 import { benchHttp } from './http.js';
 import { benchSearchCore } from './search-core.js';
 import { benchSearchHttp, searchSizes } from './search-http.js';
@@ -61,6 +63,11 @@ const BENCHES: Bench[] = [
     name: 'cluster',
     description: 'org serve processes on one PostgreSQL: turns/s and reads/s with 1, 2, 3 instances; cross-instance time to an event',
     run: benchCluster,
+  },
+  {
+    name: 'hardening',
+    description: 'org serve under the prober: fuzzed requests (5xx, non-problem 4xx), malformed HTTP, SIGKILL cycles (stray temp files), slow connections held, RSS kept after 500 streams',
+    run: benchHardening,
   },
   {
     name: 'cli-startup',

@@ -1,0 +1,40 @@
+/**
+ * The reliability figures of issue 28's leftovers, asserted on bounded runs of the prober
+ * (test/helpers/prober.ts) against real listening servers: malformed HTTP gets a problem
+ * or nothing; and `org serve` killed with SIGKILL in the middle of writes, again and again,
+ * leaves no temp file in its home once it has started again. `npm run bench -- hardening`
+ * prints the same figures on larger runs, with fuzzed requests over HTTP (the 5xx guard on
+ * every run is test/fuzz-api.test.ts), the RSS kept after many streams and the slow
+ * connections one address can hold.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from './helpers/child.js';
+import { startInstance, type TestInstance } from './helpers/instance.js';
+import { killCycles, PROBER_INBOUND_SECRET, probeProtocol } from './helpers/prober.js';
+
+
+describe('hardening figures on a listening server', () => {
+  let t: TestInstance;
+
+  beforeAll(async () => {
+    t = await startInstance({ listen: true, config: { rateLimit: 10_000_000, authFailureLimit: 10_000_000, inboundSecret: PROBER_INBOUND_SECRET, syncTimeoutMs: 60_000 } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('malformed HTTP gets a problem (or a closed connection), never anything else', async () => {
+    const figures = await probeProtocol(t.url);
+    expect(figures.examples).toEqual([]);
+    expect(figures.nonProblem).toBe(0);
+  });
+});
+
+describe('org serve killed mid-write', () => {
+  it('leaves no temp file in its home once started again (3 SIGKILL cycles)', { timeout: 300_000 }, async () => {
+    ensureBuilt();
+    const figures = await killCycles(3);
+    expect(figures.writes).toBeGreaterThan(0);
+    expect(figures.stray).toEqual([]);
+  });
+});
