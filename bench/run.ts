@@ -8,6 +8,7 @@
  *   npm run bench -- cli-startup   # start-up time of the org command
  *   npm run bench -- cluster       # several org serve processes on one PostgreSQL
  *   npm run bench -- hardening     # fuzzing, kills, slow connections and streams against org serve
+ *   npm run bench -- web-canvas    # the web UI with a 200-node tree, the layout at 500, the main chunk
  *
  * See bench/README.md for what each figure means.
  */
@@ -18,6 +19,7 @@ import { benchHardening } from './hardening.js';
 import { benchHttp } from './http.js';
 import { benchSearchCore } from './search-core.js';
 import { benchSearchHttp, searchSizes } from './search-http.js';
+import { benchWebCanvas } from './web-canvas.js';
 
 type Figures = Record<string, unknown>;
 
@@ -68,6 +70,11 @@ const BENCHES: Bench[] = [
     name: 'hardening',
     description: 'org serve under the prober: fuzzed requests (5xx, non-problem 4xx), malformed HTTP, SIGKILL cycles (stray temp files), slow connections held, RSS kept after 500 streams',
     run: benchHardening,
+  },
+  {
+    name: 'web-canvas',
+    description: 'web UI: first render, Tidy up and select-and-centre of a 200-node tree in chromium; layout at 200 and 500 nodes beside dagre; main chunk size',
+    run: benchWebCanvas,
   },
   {
     name: 'cli-startup',

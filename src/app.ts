@@ -6,7 +6,7 @@ import { constants as fsConstants } from 'node:fs';
 import { access as fsAccess } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AuditLog, createFsAuditStore } from './core/audit/index.js';
-import { AccessControl, ConnectionRegistry, KeyService, UserService, type RateCounter } from './core/auth/index.js';
+import { AccessControl, ConnectionRegistry, KeyService, RunTokens, UserService, delegationAuthority, runCredentials, type RateCounter } from './core/auth/index.js';
 import { homePaths, type HomePaths, type OrgConfig } from './core/config.js';
 import { ChatEngine, StreamDrain, createChatSkills, createFsChatStore, type ChatDirectory } from './core/chat/index.js';
 import { createContainerRuntime, createLocalRuntime, createLlmRuntime, type AgentRuntime } from './core/runtimes/index.js';
@@ -302,6 +302,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
       await workspaceLog.append(structureId, entries);
     },
   };
+  const runTokens = new RunTokens({ ...(shared ? { store: shared.runTokens } : {}), clock });
   const chat = new ChatEngine({
     directory,
     activity,
@@ -311,6 +312,9 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     clock,
     log,
     router: (node) => deps.runtime?.(node) ?? (node.container_url ? container(node.container_url) : (llm ?? local)),
+    delegationDepth: config.delegationDepth,
+    authority: delegationAuthority(members, users),
+    credentials: runCredentials(runTokens, publicUrl),
   });
   const retrySchedule = deps.webhookRetrySchedule ?? config.webhookRetrySchedule;
   const webhooks = new WebhookService({
@@ -346,7 +350,7 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
       .catch((error: unknown) => log('error', "taking over a stopped instance's runs failed", errorFields(error)));
   };
   const streams = new StreamDrain();
-  const access = new AccessControl({ users, keys, structures, members, ...(config.adminToken ? { adminToken: config.adminToken } : {}) });
+  const access = new AccessControl({ users, keys, structures, members, runTokens, ...(config.adminToken ? { adminToken: config.adminToken } : {}) });
 
   return {
     config,
@@ -407,7 +411,8 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
       if (config.adminToken || (await users.count()) > 0) return undefined;
       let created;
       try {
-        created = await users.create('owner@localhost');
+        // The first start's user administers the instance (its skills): the single-user set-up.
+        created = await users.create('owner@localhost', { admin: true });
       } catch (error) {
         // Another instance sharing the store made the first start at the same moment.
         if (isOrgError(error) && error.code === 'conflict') return undefined;

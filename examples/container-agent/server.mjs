@@ -20,6 +20,10 @@
  *   fail           ends with an error event
  *   status <code>  answers with that HTTP status and a JSON body
  *   flood <n>      n text events as fast as the socket takes them, then complete
+ *
+ * A message with lines `delegate to <role_id>: <task>` hands each task, in order, to that
+ * node of the structure with the turn's `delegation` credentials (org's delegation API,
+ * docs/runtime-protocol.md "Delegation") and completes with what each node answered.
  */
 import { Buffer } from 'node:buffer';
 import console from 'node:console';
@@ -27,6 +31,9 @@ import { createServer } from 'node:http';
 import process from 'node:process';
 import { setTimeout as delay } from 'node:timers/promises';
 import { URL, pathToFileURL } from 'node:url';
+
+/** Node's built-in HTTP client (Node 18+), for the delegation requests. */
+const { fetch, AbortController } = globalThis;
 
 /** Largest request body accepted (the turn carries attachment paths, not contents). */
 const MAX_BODY = 25 * 1024 * 1024;
@@ -119,6 +126,60 @@ async function demoTurn(turn, stream, pause) {
   return true;
 }
 
+/** A line asking for a delegation: `delegate to <role_id>: <task>`. */
+const DELEGATE_LINE = /^\s*delegate to ([a-z0-9]+(?:-[a-z0-9]+)+)\s*:\s*(\S.*)$/i;
+
+/** The delegations a message asks for, in order. */
+function delegationsOf(message) {
+  const asks = [];
+  for (const line of message.split('\n')) {
+    const match = DELEGATE_LINE.exec(line);
+    if (match) asks.push({ roleId: match[1].toLowerCase(), task: match[2].trim() });
+  }
+  return asks;
+}
+
+/**
+ * Hands one task to another node through org: `POST {api_url}/api/org/chat/message/sync`
+ * with the run's bearer. org runs it as a turn of that node and answers with its summary;
+ * a refused delegation (the node itself, a cycle, a chain too deep…) answers 409 with why.
+ */
+async function delegate(turn, ask, signal) {
+  const access = turn.delegation;
+  if (!access) return { ok: false, summary: 'this org hands out no delegation credentials' };
+  const response = await fetch(`${access.api_url.replace(/\/+$/, '')}/api/org/chat/message/sync`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${access.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ structure_id: turn.structure.id, role_id: ask.roleId, message: ask.task }),
+    signal,
+  });
+  const body = await response.json().catch(() => ({}));
+  if (response.ok) return { ok: true, runId: body.run_id, summary: body.summary || 'done' };
+  return { ok: false, summary: body.detail ?? `org answered HTTP ${response.status}` };
+}
+
+/** The turn of a message that asks for delegations: each in order, then a summary of what came back. */
+async function delegateTurn(turn, stream, asks) {
+  const stopped = new AbortController();
+  stream.res.on('close', () => stopped.abort());
+  const lines = [];
+  for (const ask of asks) {
+    if (stream.closed) return;
+    await stream.send({ type: 'thought', content: `Handing "${ask.task}" to ${ask.roleId}.` });
+    let outcome;
+    try {
+      outcome = await delegate(turn, ask, stopped.signal);
+    } catch (error) {
+      if (stream.closed) return;
+      outcome = { ok: false, summary: `the delegation failed: ${error.message}` };
+    }
+    const line = `${ask.roleId} ${outcome.ok ? 'did it' : 'could not'}: ${outcome.summary}`;
+    lines.push(line);
+    await stream.send({ type: 'text', content: `${line}\n` });
+  }
+  await stream.send({ type: 'complete', content: { summary: `Delegated ${asks.length} task(s). ${lines.join(' ')}`, artifacts: [] } });
+}
+
 async function flood(stream, count) {
   const batch = 512;
   for (let sent = 0; sent < count && !stream.closed; ) {
@@ -143,6 +204,12 @@ async function answer(turn, res, options, log) {
   res.on('close', () => {
     if (stream.closed) log(`container-agent: client closed (run ${turn.run_id})`);
   });
+  const asks = delegationsOf(turn.message);
+  if (asks.length > 0) {
+    await delegateTurn(turn, stream, asks);
+    stream.end();
+    return;
+  }
   switch (command) {
     case 'slow':
       await demoTurn(turn, stream, Number.isInteger(number) && number >= 0 ? number : 200);

@@ -51,8 +51,12 @@ export interface OrgConfig {
   shutdownGraceMs: number;
   /** How long the sync chat endpoint waits, in milliseconds (`--sync-timeout` seconds; default 120). */
   syncTimeoutMs: number;
-  /** An OpenAI-compatible chat-completions server for the LLM runtime (`ORG_LLM_URL`, `ORG_LLM_MODEL`, `ORG_LLM_API_KEY`). */
-  llm?: { url: string; model: string; apiKey: string };
+  /**
+   * An OpenAI-compatible chat-completions server for the LLM runtime (`ORG_LLM_URL`,
+   * `ORG_LLM_MODEL`, `ORG_LLM_API_KEY`), and how many rounds of tool calls a turn may use
+   * (`ORG_LLM_MAX_ROUNDS`, 1 to 1000; default: the runtime's, 32).
+   */
+  llm?: { url: string; model: string; apiKey: string; maxToolRounds?: number };
   /** Watch `skills/` for edits made outside the API (default true). */
   watchSkills: boolean;
   /** Interval of SSE keepalive comments in milliseconds (`--sse-keepalive` seconds, `ORG_SSE_KEEPALIVE`; default 15). */
@@ -104,6 +108,8 @@ export interface OrgConfig {
   storeUrl?: string;
   /** With `storeUrl`: an instance silent for this long is dead and its runs are closed by another (`ORG_LEASE_MS`; default 15000). */
   leaseMs: number;
+  /** How many hops below its root run a delegation chain may go (`ORG_DELEGATION_DEPTH`, 0 to 16; default 4; a root's child is hop 1). */
+  delegationDepth: number;
   /**
    * The git remote the skill library is shared through (`--skills-remote`,
    * `ORG_SKILLS_REMOTE`): a URL git understands or the path of a bare repository
@@ -264,7 +270,13 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
   if (env.ORG_SMTP_URL) parseUrl(env.ORG_SMTP_URL, 'ORG_SMTP_URL', ['smtp', 'smtps']);
   if (env.ORG_PUBLIC_URL) parseUrl(env.ORG_PUBLIC_URL, 'ORG_PUBLIC_URL', ['http', 'https']);
   if (env.ORG_MAIL_FROM !== undefined && !/^[^\s@<>]+@[^\s@<>]+$/.test(env.ORG_MAIL_FROM)) throw invalid(`ORG_MAIL_FROM must be an e-mail address, got "${env.ORG_MAIL_FROM}"`);
-  const llm = env.ORG_LLM_URL ? { url: env.ORG_LLM_URL.replace(/\/+$/, ''), model: env.ORG_LLM_MODEL ?? '', apiKey: env.ORG_LLM_API_KEY ?? '' } : undefined;
+  const maxRounds = env.ORG_LLM_MAX_ROUNDS?.trim();
+  if (maxRounds !== undefined && maxRounds !== '' && !(/^\d{1,4}$/.test(maxRounds) && Number(maxRounds) >= 1 && Number(maxRounds) <= 1000)) {
+    throw invalid(`ORG_LLM_MAX_ROUNDS must be a whole number from 1 to 1000, got "${env.ORG_LLM_MAX_ROUNDS}"`);
+  }
+  const llm = env.ORG_LLM_URL
+    ? { url: env.ORG_LLM_URL.replace(/\/+$/, ''), model: env.ORG_LLM_MODEL ?? '', apiKey: env.ORG_LLM_API_KEY ?? '', ...(maxRounds ? { maxToolRounds: Number(maxRounds) } : {}) }
+    : undefined;
   if (llm && !llm.model) throw invalid('ORG_LLM_MODEL must be set when ORG_LLM_URL is set');
   if (llm && !/^https?:\/\//.test(llm.url)) throw invalid('ORG_LLM_URL must be an http(s) URL');
   const homeLocation = locateHome(flags.home, env, cwd, packageDir);
@@ -300,6 +312,7 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     ...(metricsPort === undefined ? {} : { metricsPort: parsePort(metricsPort, flags.metricsPort === undefined ? 'ORG_METRICS_PORT' : '--metrics-port') }),
     ...(storeUrl ? { storeUrl } : {}),
     leaseMs: lease === undefined ? 15_000 : parsePositive(lease, 'ORG_LEASE_MS'),
+    delegationDepth: parseDepth(env.ORG_DELEGATION_DEPTH),
     ...(skillsRemote ? { skillsRemote } : {}),
     skillsFetchMs: skillsFetch === undefined ? 10_000 : parsePositive(skillsFetch, 'ORG_SKILLS_FETCH_MS'),
     ...(webhookRetries === undefined ? {} : { webhookRetrySchedule: parseRetrySchedule(webhookRetries, 'ORG_WEBHOOK_RETRIES') }),
@@ -309,6 +322,14 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     throw invalid(`the SMTP port and the HTTP port must differ, both are ${config.port}`);
   }
   return config;
+}
+
+/** `ORG_DELEGATION_DEPTH`: a whole number of hops from 0 to 16 (default 4). */
+function parseDepth(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return 4;
+  const depth = Number(value);
+  if (!Number.isInteger(depth) || depth < 0 || depth > 16) throw invalid(`ORG_DELEGATION_DEPTH must be a whole number of hops from 0 to 16, got "${value}"`);
+  return depth;
 }
 
 /**

@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { App } from '../app.js';
 import { hashToken, type Principal } from '../core/auth/index.js';
-import { invalid, isOrgError, notFound, unauthorized } from '../core/errors.js';
+import { forbidden, invalid, isOrgError, notFound, unauthorized } from '../core/errors.js';
 import { assertMatches, assertOneScope, declaredValue, placeName, type RunScope, type ScopePlace, type StructureScope } from './scope.js';
 import { describeField } from './problem.js';
 import type { AuthFailureHook } from './http/rate-limit.js';
@@ -23,6 +23,7 @@ export function actorOf(request: FastifyRequest): string {
   const principal = request.principal;
   if (!principal) return 'unknown';
   if (principal.kind === 'user') return principal.user.email;
+  if (principal.kind === 'run') return `delegation:${principal.run.roleId}`;
   return principal.kind === 'mcp' ? `mcp-key:${principal.id}` : 'admin';
 }
 
@@ -153,7 +154,11 @@ function decide(app: AccessDeps, request: FastifyRequest, rule: AccessRule, done
  * when refused. A promise only for run routes (where the run is has to be looked up).
  */
 function resolveAccess(app: AccessDeps, request: FastifyRequest, rule: AccessRule): Promise<void> | undefined {
-  if (rule.kind === 'public' || rule.kind === 'authenticated') return undefined;
+  if (rule.kind === 'public') return undefined;
+  if (rule.kind === 'authenticated') {
+    if (request.principal?.kind === 'run') throw forbidden(RUN_TOKEN_ROUTES);
+    return undefined;
+  }
   if (rule.kind === 'signed') {
     const scope = resolveSigned(app, request, rule);
     if (scope) request.scope = scope;
@@ -161,6 +166,7 @@ function resolveAccess(app: AccessDeps, request: FastifyRequest, rule: AccessRul
   }
   const principal = request.principal;
   if (!principal) throw unauthorized('a bearer token is required');
+  if (principal.kind === 'run') return resolveRunToken(app, request, principal, rule);
   switch (rule.kind) {
     case 'admin':
       app.access.requireAdmin(principal);
@@ -178,6 +184,32 @@ function resolveAccess(app: AccessDeps, request: FastifyRequest, rule: AccessRul
       return undefined;
     }
   }
+}
+
+/** What a run token may do, said when it tries anything else. */
+const RUN_TOKEN_ROUTES =
+  'a run token may only send messages to other nodes of its structure (delegations of its run), read that structure and its chat history, and follow or cancel the runs its run delegated';
+
+/**
+ * A run token's request (API.md §10): only routes that declare a `runToken` use, in the
+ * token's own structure (another one is unknown to it), and for run routes only the runs
+ * the token's run delegated.
+ */
+function resolveRunToken(app: AccessDeps, request: FastifyRequest, principal: Extract<Principal, { kind: 'run' }>, rule: AccessRule): Promise<void> | undefined {
+  const use = rule.kind === 'structure' || rule.kind === 'run' ? rule.runToken : undefined;
+  if (!use) throw forbidden(RUN_TOKEN_ROUTES);
+  if (rule.kind === 'structure') {
+    const scope = resolveStructure(app, request, principal, rule);
+    if (scope) request.scope = scope;
+    return undefined;
+  }
+  if (rule.kind !== 'run') throw forbidden(RUN_TOKEN_ROUTES);
+  return resolveRun(app, request, principal, rule).then(async (scope) => {
+    if (!(await app.chat.delegatedFrom(scope.runId, principal.id))) {
+      throw forbidden(`run ${scope.runId} was not delegated by this token's run; a run token follows and cancels only the runs its run delegated`);
+    }
+    request.scope = scope;
+  });
 }
 
 async function resolveRun(app: AccessDeps, request: FastifyRequest, principal: Principal, rule: Extract<AccessRule, { kind: 'run' }>): Promise<RunScope> {
@@ -232,6 +264,8 @@ function resolveStructure(
   if (structureId === undefined) {
     if (rule.optional && principal.kind === 'mcp') structureId = principal.key.structure_id;
     else if (rule.optional && principal.kind === 'admin') return undefined;
+    else if (rule.instance && app.access.isInstanceAdmin(principal)) return undefined;
+    else if (rule.unscoped && principal.kind !== 'mcp') return undefined;
     else structureId = required(request, rule.from, 'structure_id');
   }
   const roleId = rule.node ? required(request, rule.node, 'role_id') : undefined;

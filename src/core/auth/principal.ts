@@ -7,22 +7,27 @@ import { forbidden, notFound, unauthorized } from '../errors.js';
 import type { MemberService } from '../structures/index.js';
 import type { KeyService, McpKeyRecord } from './keys.js';
 import { ACTION_RULES, type Action, type Role, roleAtLeast } from './roles.js';
+import type { RunTokenRecord, RunTokens } from './run-tokens.js';
 import { hashToken, sameHash } from './tokens.js';
 import type { PublicUser, UserService } from './users.js';
 
 /** The authenticated caller. */
 export type Principal =
   | { kind: 'admin'; id: 'admin' }
-  | { kind: 'user'; id: string; user: PublicUser }
-  | { kind: 'mcp'; id: string; key: McpKeyRecord };
+  /** A user; `admin` when the user is an instance administrator (API.md §10). */
+  | { kind: 'user'; id: string; user: PublicUser; admin: boolean }
+  | { kind: 'mcp'; id: string; key: McpKeyRecord }
+  /** A run-scoped bearer of a container turn (API.md §10): it acts for its run, in its structure. */
+  | { kind: 'run'; id: string; run: RunTokenRecord };
 
 /** What an authorized request may rely on. */
 export interface Grant {
   /**
    * The caller's effective role in the structure: `owner` for the administrator, `node`
-   * for an MCP node key, `channel` for a signed inbound channel (e-mail, messaging).
+   * for an MCP node key, `channel` for a signed inbound channel (e-mail, messaging),
+   * `run` for a run token.
    */
-  role: Role | 'node' | 'channel';
+  role: Role | 'node' | 'channel' | 'run';
 }
 
 export interface AccessControlOptions {
@@ -30,6 +35,8 @@ export interface AccessControlOptions {
   keys: KeyService;
   structures: { has(id: string, archived?: boolean): boolean };
   members: Pick<MemberService, 'roleOf'>;
+  /** Run tokens of container turns (absent: none authenticate). */
+  runTokens?: RunTokens;
   adminToken?: string;
 }
 
@@ -56,7 +63,8 @@ export class AccessControl {
     const user = this.options.users.knownByTokenHash(hash);
     if (user) return userPrincipal(user);
     if (this.adminHash && sameHash(hash, this.adminHash)) return ADMIN;
-    return undefined;
+    const run = this.options.runTokens?.known(hash);
+    return run ? runPrincipal(run) : undefined;
   }
 
   /** Resolves the SHA-256 of a bearer token (see `hashToken`); undefined for unknown or revoked tokens. */
@@ -67,7 +75,8 @@ export class AccessControl {
     if (user) return userPrincipal(user);
     const key = await this.options.keys.authenticate(hash);
     if (key) return { kind: 'mcp', id: key.id, key };
-    return undefined;
+    const run = await this.options.runTokens?.authenticate(hash);
+    return run ? runPrincipal(run) : undefined;
   }
 
   /**
@@ -81,6 +90,12 @@ export class AccessControl {
     // Runs on every request: the refusal is built only when refusing (no closure per call).
     if (!this.options.structures.has(structureId, archived)) throw missingStructure(structureId);
     if (principal.kind === 'admin') return OWNER_GRANT;
+    if (principal.kind === 'run') {
+      // Which routes a run token reaches is the access layer's (config.access.runToken).
+      if (principal.run.structureId !== structureId) throw missingStructure(structureId);
+      if (action !== 'read' && action !== 'read_history' && action !== 'chat') throw forbidden(`a run token may not ${describe(action)}`);
+      return RUN_GRANT;
+    }
     if (principal.kind === 'mcp') {
       const key = principal.key;
       if (key.structure_id !== structureId) throw missingStructure(structureId);
@@ -96,14 +111,23 @@ export class AccessControl {
     return { role };
   }
 
-  /** Requires the instance administrator. */
-  requireAdmin(principal: Principal): void {
-    if (principal.kind !== 'admin') throw forbidden('only the instance administrator may do this');
+  /**
+   * True for the instance administrator: the `ORG_ADMIN_TOKEN` bearer, or a user with
+   * `admin` (the first start's user). Only they change instance skills (API.md §10).
+   */
+  isInstanceAdmin(principal: Principal): boolean {
+    return principal.kind === 'admin' || (principal.kind === 'user' && principal.admin);
   }
 
-  /** Requires a user or the administrator (not an MCP node key). */
+  /** Requires the instance administrator (the admin token, or a user who is one). */
+  requireAdmin(principal: Principal): void {
+    if (!this.isInstanceAdmin(principal)) throw forbidden('only the instance administrator may do this');
+  }
+
+  /** Requires a user or the administrator (not an MCP node key or a run token). */
   requirePerson(principal: Principal): void {
     if (principal.kind === 'mcp') throw forbidden('an MCP node key may not do this');
+    if (principal.kind === 'run') throw forbidden('a run token may not do this');
   }
 }
 
@@ -112,6 +136,14 @@ const ADMIN: Principal = Object.freeze({ kind: 'admin', id: 'admin' });
 
 /** The administrator's grant (the same for every structure). */
 const OWNER_GRANT: Grant = Object.freeze({ role: 'owner' });
+
+/** A run token's grant in its own structure. */
+const RUN_GRANT: Grant = Object.freeze({ role: 'run' });
+
+/** The principal of a run token. */
+function runPrincipal(run: RunTokenRecord): Principal {
+  return { kind: 'run', id: run.runId, run };
+}
 
 /** A structure that does not exist, or that the caller is no member of: the same 404. */
 function missingStructure(structureId: string): Error {
@@ -140,7 +172,7 @@ function describe(action: Action): string {
   }
 }
 
-/** The principal of a signed-in user (the public members of the record only). */
-function userPrincipal(user: { id: string; email: string; created_at: string }): Principal {
-  return { kind: 'user', id: user.id, user: { id: user.id, email: user.email, created_at: user.created_at } };
+/** The principal of a signed-in user (the public members of the record only, and whether it is an administrator). */
+function userPrincipal(user: { id: string; email: string; created_at: string; admin?: true }): Principal {
+  return { kind: 'user', id: user.id, user: { id: user.id, email: user.email, created_at: user.created_at }, admin: user.admin === true };
 }

@@ -10,7 +10,7 @@ describe('tokens', () => {
   });
 
   it('the prefixes are those of API.md', () => {
-    expect(TOKEN_PREFIX).toEqual({ user: 'org_u_', mcp: 'org_mcp_', invite: 'org_inv_' });
+    expect(TOKEN_PREFIX).toEqual({ user: 'org_u_', mcp: 'org_mcp_', invite: 'org_inv_', run: 'org_run_' });
   });
 
   it('randomBase62 gives exactly the length asked, base62 only, using the whole alphabet', () => {

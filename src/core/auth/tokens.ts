@@ -10,6 +10,7 @@ export const TOKEN_PREFIX = {
   user: 'org_u_',
   mcp: 'org_mcp_',
   invite: 'org_inv_',
+  run: 'org_run_',
 } as const;
 
 export type TokenKind = keyof typeof TOKEN_PREFIX;

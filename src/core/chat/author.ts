@@ -14,5 +14,8 @@ export function authorOf(principal: Principal): MessageAuthor {
       return { kind: 'admin', label: 'administrator' };
     case 'mcp':
       return { kind: 'node_key', id: principal.key.id, label: principal.key.label || principal.key.id };
+    case 'run':
+      // A run token's messages are delegations, whose author the delegation sets (the node, by label).
+      return { kind: 'node', id: principal.run.roleId, label: principal.run.roleId };
   }
 }

@@ -112,7 +112,7 @@ describe('delegation between nodes of a structure', () => {
     return engine;
   };
   const send = (engine: ChatEngine, roleId: string, message: string, startedBy?: string) =>
-    engine.send({ structureId: STRUCTURE, roleId, message, ...(startedBy ? { startedBy } : {}) });
+    engine.send({ structureId: STRUCTURE, roleId, message, ...(startedBy ? { author: { kind: 'user' as const, id: startedBy, label: `${startedBy}@example.com` } } : {}) });
   const events = (run: Run): ChatEvent[] => run.decoded();
   const delegateEvents = (run: Run) => events(run).filter((event) => (event.type === 'tool_call' || event.type === 'tool_result') && event.content.tool === 'delegate');
   /** Resolves once no node is working (a node turns idle after its run's end is recorded). */
@@ -156,7 +156,14 @@ describe('delegation between nodes of a structure', () => {
     expect(root.terminal).toMatchObject({ type: 'complete', content: { summary: 'team-a:complete:did count the chairs' } });
     // The child is an ordinary run of team-a, with its own history.
     const [user, agent] = await historyOf(engine, 'team-a');
-    expect(user).toMatchObject({ sender: 'user', run_id: childId, text: 'count the chairs', origin: 'delegation:team-lead', delegated_by: { role_id: 'team-lead', run_id: root.id, root_run_id: root.id } });
+    expect(user).toMatchObject({
+      sender: 'user',
+      run_id: childId,
+      text: 'count the chairs',
+      origin: 'delegation:team-lead',
+      author: { kind: 'node', id: 'team-lead', label: 'Label of team-lead' },
+      delegated_by: { role_id: 'team-lead', run_id: root.id, root_run_id: root.id },
+    });
     expect(agent).toMatchObject({ sender: 'agent', run_id: childId, status: 'complete', summary: 'did count the chairs' });
     // The workspace log records it; both nodes are idle again.
     expect(logged).toContainEqual(expect.objectContaining({ type: 'delegation', role_id: 'team-lead', run_id: root.id, delegation: { role_id: 'team-a', run_id: childId } }));

@@ -29,6 +29,7 @@ import { Run } from './run.js';
 import type { ChatStore, MessagePage, RunLocation } from './store.js';
 import { logEntriesOf, runTurn, type TurnRunnerDeps } from './turn-runner.js';
 import type { EventInput, HistoryMessage, MessageAuthor } from './types.js';
+import { NodeLines, waitingThought } from './waiting.js';
 
 /** Picks the runtime for a node (container, LLM or local). */
 export type RuntimeRouter = (node: NodeRecord) => AgentRuntime;
@@ -57,7 +58,7 @@ export interface ChatEngineOptions {
    * Why the person who started a chain (a user id) may not hand work on in a structure
    * now, e.g. their role there fell to viewer; undefined when they may.
    */
-  authority?: (structureId: string, userId: string) => string | undefined;
+  authority?: (structureId: string, userId: string) => Promise<string | undefined> | string | undefined;
   /** Issues and ends the run-scoped credentials container agents delegate with. */
   credentials?: RunCredentials;
 }
@@ -78,8 +79,6 @@ export interface SendInput {
    * that trace runs parent the run there.
    */
   traceContext?: TraceCarrier;
-  /** The user id of the person who sent it, when a person did: the runs it delegates act on their authority. */
-  startedBy?: string;
 }
 
 /** How many recent messages a runtime receives. */
@@ -92,6 +91,8 @@ export class ChatEngine {
   private readonly stopCancels: () => void;
   private readonly shelves: BoundedCache<string, ArtifactShelf>;
   private readonly queue = new KeyedMutex();
+  /** The open runs of each node, for the `thought` of a message that waits. */
+  private readonly lines = new NodeLines();
   private readonly clock: Clock;
   private readonly ids: IdGenerator;
   private readonly onError: (error: unknown) => void;
@@ -215,7 +216,7 @@ export class ChatEngine {
     const node = this.options.directory.node(input.structureId, input.roleId);
     const where: RunLocation = { runId: this.ids(), structureId: input.structureId, nodeId: node.id, roleId: node.role_id };
     const link = { runId: where.runId, nodeId: node.id, roleId: node.role_id };
-    const lineage: RunLineage = delegatedFrom ? { ...delegatedFrom, chain: [...delegatedFrom.chain, link] } : rootLineage(link, input.startedBy);
+    const lineage: RunLineage = delegatedFrom ? { ...delegatedFrom, chain: [...delegatedFrom.chain, link] } : rootLineage(link, input.message, input.author?.kind === 'user' ? input.author.id : undefined);
     const parent = delegatedFrom?.chain.at(-1);
     const delegatedBy: DelegatedBy | undefined = parent && { role_id: parent.roleId, run_id: parent.runId, root_run_id: lineage.chain[0]!.runId };
     const shelf = this.shelfOf(input.structureId, node.id);
@@ -250,7 +251,7 @@ export class ChatEngine {
       { id: this.ids(), run_id: where.runId, created_at: now },
       lineage.startedBy ? { startedBy: lineage.startedBy } : {},
     );
-    const entry: LiveRun = { run, appender, lineage, delegations: 0, children: new Set() };
+    const entry: LiveRun = { run, appender, lineage, delegations: 0, children: new Set(), delegated: new Set() };
     this.runs.add(entry);
     this.observers.notify('queued', run, input.traceContext);
     void run.done.then(() => {
@@ -260,6 +261,9 @@ export class ChatEngine {
       // What the run delegated and did not wait for stops with it.
       this.cascade(entry).catch(this.onError);
     });
+    // A message to a busy node says at once what it waits for (its stream would be silent otherwise).
+    const ahead = this.lines.join(node.id, run);
+    if (ahead.length > 0) await appender.append({ type: 'thought', content: waitingThought(ahead) });
     const queued = { message: input.message, attachments: staged, history };
     this.queue.run(node.id, () => this.observers.within(run, () => runTurn(this.turns, entry, queued))).catch(this.onError);
     return run;
@@ -277,6 +281,14 @@ export class ChatEngine {
       await this.delegator.cancelBelow(entry.run.id, entry.cancelledBy ?? `delegation:${entry.run.roleId}`, entry.children);
     })();
     return entry.cascade;
+  }
+
+  /** True when run `runId` was delegated by run `parentRunId` (the runs a run token may follow and cancel). */
+  async delegatedFrom(runId: string, parentRunId: string): Promise<boolean> {
+    if (this.runs.entry(parentRunId)?.delegated.has(runId)) return true;
+    const known = this.run(runId);
+    if (known) return known.delegatedBy?.run_id === parentRunId;
+    return (await this.options.store.cluster?.delegations.parentOf(runId)) === parentRunId;
   }
 
   /** A run of this process that has not finished (or finished recently), if known. */
@@ -301,6 +313,22 @@ export class ChatEngine {
     const remote = await this.runs.followRemote(where);
     if (remote) return { run: remote, events: remote.eventsAfter(afterSeq) };
     return { events: await this.options.store.events(runId, afterSeq) };
+  }
+
+  /**
+   * A run to follow, for the resume endpoint: the run itself when this process knows it
+   * (or follows it on another instance), else its stored events after `afterSeq` as SSE
+   * frames read a part at a time, so that replaying a long run does not load it whole.
+   * 404 when unknown.
+   */
+  async follow(runId: string, afterSeq = 0): Promise<{ run: Run } | { frames: AsyncIterable<Buffer> }> {
+    const known = this.run(runId);
+    if (known) return { run: known };
+    const where = await this.options.store.locate(runId);
+    if (!where) throw notFound(`run ${runId} not found`);
+    const remote = await this.runs.followRemote(where);
+    if (remote) return { run: remote };
+    return { frames: this.options.store.eventFrames(runId, afterSeq) };
   }
 
   /**

@@ -26,6 +26,8 @@ export interface LiveRun {
   delegations: number;
   /** Runs the turn delegated that have not ended (ids). */
   children: Set<string>;
+  /** Every run the turn delegated (ids). */
+  delegated: Set<string>;
   /** Who cancelled the run, for the runs it delegated (they stop too). */
   cancelledBy?: string;
   /** The cancel of the open runs it delegated, once started. */

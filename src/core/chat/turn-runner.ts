@@ -59,11 +59,12 @@ export async function runTurn(deps: TurnRunnerDeps, entry: LiveRun, queued: Queu
     const node = structure.agents.find((candidate) => candidate.id === run.nodeId);
     if (!node) throw new OrgError('not_found', `node ${run.roleId} was deleted before its turn started`);
     const turn = await enrich({ runId: run.id, structure, nodeId: run.nodeId, message: queued.message, attachments: queued.attachments, history: queued.history, skills: deps.skills });
-    if (run.delegatedBy) turn.delegated_by = run.delegatedBy;
+    if (run.delegatedBy) Object.assign(turn, { delegated_by: run.delegatedBy, root_message: entry.lineage.rootMessage });
     const events = new TurnEvents(appender, deps.skills, {
       structureId: run.structureId,
       message: queued.message,
-      usedSkills: turn.skills.map((skill) => skill.slug),
+      ...(turn.explicit_skill && turn.skills.length > 0 ? { invokedSkill: turn.skills[0]!.slug } : {}),
+      offeredSkills: turn.skills,
     });
     entry.turn = events;
     const runtime = deps.router(node);
@@ -93,7 +94,7 @@ function turnTools(deps: TurnRunnerDeps, run: Run): TurnTools {
   const credentials = deps.credentials;
   let access: ReturnType<RunCredentials['issue']> | undefined;
   return {
-    searchSkills: (query, limit = 5) => deps.skills.search(query, run.structureId, limit),
+    searchSkills: (query, limit = 5) => deps.skills.search(query, run.structureId, limit, { record: false }),
     readSkill: (slug) => deps.skills.readRaw(slug, run.structureId),
     writeArtifact: async (name, content, contentType) =>
       (await deps.shelfOf(run.structureId, run.nodeId).write(name, content, contentType, { runId: run.id, source: 'agent' })).name,

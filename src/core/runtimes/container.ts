@@ -10,6 +10,7 @@ import type { Dispatcher } from 'undici';
 import { parseEvent } from '../chat/events.js';
 import { isTerminal } from '../chat/types.js';
 import { OrgError } from '../errors.js';
+import type { DelegationAccess } from '../schemas/delegation.js';
 import type { Log } from '../util/log.js';
 import { streamSse, type SseOutcome } from './sse.js';
 import type { AgentRuntime, Emit, RelayedEvent, Turn, TurnTools } from './types.js';
@@ -111,7 +112,9 @@ export function createContainerRuntime(containerUrl: string, options: ContainerR
 
   return {
     name: 'container',
-    async run(turn: Turn, emit: Emit, _tools: TurnTools, signal: AbortSignal) {
+    async run(turn: Turn, emit: Emit, tools: TurnTools, signal: AbortSignal) {
+      // The run-scoped bearer the agent delegates with (API.md §10), ended with the run.
+      const delegation = await tools.delegationAccess?.();
       const pending = new PendingEmits(emit);
       let terminal = false;
       let invalid: string | undefined;
@@ -126,7 +129,7 @@ export function createContainerRuntime(containerUrl: string, options: ContainerR
         {
           url: endpoint,
           headers: { ...headers, ...turn.trace_context, 'x-org-run-id': turn.run_id },
-          body: JSON.stringify(turnBody(turn)),
+          body: JSON.stringify(turnBody(turn, delegation)),
           signal,
           connectTimeoutMs: settings.connectTimeoutMs,
           idleTimeoutMs: settings.idleTimeoutMs,
@@ -172,8 +175,8 @@ export function createContainerRuntime(containerUrl: string, options: ContainerR
   };
 }
 
-/** The turn as sent in the body: its trace context travels as headers. */
-function turnBody(turn: Turn): Omit<Turn, 'trace_context'> {
+/** The turn as sent in the body, with the delegation credentials: its trace context travels as headers. */
+function turnBody(turn: Turn, delegation: DelegationAccess | undefined): Omit<Turn, 'trace_context'> & { delegation?: DelegationAccess } {
   const { trace_context: _trace, ...body } = turn;
-  return body;
+  return delegation ? { ...body, delegation } : body;
 }

@@ -31,6 +31,8 @@ export const AUDIT_ACTIONS = [
   'skill.delete',
   'skill.restore',
   'skill.import',
+  'skill.import_dry_run',
+  'skill.fork',
   'webhook.create',
   'webhook.delete',
 ] as const;
@@ -39,14 +41,14 @@ export const AuditActionSchema = StringEnum(AUDIT_ACTIONS);
 /** One audited action. */
 export type AuditAction = Static<typeof AuditActionSchema>;
 
-/** What kind of caller acted: a person's token, a node's MCP key, the administrator, or nobody yet (invite acceptance). */
-export const AUDIT_ACTOR_KINDS = ['user', 'mcp', 'admin', 'anonymous'] as const;
+/** What kind of caller acted: a person's token, a node's MCP key, the administrator, a run token of a container turn, or nobody yet (invite acceptance). */
+export const AUDIT_ACTOR_KINDS = ['user', 'mcp', 'admin', 'run', 'anonymous'] as const;
 
 /** Who acted. */
 export const AuditActorSchema = Type.Object(
   {
     kind: StringEnum(AUDIT_ACTOR_KINDS),
-    id: Type.String({ description: 'user id, MCP key id, "admin", or the user id an invite acceptance signed in' }),
+    id: Type.String({ description: 'user id, MCP key id, "admin", the run id of a run token, or the user id an invite acceptance signed in' }),
     email: Nullable(Type.String({ description: 'the user’s address, when the actor is a person' })),
   },
   { title: 'AuditActor' },

@@ -91,12 +91,13 @@ const StartingContext = Type.String({ maxLength: 65536 });
 export const NewNodeSchema = Type.Object({
   role_id: RoleId,
   label: Type.String({ minLength: 1, maxLength: 200 }),
-  parent_id: Type.Optional(Nullable(Type.String({ format: 'uuid', description: 'absent or null only for the first (root) node' }))),
+  parent: Type.Optional(Type.String({ pattern: ROLE_ID_PATTERN, maxLength: ID_MAX_LENGTH, description: 'role_id of the parent node (an alternative to parent_id)' })),
+  parent_id: Type.Optional(Nullable(Type.String({ format: 'uuid', description: 'id of the parent node; absent or null (and no parent) only for the first (root) node' }))),
   x: Type.Optional(Coordinate),
   y: Type.Optional(Coordinate),
   starting_context: Type.Optional(StartingContext),
   container_url: Type.Optional(ContainerUrl),
-}, { title: 'NewNode' });
+}, { title: 'NewNode', description: 'Without x and y, a node is placed below its parent, right of its last child.' });
 export type NewNode = Static<typeof NewNodeSchema>;
 
 /** Body of `PATCH /structures/{id}/agents/{role_id}`. */
@@ -148,6 +149,21 @@ export type Share = Static<typeof ShareSchema>;
 
 /** Body of `POST /invites/accept`. */
 export const AcceptInviteSchema = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200, description: 'the one-time token of the invite e-mail (org_inv_…)' }) }, { title: 'AcceptInvite' });
+
+/** What an invite offers (`POST /invites/preview`), read by its addressee before accepting. */
+export const InvitePreviewSchema = Type.Object(
+  {
+    structure_id: Uuid,
+    structure_name: Type.String(),
+    role: RoleSchema,
+    email: Type.String(),
+    invited_by: Type.String({ description: 'who sent the invite (their e-mail address)' }),
+    expires_at: Timestamp,
+    existing_user: Type.Boolean({ description: 'true when the address already has a user: accepting then adds the structure to it, and its own token signs in' }),
+  },
+  { title: 'InvitePreview' },
+);
+export type InvitePreview = Static<typeof InvitePreviewSchema>;
 
 /** Result of accepting an invite; `token` only when the address had no user yet (shown once). */
 export const AcceptanceSchema = Type.Object({

@@ -4,14 +4,14 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../app.js';
 import { userConnectionKey, type ConnectionGuard } from '../../core/auth/index.js';
-import { authorOf, decodeAttachments, type MessageAuthor } from '../../core/chat/index.js';
+import { authorOf, decodeAttachments, type MessageAuthor, type Run } from '../../core/chat/index.js';
 import { OrgError } from '../../core/errors.js';
-import { ChatMessageSchema, HISTORY_LIMIT, HistoryMessageSchema, HistoryQuerySchema, RunRefSchema, SyncResultSchema, Uuid } from '../../core/schemas/index.js';
+import { ChatMessageSchema, type ChatMessage, HISTORY_LIMIT, HistoryMessageSchema, HistoryQuerySchema, RunRefSchema, SyncResultSchema, Uuid } from '../../core/schemas/index.js';
 import { NoContent, problems } from '../schemas/common.js';
 import { bearerHashOf } from '../access.js';
 import { addLogIds } from '../log-ids.js';
 import { nodeScopeOf, runScopeOf } from '../scope.js';
-import { streamEvents, streamRun, type StreamOptions } from '../sse.js';
+import { streamRun, streamStored, type StreamOptions } from '../sse.js';
 
 /**
  * Where a message came from and who wrote it, for the history, from the request's
@@ -21,6 +21,22 @@ function originOf(request: FastifyRequest): { origin?: string; author?: MessageA
   const principal = request.principal;
   if (!principal) return {};
   return { author: authorOf(principal), ...(principal.kind === 'mcp' ? { origin: `mcp:${principal.key.label || principal.key.id}` } : {}) };
+}
+
+/**
+ * Starts the turn a chat message asks for: an ordinary turn, or with a run token (a
+ * container turn's bearer, API.md §10) a delegation of the token's run, refused with 409
+ * `delegation_refused` saying why (the refusal shows in the delegating run's stream too).
+ */
+async function startTurn(app: Pick<App, 'chat'>, request: FastifyRequest, body: ChatMessage): Promise<Run> {
+  const { structureId, roleId } = nodeScopeOf(request);
+  const attachments = decodeAttachments(body.attachments);
+  const principal = request.principal;
+  if (principal?.kind !== 'run') return app.chat.send({ structureId, roleId, message: body.message, attachments, ...originOf(request) });
+  const { runId, nodeId, roleId: from } = principal.run;
+  const delegation = await app.chat.delegate({ runId, structureId, nodeId, roleId: from }, { roleId, message: body.message }, attachments);
+  if ('refusal' in delegation) throw new OrgError('delegation_refused', delegation.refusal.message, { extra: { refused: delegation.refusal.kind } });
+  return delegation.run;
 }
 
 /**
@@ -63,13 +79,14 @@ function actorOf(request: FastifyRequest): string {
   const principal = request.principal;
   if (principal?.kind === 'user') return principal.user.email;
   if (principal?.kind === 'mcp') return `key ${principal.key.label || principal.key.id}`;
+  if (principal?.kind === 'run') return `delegation:${principal.run.roleId}`;
   return 'the administrator';
 }
 
 /** Routes of chat: send a message (streamed or sync), follow or cancel a run, read the history. */
 export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'config' | 'connections' | 'streams' | 'access'> }> = async (server, { app }) => {
   const tags = ['chat'];
-  const chat = { kind: 'structure', action: 'chat', from: 'body', node: 'body' } as const;
+  const chat = { kind: 'structure', action: 'chat', from: 'body', node: 'body', runToken: 'delegate' } as const;
   const sseDoc = { description: 'text/event-stream of chat events: `id: <n>` and `data: <a ChatEvent as JSON>` per event', content: { 'text/event-stream': { schema: Type.String() } } };
 
   server.post(
@@ -81,13 +98,11 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'co
         summary: 'Send a message to a node and stream the turn as server-sent events',
         tags,
         body: ChatMessageSchema,
-        response: { 200: sseDoc, ...problems(400, 401, 403, 404, 413, 415, 429, 503) },
+        response: { 200: sseDoc, ...problems(400, 401, 403, 404, 409, 413, 415, 429, 503) },
       },
     },
     async (request, reply) => {
-      const { structureId, roleId } = nodeScopeOf(request);
-      const { message, attachments } = request.body;
-      const run = await app.chat.send({ structureId, roleId, message, attachments: decodeAttachments(attachments), ...originOf(request) });
+      const run = await startTurn(app, request, request.body);
       addLogIds(request, reply, { run_id: run.id });
       await streamRun(reply, run, streamOptions(app, request, run.id));
     },
@@ -102,13 +117,11 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'co
         summary: 'Send a message and wait for the whole turn (short tasks)',
         tags,
         body: ChatMessageSchema,
-        response: { 200: SyncResultSchema, ...problems(400, 401, 403, 404, 413, 415, 429, 503, 504) },
+        response: { 200: SyncResultSchema, ...problems(400, 401, 403, 404, 409, 413, 415, 429, 503, 504) },
       },
     },
     async (request, reply) => {
-      const { structureId, roleId } = nodeScopeOf(request);
-      const { message, attachments } = request.body;
-      const run = await app.chat.send({ structureId, roleId, message, attachments: decodeAttachments(attachments), ...originOf(request) });
+      const run = await startTurn(app, request, request.body);
       addLogIds(request, reply, { run_id: run.id });
       let timer: NodeJS.Timeout | undefined;
       const timedOut = await Promise.race([
@@ -136,7 +149,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'co
   server.get(
     '/api/org/chat/history',
     {
-      config: { access: { kind: 'structure', action: 'read_history', from: 'query', node: 'query' } },
+      config: { access: { kind: 'structure', action: 'read_history', from: 'query', node: 'query', runToken: 'read' } },
       schema: {
         operationId: 'getChatHistory',
         summary: 'A node’s chat history, newest first, both senders, running turns included',
@@ -155,7 +168,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'co
   server.get(
     '/api/org/chat/runs/:run_id/events',
     {
-      config: { access: { kind: 'run', action: 'chat' } },
+      config: { access: { kind: 'run', action: 'chat', runToken: 'own_run' } },
       schema: {
         operationId: 'followRun',
         summary: 'Replay a run’s events after Last-Event-ID, then follow it live (204 when it has finished and nothing follows)',
@@ -168,22 +181,22 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'co
     async (request, reply) => {
       const after = Number(request.headers['last-event-id'] ?? 0);
       const { runId } = runScopeOf(request);
-      const { run, events } = await app.chat.replay(runId, after);
+      const followed = await app.chat.follow(runId, after);
+      // A run no longer in memory streams from the store, a part at a time.
+      if (!('run' in followed)) return streamStored(reply, runId, followed.frames);
+      const { run } = followed;
       // 204 tells an EventSource to stop reconnecting: the run is over and nothing follows.
-      if ((!run || run.finished) && events.length === 0) return reply.code(204).send(null);
-      if (run && !run.finished) {
-        // A draining instance hands the followers of runs executing elsewhere to the other instances.
-        if (app.streams.draining && !app.chat.runsHere(run.id)) throw new OrgError('unavailable', 'this instance is shutting down; follow the run again in a moment', { retryAfter: 1 });
-        await streamRun(reply, run, streamOptions(app, request, run.id, after));
-      }
-      else streamEvents(reply, runId, events);
+      if (run.finished && run.lastSeq <= after) return reply.code(204).send(null);
+      // A draining instance hands the followers of runs executing elsewhere to the other instances.
+      if (!run.finished && app.streams.draining && !app.chat.runsHere(run.id)) throw new OrgError('unavailable', 'this instance is shutting down; follow the run again in a moment', { retryAfter: 1 });
+      await streamRun(reply, run, streamOptions(app, request, run.id, after));
     },
   );
 
   server.post(
     '/api/org/chat/runs/:run_id/cancel',
     {
-      config: { access: { kind: 'run', action: 'chat' }, audit: false },
+      config: { access: { kind: 'run', action: 'chat', runToken: 'own_run' }, audit: false },
       schema: {
         operationId: 'cancelRun',
         summary: 'Cancel a running turn; it ends with error "cancelled"',

@@ -70,7 +70,7 @@ export const structureRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'struct
   server.get(
     '/api/org/structures/:structure_id',
     {
-      config: { access: { kind: 'structure', action: 'read', from: 'params' } },
+      config: { access: { kind: 'structure', action: 'read', from: 'params', runToken: 'read' } },
       schema: {
         operationId: 'getStructure',
         summary: 'Structure detail with every node',

@@ -6,7 +6,7 @@
  * backend.
  */
 import { randomUUID } from 'node:crypto';
-import type { KeyStore, RateCounter, UserStore } from '../../core/auth/index.js';
+import type { KeyStore, RateCounter, RunTokenStore, UserStore } from '../../core/auth/index.js';
 import type { ArtifactShelf, ChatStore } from '../../core/chat/index.js';
 import type { ReplyJournal } from '../../core/inbound/index.js';
 import type { Clock } from '../../core/util/index.js';
@@ -24,6 +24,7 @@ import { migrate } from './migrate.js';
 import { listen, type Listener } from './notify.js';
 import { createPgRateCounter } from './rate-counts.js';
 import { createPgReplyJournal } from './replies.js';
+import { createPgRunTokenStore } from './run-tokens.js';
 import { createPgStructureStore } from './structures.js';
 import { createPgUserStore } from './users.js';
 import { createPgWorkspaceLogStore } from './workspace-log.js';
@@ -66,6 +67,8 @@ export interface PgBackend {
   webhooks: WebhookStore;
   /** Requests counted across instances, for the rate limit. */
   rateCounter: RateCounter;
+  /** Run tokens of container turns, valid on every instance while their run is open. */
+  runTokens: RunTokenStore;
   /** Ends the registration (what is left open is taken over at once) and closes every connection. */
   close(): Promise<void>;
 }
@@ -104,6 +107,7 @@ export async function openPgBackend(options: PgBackendOptions): Promise<PgBacken
       replies: createPgReplyJournal(db, owned),
       webhooks: createPgWebhookStore(db, owned),
       rateCounter: createPgRateCounter(db, options.onError ? { onError: options.onError } : {}),
+      runTokens: createPgRunTokenStore(db),
       async close() {
         await lease.close().catch(options.onError ?? (() => undefined));
         await openListener.close();

@@ -20,7 +20,7 @@ import type { LiveRun, LiveRuns } from '../live-runs.js';
 import type { ChatDirectory } from '../ports.js';
 import type { Run } from '../run.js';
 import type { RunLocation, SharedDelegations } from '../store.js';
-import type { EventInput } from '../types.js';
+import type { EventInput, MessageAuthor } from '../types.js';
 import { chainRefusal, cycleRefusal, findCycle } from './rules.js';
 import type { DelegationNote, DelegationRequest, Refusal, RunLineage } from './types.js';
 
@@ -31,6 +31,8 @@ export interface DelegatedSend {
   message: string;
   attachments?: DecodedAttachment[];
   origin: string;
+  /** The delegating node, as the author of the message. */
+  author: MessageAuthor;
   /** The lineage of the delegating run: the new run's is this chain plus itself. */
   delegatedFrom: RunLineage;
   /** The delegating run's trace context, so that the new run's span is its child. */
@@ -46,7 +48,7 @@ export interface DelegatorDeps {
   /** Most hops below the root run (`ORG_DELEGATION_DEPTH`). */
   maxDepth: number;
   /** Why the person who started a chain may not hand work on in a structure now (undefined: they may). */
-  authority?: (structureId: string, userId: string) => string | undefined;
+  authority?: (structureId: string, userId: string) => Promise<string | undefined> | string | undefined;
   send(input: DelegatedSend): Promise<Run>;
   /** A run wherever it executes, to wait for its end (undefined when unknown). */
   follow(runId: string): Promise<Run | undefined>;
@@ -124,7 +126,7 @@ export class Delegator {
     if (!target) return refuse('unknown_role', `there is no node ${request.roleId} in ${structure.name}`);
     const byChain = chainRefusal(lineage, { nodeId: target.id, roleId: target.role_id }, this.deps.maxDepth);
     if (byChain) return { refusal: byChain };
-    const denied = lineage.startedBy ? this.deps.authority?.(parent.structureId, lineage.startedBy) : undefined;
+    const denied = lineage.startedBy ? await this.deps.authority?.(parent.structureId, lineage.startedBy) : undefined;
     if (denied) return refuse('authority', denied);
     const open = this.deps.shared ? await this.deps.shared.openRuns(parent.structureId) : this.deps.runs.openLinks(parent.structureId);
     const cycle = findCycle(open, lineage.chain.at(-1)!, { nodeId: target.id, roleId: target.role_id });
@@ -139,6 +141,7 @@ export class Delegator {
         message: request.message,
         ...(attachments?.length ? { attachments } : {}),
         origin: `delegation:${parent.roleId}`,
+        author: { kind: 'node', id: parent.roleId, label: structure.agents.find((node) => node.id === parent.nodeId)?.label ?? parent.roleId },
         delegatedFrom: lineage,
         ...this.traceOf(entry),
       });
@@ -199,6 +202,7 @@ export class Delegator {
       return undefined;
     }
     entry.children.add(note.run_id);
+    entry.delegated.add(note.run_id);
     const ended = this.deps.follow(note.run_id).then(async (child) => {
       await child?.done;
       entry.children.delete(note.run_id);
