@@ -125,7 +125,9 @@ export async function fuzzOverHttp(target: ProbeTarget, runs: number, seed: numb
         try {
           answer = await request(`${target.url}${fuzzed.url}`, {
             method: fuzzed.method as 'GET',
-            headers: fuzzed.headers,
+            // undici handles `Expect` itself (and stalls on values it does not know): the server's handling
+            // of it is fuzzed by test/fuzz-api.test.ts, in process.
+            headers: Object.fromEntries(Object.entries(fuzzed.headers).filter(([name]) => name.toLowerCase() !== 'expect')),
             dispatcher,
             // A connection of its own: what one odd request does to its connection is that request's alone.
             reset: true,
