@@ -8,6 +8,7 @@
  *   npm run bench -- cli-startup   # start-up time of the org command
  *   npm run bench -- cluster       # several org serve processes on one PostgreSQL
  *   npm run bench -- outbound      # memory of big tool answers and replays
+ *   npm run bench -- hardening     # fuzzing, kills, slow connections and streams against org serve
  *   npm run bench -- web-canvas    # the web UI with a 200-node tree, the layout at 500, the main chunk
  *
  * See bench/README.md for what each figure means.
@@ -15,6 +16,7 @@
 import { benchChat } from './chat.js';
 import { benchCliStartup } from './cli-startup.js';
 import { benchCluster } from './cluster.js';
+import { benchHardening } from './hardening.js';
 import { benchHttp } from './http.js';
 import { benchOutbound } from './outbound.js';
 import { benchSearchCore } from './search-core.js';
@@ -70,6 +72,11 @@ const BENCHES: Bench[] = [
     name: 'outbound',
     description: 'memory of a 150 MB tool answer and of 10 replays of a 40 MB run, against unbounded reads of the same bytes',
     run: benchOutbound,
+  },
+  {
+    name: 'hardening',
+    description: 'org serve under the prober: fuzzed requests (5xx, non-problem 4xx), malformed HTTP, SIGKILL cycles (stray temp files), slow connections held, RSS kept after 500 streams',
+    run: benchHardening,
   },
   {
     name: 'web-canvas',
