@@ -201,6 +201,9 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
   const keys = new KeyService({ ...(shared ? { store: shared.keys } : { file: paths.keys }), connections, clock, log });
   const structureStore = shared?.structures ?? createFsStructureStore({ dir: paths.structures });
   const registry = new StructureRegistry(structureStore, clock);
+  // A change of a structure (members, nodes, the structure itself, here or on another instance)
+  // may take away a right an open stream relies on: those streams end at once.
+  registry.onChanged((structureId) => connections.recheck(structureId));
   const structures = new StructureService({ registry, templates, activity, clock });
   const nodes = new NodeService({
     registry,
@@ -408,7 +411,8 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
       if (config.adminToken || (await users.count()) > 0) return undefined;
       let created;
       try {
-        created = await users.create('owner@localhost');
+        // The first start's user administers the instance (its skills): the single-user set-up.
+        created = await users.create('owner@localhost', { admin: true });
       } catch (error) {
         // Another instance sharing the store made the first start at the same moment.
         if (isOrgError(error) && error.code === 'conflict') return undefined;

@@ -193,7 +193,11 @@ describe('cancel', () => {
     const secondId = String(second.headers['x-org-run-id']);
     expect((await cancel(secondId)).statusCode).toBe(202);
     await second.ended;
-    expect(second.frames().map((frame) => frame.event)).toEqual([expect.objectContaining({ type: 'error', content: expect.objectContaining({ message: 'cancelled' }) })]);
+    // Only the note that it waited, then the cancel: the runtime never saw it.
+    expect(second.frames().map((frame) => frame.event)).toEqual([
+      expect.objectContaining({ type: 'thought', content: expect.stringMatching(/^waiting for the node's current turn \(run /) }),
+      expect.objectContaining({ type: 'error', content: expect.objectContaining({ message: 'cancelled' }) }),
+    ]);
     // cancelAndCheck runs a later turn on the node: a queued turn would have started before it.
     await cancelAndCheck(first, c.roleId);
     expect(scripted.log).not.toContain('start scripted second');

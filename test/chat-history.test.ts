@@ -226,7 +226,10 @@ describe('restart recovery', () => {
     ]);
     const waiting = agentOf(queued.id);
     expect(waiting.status).toBe('error');
-    expect(waiting.events.map((event) => [event.type, event.content])).toEqual([['error', { message: 'interrupted by restart' }]]);
+    expect(waiting.events.map((event) => [event.type, event.content])).toEqual([
+      ['thought', expect.stringMatching(/^waiting for the node's current turn \(run /)],
+      ['error', { message: 'interrupted by restart' }],
+    ]);
     // Both user messages survive.
     expect(history.filter((message) => message.sender === 'user').map((message) => message.text)).toEqual(['waits behind it', 'never finishes']);
 

@@ -40,12 +40,16 @@ describe('auto-learned drafts', () => {
   let c: ChatFixture;
   let agent: ContainerAgent;
   let learner: ReturnType<typeof recording>;
+  let follower: ReturnType<typeof recording>;
   let withBody: ReturnType<typeof recording>;
   let failing: ReturnType<typeof recording>;
 
   beforeAll(async () => {
     agent = await startContainerAgent({ log: () => undefined });
     learner = recording(() => DISTIL('gather-supplier-contacts'));
+    // Follows the skill it was offered: reads it, or runs its first step.
+    follower = recording((turn) => [{ type: 'tool_call', content: { tool: 'read_skill', args: { slug: turn.skills[0]?.slug } } }, ...DISTIL('gather-supplier-contacts')]);
+    const stepper = recording((turn) => [{ type: 'milestone', content: { title: `Step 1: ${turn.skills[0]?.steps[0]?.title}` } }, ...DISTIL('gather-supplier-contacts')]);
     withBody = recording(() => [
       { type: 'skill_learned', content: { slug: 'greet-visitors', name: 'Greet visitors', body: '## [welcome] Step 1: Welcome them\n\nSay hello.\n', tags: ['front-desk'] } },
       { type: 'complete', content: { summary: 'greeted', artifacts: [] } },
@@ -55,7 +59,7 @@ describe('auto-learned drafts', () => {
       { type: 'error', content: { message: 'gave up' } },
     ]);
     c = await startChat({
-      deps: { runtime: (node) => (node.container_url ? undefined : dispatchRuntime({ distil: learner, body: withBody, fail: failing }, createLocalRuntime())) },
+      deps: { runtime: (node) => (node.container_url ? undefined : dispatchRuntime({ distil: learner, follow: follower, steps: stepper, body: withBody, fail: failing }, createLocalRuntime())) },
     });
     await c.t.app.skills.upsert({
       slug: 'quarterly-tax-filing',
@@ -83,7 +87,7 @@ describe('auto-learned drafts', () => {
     expect(stream.frames().at(-1)?.event?.type).toBe('complete');
     expect(learner.turns.at(-1)?.skills).toEqual([]);
 
-    const skill = await c.t.app.skills.get('gather-supplier-contacts');
+    const skill = await c.t.app.skills.get('gather-supplier-contacts', c.structure.id);
     expect(skill).toBeDefined();
     expect(skill!.frontmatter).toMatchObject({ status: 'draft', learned_by: 'agent', structure_id: c.structure.id, name: 'Gather supplier contacts', type: 'skill' });
     expect(skill!.body.match(STEP_HEADING)).toEqual([
@@ -119,7 +123,7 @@ describe('auto-learned drafts', () => {
   it('a second learn of the same slug stores `-2` and tells the client', async () => {
     const stream = await c.send('distil gather supplier contacts again');
     await stream.ended;
-    const second = await c.t.app.skills.get('gather-supplier-contacts-2');
+    const second = await c.t.app.skills.get('gather-supplier-contacts-2', c.structure.id);
     expect(second?.frontmatter).toMatchObject({ status: 'draft', learned_by: 'agent', structure_id: c.structure.id });
     // The stream carries one skill_learned: the outcome, naming the slug actually stored, just before complete.
     const learned = stream.frames().filter((frame) => frame.event?.type === 'skill_learned').map((frame) => frame.event?.content);
@@ -130,13 +134,13 @@ describe('auto-learned drafts', () => {
     expect(agent.events.filter((event) => event.type === 'skill_learned').map((event) => event.content)).toEqual(learned);
     expect(drafts()).toEqual(expect.arrayContaining(['gather-supplier-contacts', 'gather-supplier-contacts-2']));
     // The first draft is unchanged.
-    expect((await c.t.app.skills.get('gather-supplier-contacts'))?.frontmatter.name).toBe('Gather supplier contacts');
+    expect((await c.t.app.skills.get('gather-supplier-contacts', c.structure.id))?.frontmatter.name).toBe('Gather supplier contacts');
   });
 
   it('takes the body from the event when it has one', async () => {
     const stream = await c.send('body greet the visitors');
     await stream.ended;
-    const skill = await c.t.app.skills.get('greet-visitors');
+    const skill = await c.t.app.skills.get('greet-visitors', c.structure.id);
     expect(skill?.body.trim()).toBe('## [welcome] Step 1: Welcome them\n\nSay hello.');
     expect(skill?.frontmatter).toMatchObject({ status: 'draft', learned_by: 'agent', tags: ['front-desk'] });
   });
@@ -145,7 +149,7 @@ describe('auto-learned drafts', () => {
     const stream = await c.send('learn', { roleId: 'exec-cto' });
     await stream.ended;
     expect(stream.frames().at(-1)?.event?.type).toBe('complete');
-    const skill = await c.t.app.skills.get('echo-a-message');
+    const skill = await c.t.app.skills.get('echo-a-message', c.structure.id);
     expect(skill?.frontmatter).toMatchObject({ status: 'draft', learned_by: 'agent', structure_id: c.structure.id });
     expect(skill?.steps.map((step) => [step.n, step.title])).toEqual([
       [1, 'Read the message'],
@@ -154,15 +158,21 @@ describe('auto-learned drafts', () => {
     expect(skill?.body.match(STEP_HEADING)).toHaveLength(2);
   });
 
-  it('a turn that used a skill, or that failed, learns nothing', async () => {
+  it('a turn that followed a skill (read it, ran its steps), or that failed, learns nothing', async () => {
     const before = c.t.app.skills.count();
-    const used = await c.send('distil prepare the quarterly tax filing');
+    const used = await c.send('follow prepare the quarterly tax filing');
     await used.ended;
-    expect(learner.turns.at(-1)?.skills.map((skill) => skill.slug)).toEqual(['quarterly-tax-filing']);
+    expect(follower.turns.at(-1)?.skills.map((skill) => skill.slug)).toEqual(['quarterly-tax-filing']);
     const usedOutcome = used.frames().filter((frame) => frame.event?.type === 'skill_learned').map((frame) => frame.event?.content);
     expect(usedOutcome).toEqual([
-      { slug: 'gather-supplier-contacts', name: 'Gather supplier contacts', stored: false, reason: expect.stringContaining('used the skill quarterly-tax-filing') },
+      { slug: 'gather-supplier-contacts', name: 'Gather supplier contacts', stored: false, reason: expect.stringContaining('followed the skill quarterly-tax-filing (read it)') },
     ]);
+    const ran = await c.send('steps prepare the quarterly tax filing');
+    await ran.ended;
+    expect(ran.frames().find((frame) => frame.event?.type === 'skill_learned')?.event?.content).toMatchObject({
+      stored: false,
+      reason: expect.stringContaining('followed the skill quarterly-tax-filing (ran its steps)'),
+    });
     expect(used.frames().at(-1)?.event?.type).toBe('complete');
 
     const failed = await c.send('fail at learning');
@@ -171,13 +181,13 @@ describe('auto-learned drafts', () => {
     expect(failed.frames().at(-2)?.event?.content).toMatchObject({ slug: 'failed-lesson', stored: false, reason: expect.stringContaining('did not complete') });
 
     expect(c.t.app.skills.count()).toBe(before);
-    expect(await c.t.app.skills.get('gather-supplier-contacts-3')).toBeUndefined();
-    expect(await c.t.app.skills.get('failed-lesson')).toBeUndefined();
+    expect(await c.t.app.skills.get('gather-supplier-contacts-3', c.structure.id)).toBeUndefined();
+    expect(await c.t.app.skills.get('failed-lesson', c.structure.id)).toBeUndefined();
   });
 
   it('the draft is excluded from search only because it is a draft', async () => {
     // Control: the same skill marked complete is found by the same query.
-    const skill = await c.t.app.skills.get('gather-supplier-contacts');
+    const skill = await c.t.app.skills.get('gather-supplier-contacts', c.structure.id);
     await c.t.app.skills.upsert({ slug: 'gather-supplier-contacts', frontmatter: { ...skill!.frontmatter, status: 'complete' }, body: skill!.body, structureId: c.structure.id });
     expect(c.t.app.skills.search('gather supplier contacts', { structureId: c.structure.id }).map((match) => match.slug)).toContain('gather-supplier-contacts');
   });

@@ -1,6 +1,7 @@
 /**
  * One turn at a time per node (API.md §5, §6): a second message to a busy node waits
- * and starts only after the first completes, in order; other nodes are not held up;
+ * and starts only after the first completes, in order, its stream saying at once what it
+ * waits for (issue 31.8) while the keepalive goes on; other nodes are not held up;
  * the node's `state` in the structure detail is `working` during a turn and `idle` after.
  * A turn the test must catch mid-way is held after its first event until the test lets
  * it go, so nothing depends on how fast the machine is.
@@ -50,7 +51,7 @@ describe('turn order and node state', () => {
         throw new Error('runtime exploded');
       },
     };
-    c = await startChat({ deps: { runtime: () => dispatchRuntime({ explode: throwing }, runtime) } });
+    c = await startChat({ config: { keepaliveMs: 50 }, deps: { runtime: () => dispatchRuntime({ explode: throwing }, runtime) } });
   });
   afterAll(async () => {
     await c.close();
@@ -75,22 +76,27 @@ describe('turn order and node state', () => {
     const firstId = String(first.headers['x-org-run-id']);
     const secondId = String(second.headers['x-org-run-id']);
 
-    // While the first runs: the node works, the other nodes do not; the second waits, recorded but empty.
+    // While the first runs: the node works, the other nodes do not; the second waits, and says so at once.
     const during = await states();
     expect(during[c.roleId]).toBe('working');
     expect(during[c.otherRoleId]).toBe('idle');
-    const waiting = await c.agentMessage(secondId);
-    expect(waiting).toMatchObject({ status: 'running', events: [] });
-    expect(second.frames()).toEqual([]);
+    await second.until((r) => r.frames().length >= 1);
+    const said = `waiting for the node's current turn (run ${firstId})`;
+    expect(second.frames().map((frame) => [frame.event?.type, frame.event?.content])).toEqual([['thought', said]]);
+    expect(await c.agentMessage(secondId)).toMatchObject({ status: 'running', events: [{ type: 'thought', content: said }] });
+    // The keepalive goes on while it waits.
+    await second.until((r) => r.comments().includes('keepalive'));
+    expect(second.frames()).toHaveLength(1);
 
     release();
     await Promise.all([first.ended, second.ended]);
     expect(runtime.log.filter((line) => line.endsWith('first') || line.endsWith('second'))).toEqual(['start first', 'end first', 'start second', 'end second']);
     const firstEnd = Date.parse(first.frames().at(-1)!.event!.timestamp);
-    const secondStart = Date.parse(second.frames()[0]!.event!.timestamp);
+    const secondStart = Date.parse(second.frames()[1]!.event!.timestamp);
     expect(secondStart).toBeGreaterThanOrEqual(firstEnd);
     expect(first.frames().at(-1)?.event?.type).toBe('complete');
-    expect(second.frames().map((frame) => frame.event?.type)).toEqual(['thought', 'text', 'text', 'complete']);
+    expect(first.frames()[0]?.event?.content).toBe('start'); // the first waited for nothing
+    expect(second.frames().map((frame) => frame.event?.type)).toEqual(['thought', 'thought', 'text', 'text', 'complete']);
 
     // Newest first: second agent, second user, first agent, first user.
     const history = await c.history({ limit: 4 });
@@ -118,9 +124,15 @@ describe('turn order and node state', () => {
     await Promise.all([...streams, other].map((stream) => stream.ended));
     const order = runtime.log.filter((line) => /q\d$/.test(line));
     expect(order).toEqual(['start q1', 'end q1', 'start q2', 'end q2', 'start q3', 'end q3']);
+    const q1 = String(streams[0]!.headers['x-org-run-id']);
+    expect(streams.map((stream) => stream.frames()[0]?.event?.content)).toEqual([
+      'start',
+      `waiting for the node's current turn (run ${q1})`,
+      `waiting for the node's current turn (run ${q1}) and 1 more message ahead`,
+    ]);
     for (let index = 1; index < streams.length; index++) {
       const previousEnd = Date.parse(streams[index - 1]!.frames().at(-1)!.event!.timestamp);
-      expect(Date.parse(streams[index]!.frames()[0]!.event!.timestamp)).toBeGreaterThanOrEqual(previousEnd);
+      expect(Date.parse(streams[index]!.frames()[1]!.event!.timestamp)).toBeGreaterThanOrEqual(previousEnd);
     }
     await eventually(async () => Object.values(await states()).every((state) => state === 'idle'));
   });

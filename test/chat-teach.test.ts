@@ -27,6 +27,12 @@ describe('teaching the local runtime', () => {
     expect(asked.events.find((event) => event.type === 'text')?.content).toContain('reply with /teach and the steps');
     expect(asked.events.some((event) => event.type === 'skill_learned')).toBe(false);
 
+    // A lone /teach keeps the question open: the steps may follow in the next message.
+    const lone = await say('/teach');
+    expect(lone.summary).toBe(asked.summary);
+    expect(lone.events.find((event) => event.type === 'text')?.content).toBe('Send me the steps for "plan a team offsite" after /teach, one per line or separated by ";".\n');
+    expect(lone.events.some((event) => event.type === 'skill_learned')).toBe(false);
+
     const taught = await say('/teach Collect the dates that work for everyone; Book a venue within the budget; Send the agenda');
     const outcome = taught.events.find((event) => event.type === 'skill_learned');
     expect(outcome?.content).toEqual({ slug: 'plan-a-team-offsite', name: 'Plan a team offsite', stored: true });

@@ -92,6 +92,40 @@ describe('the first hour in a real terminal', () => {
     expect(await readFile(join(home, 'home', 'skills', `${SLUG}.md`), 'utf8')).toContain('status: complete');
   });
 
+  it('types a lesson over several lines: /help lists /teach, /teach alone starts a lesson for the pending request, Enter and Alt+Enter start lines, an empty line sends', { timeout: 240_000 }, async () => {
+    const chat = open(['chat', 'Acme', 'exec-cfo']);
+    await chat.waitForText('exec-cfo ›', 'the chat prompt');
+    chat.type('/help');
+    await chat.waitForText('exec-cfo › /help', 'the typed command');
+    chat.press('Enter');
+    await chat.waitForText('/teach STEP; STEP … teaches the request the node asked about', 'the help naming /teach');
+    chat.type('restock the snack cupboard');
+    await chat.waitForText('exec-cfo › restock the snack cupboard', 'the typed request');
+    chat.press('Enter');
+    await chat.waitForText('No skill covers "restock the snack cupboard" yet', 'the question');
+
+    chat.type('/teach');
+    await chat.waitForText('exec-cfo › /teach', 'the lone /teach');
+    chat.press('Enter');
+    await chat.waitForText('teaching: one step a line', 'the lesson hint');
+    chat.type('Count what is left');
+    await chat.waitForText('Count what is left', 'the first step');
+    chat.press('Enter');
+    chat.type('Order what is missing');
+    await chat.waitForText('Order what is missing', 'the second step');
+    chat.press('Alt-Enter');
+    chat.type('Put it away');
+    await chat.waitForText('Put it away', 'the third step');
+    chat.press('Enter');
+    chat.press('Enter');
+    await chat.waitForText('Learned "Restock the snack cupboard" (3 step(s))', 'the lesson summary');
+    const skill = await client.getSkill('restock-the-snack-cupboard');
+    expect(skill.steps.map((step) => step.title)).toEqual(['Count what is left', 'Order what is missing', 'Put it away']);
+    expect(skill.frontmatter).toMatchObject({ learned_by: 'user', triggers: ['restock the snack cupboard'] });
+    chat.press('Ctrl-C');
+    expect(await chat.exited).toEqual({ exitCode: 0 });
+  });
+
   it('a burst of keys in a pick list lands on the entry it moved to', { timeout: 300_000 }, async () => {
     const third = (await client.getStructure(structureId)).agents[2]!;
     const second = (await client.getStructure(structureId)).agents[1]!;

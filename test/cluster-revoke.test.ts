@@ -5,16 +5,18 @@
  * key is revoked through A: on B the stream ends with `error` "key revoked", the MCP
  * session is closed (its server stream ends and its id is unknown), and the key is
  * refused with 401 there too. Likewise a user's token replaced through A ends, on B, the
- * streams opened with the old token, while the new one follows the turn there. Every
- * wait is on an event (the stream's end).
+ * streams opened with the old token, while the new one follows the turn there; and a
+ * member removed through A loses, on B, the stream of their running turn (issue 28,
+ * finding 13). Every wait is on an event (the stream's end).
  */
 import { request } from 'undici';
-import { TOKEN_REPLACED } from '../src/core/auth/index.js';
+import { ACCESS_REVOKED, TOKEN_REPLACED } from '../src/core/auth/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase, type TestDatabase } from './support/database.js';
 import { ensureBuilt, type ServeChild } from './helpers/child.js';
 import { callJson as api, startMember, stopCluster } from './helpers/cluster.js';
 import { startGateAgent, type GateAgent } from './helpers/gate-agent.js';
+import { inviteTokenFor } from './helpers/outbox.js';
 import { open } from './helpers/sse.js';
 
 const ADMIN = 'revoke-admin-token-0123456789abcdef';
@@ -135,5 +137,30 @@ describe('revoking a key on one instance of a cluster', { timeout: 120_000 }, ()
     turn.release();
     await follow.ended;
     expect(follow.frames().at(-1)?.event?.type).toBe('complete');
+  });
+
+  it('ends, on the other instance, the stream of a member removed on one', async () => {
+    const structureId = await clerkStructure(ADMIN, 'Remove');
+    const user = await api(a.url, 'POST', '/api/org/users', ADMIN, { email: 'removed@example.com' });
+    expect(user.status).toBe(201);
+    const token = String(user.body.token);
+    const userId = String((user.body.user as { id: string }).id);
+    const shared = await api(a.url, 'POST', `/api/org/structures/${structureId}/share`, ADMIN, { email: 'removed@example.com', role: 'operator' });
+    expect(shared.status).toBe(200);
+    const invite = await Promise.any(dirs.map((home) => inviteTokenFor(home, 'removed@example.com')));
+    const accepted = await request(`${b.url}/api/org/invites/accept`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: invite }) });
+    expect(accepted.statusCode).toBe(200);
+    await accepted.body.text();
+
+    const stream = await open(`${b.url}/api/org/chat/message`, { token, body: { structure_id: structureId, role_id: 'office-clerk', message: 'hold the membership' } });
+    expect(stream.status).toBe(200);
+    const turn = await gate.turn('hold the membership');
+    await stream.until((response) => response.frames().length >= 1);
+
+    const removed = await api(a.url, 'DELETE', `/api/org/structures/${structureId}/members/${userId}`, ADMIN);
+    expect(removed.status).toBe(204);
+    await stream.ended;
+    expect(stream.frames().at(-1)?.event).toMatchObject({ type: 'error', content: { message: ACCESS_REVOKED } });
+    turn.release();
   });
 });

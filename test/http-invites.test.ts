@@ -163,6 +163,32 @@ describe('invite flow on a listening server', () => {
     expect(write.status).toBe(403);
   });
 
+  it('an invite can be read before it is accepted: structure, role, address, sender, expiry and whether the address has a user', async () => {
+    const fresh = await shareAndRead('preview-new@example.com', 'operator');
+    const preview = await call('POST', '/api/org/invites/preview', { token: fresh.token });
+    expect(preview.status).toBe(200);
+    expect(preview.headers.get('cache-control')).toBe('no-store');
+    expect(preview.json).toEqual({
+      structure_id: structureId,
+      structure_name: 'Lab',
+      role: 'operator',
+      email: 'preview-new@example.com',
+      invited_by: 'owner@example.com',
+      expires_at: fresh.invite.expires_at,
+      existing_user: false,
+    });
+    // Reading it changes nothing: it still accepts, once.
+    expect((await call('POST', '/api/org/invites/accept', { token: fresh.token })).status).toBe(200);
+    expect((await call('POST', '/api/org/invites/preview', { token: fresh.token })).status).toBe(410);
+
+    await t.createUser('preview-known@example.com');
+    const known = await shareAndRead('preview-known@example.com', 'viewer');
+    expect((await call('POST', '/api/org/invites/preview', { token: known.token })).json).toMatchObject({ role: 'viewer', existing_user: true });
+    const unknown = await call('POST', '/api/org/invites/preview', { token: 'org_inv_00000000000000000000000000000000' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.json).toMatchObject({ code: 'not_found' });
+  });
+
   it('the members list shows members with their roles and pending invites', async () => {
     await shareAndRead('waiting@example.com', 'operator');
     const response = await call('GET', `/api/org/structures/${structureId}/members`, undefined, owner.token);

@@ -1,6 +1,6 @@
 /**
- * Behind a reverse proxy (`--trust-proxy`): the client address the rate limit of
- * requests without a token and the audit log see is the one the listed proxy forwards
+ * Behind a reverse proxy (`--trust-proxy`): the client address the limit of failed
+ * authentications and the audit log see is the one the listed proxy forwards
  * in X-Forwarded-For; a proxy that is not listed (or a client talking directly) cannot
  * choose it. Real listening servers, real HTTP.
  */
@@ -43,8 +43,8 @@ describe('--trust-proxy', () => {
   beforeAll(async () => {
     // The test's requests come from loopback: the first instance trusts it as its proxy,
     // the second trusts only a proxy network the requests do not come from.
-    trusting = await startInstance({ listen: true, config: { trustProxy: ['loopback'], rateLimit: LIMIT } });
-    other = await startInstance({ listen: true, config: { trustProxy: ['10.0.0.0/8'], rateLimit: LIMIT } });
+    trusting = await startInstance({ listen: true, config: { trustProxy: ['loopback'], authFailureLimit: LIMIT } });
+    other = await startInstance({ listen: true, config: { trustProxy: ['10.0.0.0/8'], authFailureLimit: LIMIT } });
     owner = await trusting.createUser('owner@example.com');
     otherOwner = await other.createUser('owner@example.com');
   });
@@ -60,7 +60,7 @@ describe('--trust-proxy', () => {
     expect(direct).toMatch(/127\.0\.0\.1|::1/);
   });
 
-  it('gives each forwarded client its own rate-limit bucket behind a trusted proxy', async () => {
+  it('gives each forwarded client its own failed-authentication window behind a trusted proxy', async () => {
     expect(await anonymous(trusting, '198.51.100.1', LIMIT + 1)).toEqual([...Array<number>(LIMIT).fill(401), 429]);
     // Another client behind the same proxy is not limited by the first one's requests.
     expect(await anonymous(trusting, '198.51.100.2', 1)).toEqual([401]);

@@ -136,7 +136,7 @@ describe('llm runtime', () => {
     expect(events[0]).toEqual({ type: 'tool_call', content: { tool: 'search_skills', args: '{"query": ' } });
     expect(events[1]).toMatchObject({ type: 'tool_result', content: { tool: 'search_skills', result: { error: expect.stringMatching(/^invalid JSON arguments: /) } } });
     expect(events[3]).toMatchObject({ content: { tool: 'launch_rockets', result: { error: expect.stringContaining('unknown tool "launch_rockets"') } } });
-    expect(events[5]).toMatchObject({ content: { tool: 'flag_milestone', result: { error: 'invalid arguments for flag_milestone: "title" must be a non-empty string' } } });
+    expect(events[5]).toMatchObject({ content: { tool: 'flag_milestone', result: { error: 'invalid arguments for flag_milestone: missing "title"' } } });
     expect(events.at(-1)).toEqual({ type: 'complete', content: { summary: 'Sorry.', artifacts: [] } });
     expect(llm.requests[1]?.body.messages.filter((message) => message.role === 'tool')).toHaveLength(3);
   });
@@ -189,7 +189,7 @@ describe('llm runtime', () => {
     const { events, llm } = await converse(() => ({ toolCalls: [{ name: 'flag_milestone', arguments: '{"title":"again"}' }] }), {}, { maxToolRounds: 2 });
     expect(llm.requests).toHaveLength(3);
     expect(events.filter((event) => event.type === 'milestone')).toHaveLength(2);
-    expect(events.at(-1)).toEqual({ type: 'error', content: { message: 'the model used more than 2 tool rounds' } });
+    expect(events.at(-1)).toEqual({ type: 'error', content: { message: 'the model used more than 2 rounds of tool calls in one turn (ORG_LLM_MAX_ROUNDS sets the limit)' } });
   });
 
   it('reports an unreachable provider', async () => {

@@ -27,6 +27,11 @@ export interface OrgConfig {
   adminToken?: string;
   /** Requests a minute allowed per token (`ORG_RATE_LIMIT`; default 1200). */
   rateLimit: number;
+  /**
+   * Failed authentications (no token, an unknown or revoked one) a minute allowed per client
+   * address before it gets 429 (`ORG_AUTH_FAILURE_LIMIT`; default 60).
+   */
+  authFailureLimit: number;
   /** SMTP URL for outgoing mail (`ORG_SMTP_URL`); without it mail goes to `.org/outbox/`. */
   smtpUrl?: string;
   /** Sender address of outgoing mail (`ORG_MAIL_FROM`; default `org@localhost`). */
@@ -46,8 +51,12 @@ export interface OrgConfig {
   shutdownGraceMs: number;
   /** How long the sync chat endpoint waits, in milliseconds (`--sync-timeout` seconds; default 120). */
   syncTimeoutMs: number;
-  /** An OpenAI-compatible chat-completions server for the LLM runtime (`ORG_LLM_URL`, `ORG_LLM_MODEL`, `ORG_LLM_API_KEY`). */
-  llm?: { url: string; model: string; apiKey: string };
+  /**
+   * An OpenAI-compatible chat-completions server for the LLM runtime (`ORG_LLM_URL`,
+   * `ORG_LLM_MODEL`, `ORG_LLM_API_KEY`), and how many rounds of tool calls a turn may use
+   * (`ORG_LLM_MAX_ROUNDS`, 1 to 1000; default: the runtime's, 32).
+   */
+  llm?: { url: string; model: string; apiKey: string; maxToolRounds?: number };
   /** Watch `skills/` for edits made outside the API (default true). */
   watchSkills: boolean;
   /** Interval of SSE keepalive comments in milliseconds (`--sse-keepalive` seconds, `ORG_SSE_KEEPALIVE`; default 15). */
@@ -261,7 +270,13 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
   if (env.ORG_SMTP_URL) parseUrl(env.ORG_SMTP_URL, 'ORG_SMTP_URL', ['smtp', 'smtps']);
   if (env.ORG_PUBLIC_URL) parseUrl(env.ORG_PUBLIC_URL, 'ORG_PUBLIC_URL', ['http', 'https']);
   if (env.ORG_MAIL_FROM !== undefined && !/^[^\s@<>]+@[^\s@<>]+$/.test(env.ORG_MAIL_FROM)) throw invalid(`ORG_MAIL_FROM must be an e-mail address, got "${env.ORG_MAIL_FROM}"`);
-  const llm = env.ORG_LLM_URL ? { url: env.ORG_LLM_URL.replace(/\/+$/, ''), model: env.ORG_LLM_MODEL ?? '', apiKey: env.ORG_LLM_API_KEY ?? '' } : undefined;
+  const maxRounds = env.ORG_LLM_MAX_ROUNDS?.trim();
+  if (maxRounds !== undefined && maxRounds !== '' && !(/^\d{1,4}$/.test(maxRounds) && Number(maxRounds) >= 1 && Number(maxRounds) <= 1000)) {
+    throw invalid(`ORG_LLM_MAX_ROUNDS must be a whole number from 1 to 1000, got "${env.ORG_LLM_MAX_ROUNDS}"`);
+  }
+  const llm = env.ORG_LLM_URL
+    ? { url: env.ORG_LLM_URL.replace(/\/+$/, ''), model: env.ORG_LLM_MODEL ?? '', apiKey: env.ORG_LLM_API_KEY ?? '', ...(maxRounds ? { maxToolRounds: Number(maxRounds) } : {}) }
+    : undefined;
   if (llm && !llm.model) throw invalid('ORG_LLM_MODEL must be set when ORG_LLM_URL is set');
   if (llm && !/^https?:\/\//.test(llm.url)) throw invalid('ORG_LLM_URL must be an http(s) URL');
   const homeLocation = locateHome(flags.home, env, cwd, packageDir);
@@ -272,6 +287,7 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     port: port === undefined ? 4780 : parsePort(port, flags.port === undefined ? 'ORG_PORT' : '--port'),
     ...(adminToken ? { adminToken } : {}),
     rateLimit: rate === undefined ? 1200 : Math.floor(parsePositive(rate, 'ORG_RATE_LIMIT')),
+    authFailureLimit: env.ORG_AUTH_FAILURE_LIMIT === undefined ? 60 : Math.floor(parsePositive(env.ORG_AUTH_FAILURE_LIMIT, 'ORG_AUTH_FAILURE_LIMIT')),
     ...(env.ORG_SMTP_URL ? { smtpUrl: env.ORG_SMTP_URL } : {}),
     mailFrom: env.ORG_MAIL_FROM ?? 'org@localhost',
     ...(env.ORG_PUBLIC_URL ? { publicUrl: env.ORG_PUBLIC_URL.replace(/\/+$/, '') } : {}),

@@ -2,9 +2,9 @@
  * The CLI's credentials file (`~/.config/org/credentials.json`, mode 0600, or
  * `$ORG_CONFIG_DIR/credentials.json`): tokens keyed by server base URL.
  */
-import { chmod } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readJson, writeJsonAtomic } from './storage/index.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, readJson, writeJsonAtomic } from './storage/index.js';
 
 /** One saved server login. */
 export interface SavedLogin {
@@ -42,7 +42,10 @@ export async function saveLogin(configDir: string, baseUrl: string, login: Omit<
   const url = baseUrl.replace(/\/+$/, '');
   doc.servers[url] = { ...login, saved_at: new Date().toISOString() };
   if (options.makeDefault !== false) doc.default = url;
-  await writeJsonAtomic(file, doc, 0o600);
-  await chmod(file, 0o600);
+  // The folder is org's own and holds tokens: its owner's alone, whatever the umask.
+  await mkdir(configDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  await chmod(configDir, PRIVATE_DIR_MODE);
+  await writeJsonAtomic(file, doc, PRIVATE_FILE_MODE);
+  await chmod(file, PRIVATE_FILE_MODE);
   return file;
 }

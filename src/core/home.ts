@@ -9,7 +9,7 @@
  */
 import { keepListedArtifacts } from './chat/artifacts.js';
 import type { HomePaths } from './config.js';
-import { guardRoot, mkdirSafe, sweepTemps } from './storage/index.js';
+import { guardRoot, isPrivateDir, mkdirSafe, sweepTemps, tightenTree } from './storage/index.js';
 import type { Log } from './util/log.js';
 
 /** What {@link prepareHome} removed, relative to the home. */
@@ -23,7 +23,14 @@ export interface PreparedHome {
  */
 export async function prepareHome(paths: HomePaths, log: Log): Promise<PreparedHome> {
   await guardRoot(paths.skills);
-  await guardRoot(paths.state);
+  // The state folder of a home made by an earlier version (not 0700 yet) is made private
+  // once, every file and folder in it; from then on everything is created private.
+  const tightened = (await isPrivateDir(paths.state)) ? 0 : await tightenTree(paths.state).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw error;
+  });
+  if (tightened > 0) log('info', 'made the state folder private (files 0600, folders 0700)', { changed: tightened });
+  await guardRoot(paths.state, { private: true });
   await mkdirSafe(paths.structures);
   await mkdirSafe(paths.outbox);
   // The skills folder's temps are removed by the skill load (its `sweepTemps` option),

@@ -5,12 +5,13 @@
  * scope to the handler as `request.scope`. No route handler checks roles or reads
  * scope ids itself.
  */
-import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { App } from '../app.js';
 import { hashToken, type Principal } from '../core/auth/index.js';
 import { forbidden, invalid, isOrgError, notFound, unauthorized } from '../core/errors.js';
 import { assertMatches, assertOneScope, declaredValue, placeName, type RunScope, type ScopePlace, type StructureScope } from './scope.js';
 import { describeField } from './problem.js';
+import type { AuthFailureHook } from './http/rate-limit.js';
 import type { AccessRule } from './types.js';
 
 /**
@@ -49,8 +50,16 @@ export function bearerHashOf(request: FastifyRequest): string | undefined {
 /** What access resolution reads of the app: authentication and the role matrix, structures, where a run is, and the sync with other instances. */
 type AccessDeps = Pick<App, 'access' | 'chat' | 'structures' | 'sync'>;
 
-/** Registers the access hooks; every `/api/org` route must declare `config.access`. */
-export function registerAccess(server: FastifyInstance, app: AccessDeps): void {
+/**
+ * Registers the access hooks; every `/api/org` route must declare `config.access`.
+ * `onAuthFailure` is handed every failed authentication (the per-address limit of the
+ * rate limiter); absent, the 401 is answered as is.
+ */
+export function registerAccess(server: FastifyInstance, app: AccessDeps, onAuthFailure?: AuthFailureHook): void {
+  const refuse = (request: FastifyRequest, reply: FastifyReply, error: Error, done: (error: Error) => void): void => {
+    if (onAuthFailure) onAuthFailure(request, reply, error, done);
+    else done(error);
+  };
   // Declared, so that every request object has the same shape from the start (V8 keeps
   // property reads fast on objects that do not grow new properties one by one).
   server.decorateRequest('accessRule', undefined);
@@ -78,20 +87,21 @@ export function registerAccess(server: FastifyInstance, app: AccessDeps): void {
   // nothing needs waiting for (a known token, a filesystem home), so a request costs no
   // promise and no turn of the microtask queue for each of them.
 
-  // preParsing, not onRequest: the per-token rate limit (an onRequest hook) must count
-  // requests with unknown tokens too, and authentication still happens before the body is read.
-  server.addHook('preParsing', (request, _reply, payload, done) => {
+  // preParsing: before the body is read, and before the rate limit (a route's own
+  // preParsing hook, so it runs after this one) counts the request under its token —
+  // only a token that authenticated gets a window; a failure is counted per address.
+  server.addHook('preParsing', (request, reply, payload, done) => {
     const rule = request.accessRule;
     if (!rule || rule.kind === 'public' || rule.kind === 'signed') return done(null, payload);
     const hash = bearerHashOf(request);
-    if (!hash) return done(unauthorized('a bearer token is required (Authorization: Bearer <token>)'));
+    if (!hash) return refuse(request, reply, unauthorized('a bearer token is required (Authorization: Bearer <token>)'), done);
     const known = app.access.authenticateKnown(hash);
     if (known) {
       request.principal = known;
       return done(null, payload);
     }
     app.access.authenticateHash(hash).then((principal) => {
-      if (!principal) return done(unauthorized('the bearer token is unknown or revoked'));
+      if (!principal) return refuse(request, reply, unauthorized('the bearer token is unknown or revoked'), done);
       request.principal = principal;
       done(null, payload);
     }, done);
@@ -254,6 +264,8 @@ function resolveStructure(
   if (structureId === undefined) {
     if (rule.optional && principal.kind === 'mcp') structureId = principal.key.structure_id;
     else if (rule.optional && principal.kind === 'admin') return undefined;
+    else if (rule.instance && app.access.isInstanceAdmin(principal)) return undefined;
+    else if (rule.unscoped && principal.kind !== 'mcp') return undefined;
     else structureId = required(request, rule.from, 'structure_id');
   }
   const roleId = rule.node ? required(request, rule.node, 'role_id') : undefined;

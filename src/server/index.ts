@@ -32,6 +32,7 @@ import { mcpRoutes, type McpEndpoint } from './routes/mcp.js';
 import { memberRoutes } from './routes/members.js';
 import { skillRoutes } from './routes/skills.js';
 import { skillTransferRoutes } from './routes/skill-transfer.js';
+import { skillForkRoutes } from './routes/skill-fork.js';
 import { structureRoutes } from './routes/structures.js';
 import { systemRoutes } from './routes/system.js';
 import { webRoutes } from './routes/web.js';
@@ -111,9 +112,9 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   server.decorate('sseStreams', { open: 0 });
   if (app.config.metrics) await mountMetrics(server, { chat: app.chat, skillCount: app.skillCount, observeSearches: app.observeSearches }, app.config.metricsPort !== undefined, options.mcp);
 
-  registerRateLimit(server, { max: app.config.rateLimit, ...(app.rateCounter ? { counter: app.rateCounter } : {}) });
+  const onAuthFailure = registerRateLimit(server, { max: app.config.rateLimit, authFailures: app.config.authFailureLimit, ...(app.rateCounter ? { counter: app.rateCounter } : {}) });
 
-  registerAccess(server, app);
+  registerAccess(server, app, onAuthFailure);
   registerLogIds(server, { nodes: app.nodes });
   registerAudit(server, { audit: app.audit });
   // Each route plugin receives the services it uses, and nothing else of the app.
@@ -124,9 +125,10 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   await server.register(memberRoutes, { app: { invites: app.invites, members: app.members, users: app.users } });
   await server.register(skillRoutes, { app: { skills: app.skills, access: app.access, paths: app.paths, egress: app.egress } });
   await server.register(skillTransferRoutes, { app: { skills: app.skills, egress: app.egress } });
-  await server.register(chatRoutes, { app: { chat: app.chat, config: app.config, connections: app.connections, streams: app.streams } });
+  await server.register(skillForkRoutes, { app: { skills: app.skills } });
+  await server.register(chatRoutes, { app: { chat: app.chat, config: app.config, connections: app.connections, streams: app.streams, access: app.access } });
   await server.register(artifactRoutes, { app: { nodes: app.nodes, chat: app.chat } });
-  await server.register(whoamiRoutes);
+  await server.register(whoamiRoutes, { app: { access: app.access } });
   await server.register(userRoutes, { app: { users: app.users } });
   await server.register(inboundRoutes, { app: { inbound: app.inbound, config: app.config } });
   await server.register(webhookRoutes, { app: { webhooks: app.webhooks, egress: app.egress } });

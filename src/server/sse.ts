@@ -6,7 +6,7 @@
  * drains (the client reconnects, to another instance, and resumes with `Last-Event-ID`).
  */
 import type { FastifyReply } from 'fastify';
-import { sseFrame, type EncodedEvent, type Run } from '../core/chat/index.js';
+import type { Run } from '../core/chat/index.js';
 
 export interface StreamOptions {
   /** Replay events after this sequence number (from `Last-Event-ID`). */
@@ -102,10 +102,43 @@ export function streamRun(reply: FastifyReply, run: Run, options: StreamOptions)
   });
 }
 
-/** Streams the stored events of a finished run (of this or an earlier process) and ends. */
-export function streamEvents(reply: FastifyReply, runId: string, events: readonly EncodedEvent[]): void {
+/**
+ * Streams the stored frames of a finished run (of this or an earlier process) and ends,
+ * a part at a time as the client takes them: a long run is never held whole. Answers 204
+ * when there is nothing after `Last-Event-ID` (an EventSource then stops reconnecting).
+ * A client that goes away stops the reading.
+ */
+export async function streamStored(reply: FastifyReply, runId: string, frames: AsyncIterable<Buffer>): Promise<void> {
+  const parts = frames[Symbol.asyncIterator]();
+  const first = await parts.next();
+  if (first.done) {
+    await reply.code(204).send(null);
+    return;
+  }
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, sseHeaders(reply, runId));
-  raw.end(events.map(sseFrame).join(''));
+  try {
+    let part: IteratorResult<Buffer> = first;
+    while (!part.done && !raw.destroyed) {
+      if (!raw.write(part.value)) await drained(raw);
+      part = await parts.next();
+    }
+  } finally {
+    await parts.return?.();
+    if (!raw.writableEnded) raw.end();
+  }
+}
+
+/** Resolves when `raw` can take more, or is gone. */
+function drained(raw: FastifyReply['raw']): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      raw.off('drain', done);
+      raw.off('close', done);
+      resolve();
+    };
+    raw.on('drain', done);
+    raw.on('close', done);
+  });
 }

@@ -37,6 +37,7 @@ export const KEYS = {
   Left: '\x1b[D',
   'Ctrl-C': '\x03',
   'Ctrl-D': '\x04',
+  'Alt-Enter': '\x1b\r',
 } as const;
 
 /** A key name of {@link KEYS}. */

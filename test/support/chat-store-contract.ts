@@ -105,6 +105,32 @@ export function describeChatStore(name: string, make: () => Promise<StoreFixture
       expect(agent).toMatchObject({ sender: 'agent', status: 'complete', text: 'Hello "there"', summary: 'done', artifacts: ['a.md'], completed_at: '2030-01-01T00:00:03.000Z' });
     });
 
+    it('streams the events after any sequence number as the SSE frames a replay sends, events larger than a read and a torn tail included', async () => {
+      const { store } = await open();
+      const where = await start(store, 'a long run', '2030-01-01T00:00:00.000Z');
+      const writer = store.eventWriter(where);
+      // Small events, one far larger than a read of the file, and many more than a page.
+      const events = [event(1, 'text', 'x'.repeat(200_000)), ...Array.from({ length: 600 }, (_, i) => event(i + 2, 'text', `part ${i} 😀`)), event(602, 'complete', { summary: 'done', artifacts: [] })];
+      await writer.write([FrameBatch.of(events.slice(0, 300))]);
+      await writer.write([FrameBatch.of(events.slice(300))]);
+      const framesAfter = async (afterSeq: number) => {
+        const parts: Buffer[] = [];
+        for await (const part of store.eventFrames(where.runId, afterSeq)) parts.push(part);
+        return Buffer.concat(parts).toString('utf8');
+      };
+      const expected = (list: EncodedEvent[]) => list.map((item) => `id: ${item.seq}\ndata: ${item.json}\n\n`).join('');
+      expect(await framesAfter(0)).toBe(expected(events));
+      expect(await framesAfter(1)).toBe(expected(events.slice(1)));
+      expect(await framesAfter(590)).toBe(expected(events.slice(590)));
+      expect(await framesAfter(602)).toBe('');
+      expect(await framesAfter(0)).toBe(expected(await store.events(where.runId, 0)));
+      // Stopping early closes what the stream holds.
+      for await (const _part of store.eventFrames(where.runId, 0)) break;
+      const unknown: Buffer[] = [];
+      for await (const part of store.eventFrames(randomUUID(), 0)) unknown.push(part);
+      expect(unknown).toEqual([]);
+    });
+
     it('keeps an agent text of any length whole, or its start marked text_truncated (the whole being the run\'s text events), given whole or cut', async () => {
       const { store } = await open();
       const text = `${'long text '.repeat(5000)}😀 end`;

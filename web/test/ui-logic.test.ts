@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../src/api/client';
 import { previewKind, typeLabel } from '../src/shelf/kinds';
-import { explain, fieldLabel, plainMessage } from '../src/ui/explain';
+import { explain, fieldLabel, plainDetail, plainMessage } from '../src/ui/explain';
 import { MAX_TOASTS, initialToasts, toastReducer } from '../src/ui/toasts';
 
 const problem = (status: number, extra: Record<string, unknown> = {}) => new ApiError({ status, title: 'x', type: 'urn:x', ...extra });
@@ -33,10 +33,18 @@ describe('explain', () => {
     expect(JSON.stringify(explained)).not.toMatch(/body\.|400/);
   });
 
+  it('speaks the pages’ words, not the API’s: field names and jargon in details and field labels', () => {
+    expect(plainDetail('a node with role_id exec-cfo already exists in this structure')).toBe('a node with role id exec-cfo already exists in this workspace');
+    expect(plainDetail('node exec-cto has 3 child node(s) (a-b, c-d, e-f); delete or move them first')).toBe('node exec-cto has 3 reports (a-b, c-d, e-f); delete or move them first');
+    expect(plainDetail('structure 7d3c1a8e-2b4f-4c6d-9e0a-1b2c3d4e5f60 not found')).toBe('workspace 7d3c1a8e-2b4f-4c6d-9e0a-1b2c3d4e5f60 not found');
+    expect(fieldLabel('body.container_url')).toBe('Container URL');
+    expect(fieldLabel('body.parent_id')).toBe('Reports to');
+  });
+
   it('says what happened and what to do for each kind of failure', () => {
     expect(explain(problem(409, { code: 'conflict', detail: 'node exec-cto has 1 child node(s); delete or move them first' }))).toEqual({
       title: 'That clashes with what is already there.',
-      detail: 'Node exec-cto has 1 child node(s); delete or move them first.',
+      detail: 'Node exec-cto has 1 report; delete or move them first.',
       fields: [],
     });
     expect(explain(problem(409, { code: 'already_exists', detail: 'a skill with the slug x already exists' })).title).toBe('That already exists.');

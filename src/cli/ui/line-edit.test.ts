@@ -28,6 +28,15 @@ describe('editLine', () => {
     expect(line).toEqual(EMPTY_LINE);
   });
 
+  it('starts a new line on Alt+Enter, or on Enter after a trailing backslash (which goes), and sends on a plain Enter', () => {
+    const { line, sent } = typeKeys(['/teach plan an offsite', { return: true, meta: true }, 'Book a venue\\', { return: true }, 'Send the agenda']);
+    expect(sent).toEqual([]);
+    expect(line).toEqual({ value: '/teach plan an offsite\nBook a venue\nSend the agenda', cursor: 51 });
+    expect(typeKeys([{ return: true }], line).sent).toEqual(['/teach plan an offsite\nBook a venue\nSend the agenda']);
+    // A backslash inside the text is text.
+    expect(typeKeys(['a\\b', { leftArrow: true }, { return: true }]).sent).toEqual(['a\\b']);
+  });
+
   it('sends a chunk that ends in a line break, keeping the breaks inside it', () => {
     const { line, sent } = typeKeys(['one\r\ntwo\r']);
     expect(sent).toEqual(['one\ntwo']);

@@ -33,14 +33,22 @@ function insert(line: LineState, text: string): LineState {
 }
 
 /**
- * Applies one keypress to `line`. Enter sends the line; a chunk of text is inserted at the
- * cursor with its line breaks kept, and sends the line when it ends in one (a paste, or
- * text and Enter arriving in one read). Backspace and Delete remove the character before
+ * Applies one keypress to `line`. Enter sends the line, except Alt+Enter and an Enter right
+ * after a `\` at the end of the line, which start a new line (the `\` goes); a chunk of
+ * text is inserted at the cursor with its line breaks kept, and sends the line when it
+ * ends in one (a paste, or text and Enter arriving in one read). Backspace and Delete remove the character before
  * the cursor (terminals disagree on which byte Backspace sends); arrows, Home/End and
  * Ctrl-A/Ctrl-E move the cursor; other control keys change nothing.
  */
 export function editLine(line: LineState, input: string, key: LineKey): LineEdit {
-  if (key.return) return { line: EMPTY_LINE, submitted: line.value };
+  if (key.return) {
+    if (key.meta) return { line: insert(line, '\n') };
+    const before = line.value.slice(0, line.cursor);
+    if (before.endsWith('\\') && (line.cursor === line.value.length || line.value[line.cursor] === '\n')) {
+      return { line: { value: `${before.slice(0, -1)}\n${line.value.slice(line.cursor)}`, cursor: line.cursor } };
+    }
+    return { line: EMPTY_LINE, submitted: line.value };
+  }
   if (key.backspace || key.delete) {
     if (line.cursor === 0) return { line };
     return { line: { value: line.value.slice(0, line.cursor - 1) + line.value.slice(line.cursor), cursor: line.cursor - 1 } };

@@ -2,6 +2,9 @@
  * Open connections per credential: per MCP key (SSE streams, MCP sessions), and per
  * user token (SSE streams, under {@link userConnectionKey}). Revoking a key, or replacing
  * a user's token, closes every connection registered under the old credential at once.
+ * A connection may also carry a guard — the structure it reads and whether its caller
+ * may still do what it opened the connection for — so that a change of who may do what
+ * (a member removed or demoted, a node or a structure gone) closes it at once too.
  */
 
 /** Called to end a connection; `reason` is shown to the client (e.g. "key revoked"). */
@@ -16,23 +19,79 @@ export function userConnectionKey(userId: string, tokenHash: string): string {
   return `user:${userId}:${tokenHash}`;
 }
 
+/** What a connection needs to stay open: the structure it belongs to, and a check of its caller's right. */
+export interface ConnectionGuard {
+  structureId: string;
+  /** True while the caller may still do what it opened the connection for (the role matrix, read again). */
+  allowed(): boolean;
+}
+
+/** The reason an SSE stream's `error` event gives when its caller lost the right to it. */
+export const ACCESS_REVOKED = 'access revoked';
+
 /** A registry of open connections keyed by credential: an MCP key id, or {@link userConnectionKey}. */
 export class ConnectionRegistry {
   private readonly open = new Map<string, Set<CloseConnection>>();
+  /** Guarded connections by structure. */
+  private readonly guarded = new Map<string, Map<CloseConnection, ConnectionGuard>>();
 
-  /** Registers a connection; returns the function that unregisters it. */
-  register(keyId: string, close: CloseConnection): () => void {
+  /** Registers a connection (with its guard, if any); returns the function that unregisters it. */
+  register(keyId: string, close: CloseConnection, guard?: ConnectionGuard): () => void {
     let set = this.open.get(keyId);
     if (!set) {
       set = new Set();
       this.open.set(keyId, set);
     }
     set.add(close);
+    if (guard) {
+      let byClose = this.guarded.get(guard.structureId);
+      if (!byClose) this.guarded.set(guard.structureId, (byClose = new Map()));
+      byClose.set(close, guard);
+    }
     return () => {
       const current = this.open.get(keyId);
       current?.delete(close);
       if (current?.size === 0) this.open.delete(keyId);
+      if (guard) this.unguard(guard.structureId, close);
     };
+  }
+
+  private unguard(structureId: string, close: CloseConnection): void {
+    const byClose = this.guarded.get(structureId);
+    byClose?.delete(close);
+    if (byClose?.size === 0) this.guarded.delete(structureId);
+  }
+
+  /**
+   * Checks the guarded connections of a structure again (it changed: members, nodes, the
+   * structure itself) and ends, with `reason`, each whose caller lost its right; returns how many.
+   */
+  recheck(structureId: string, reason = ACCESS_REVOKED): number {
+    const byClose = this.guarded.get(structureId);
+    if (!byClose) return 0;
+    let closed = 0;
+    for (const [close, guard] of [...byClose]) {
+      let allowed: boolean;
+      try {
+        allowed = guard.allowed();
+      } catch {
+        allowed = false;
+      }
+      if (allowed) continue;
+      this.unguard(structureId, close);
+      for (const [keyId, set] of this.open) {
+        if (!set.delete(close)) continue;
+        if (set.size === 0) this.open.delete(keyId);
+        break;
+      }
+      closed++;
+      try {
+        close(reason);
+      } catch {
+        // A connection that fails to close is already gone.
+      }
+    }
+    return closed;
   }
 
   /** Number of open connections of a key. */
@@ -64,6 +123,7 @@ export class ConnectionRegistry {
     const set = this.open.get(keyId);
     if (!set) return 0;
     this.open.delete(keyId);
+    for (const byClose of this.guarded.values()) for (const close of set) byClose.delete(close);
     for (const close of set) {
       try {
         close(reason);

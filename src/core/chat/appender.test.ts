@@ -122,6 +122,7 @@ describe('RunAppender', () => {
     expect(published).toEqual([1, 2, 3]);
     expect(ended).toHaveLength(1);
     expect(ended[0]!.terminal.seq).toBe(3);
+    expect(JSON.parse(ended[0]!.terminal.json)).toEqual({ type: 'complete', content: { summary: 's', artifacts: [] }, timestamp: 'T' });
     expect(ended[0]!.text).toBe('hello world');
     expect(ended[0]!.truncated).toBe(false);
   });

@@ -1,7 +1,9 @@
 /**
  * The one ordered appender of a run: every event of a turn goes through `append`,
  * `appendBatch` or `appendTerminal`, which number it, stamp it and serialise it once, in
- * call order, straight into the bytes of its SSE frame. Batches are then written
+ * call order, into its SSE frame (a relayed event's JSON is the container's text with
+ * the timestamp spliced in, see `encodeEvent`); the frames of a batch are encoded to
+ * bytes together, once. Batches are then written
  * (group-committed by the store), their side effects recorded, and only then published
  * to the run's subscribers, in number order. The first terminal event seals the run:
  * anything appended after it is dropped.
@@ -10,8 +12,7 @@
  * Buffer of SSE frames (written to the run's file, published to its streams and kept by
  * the run), and the start of the agent's text, for the end record, one string per batch.
  */
-import { BatchBytes } from './batch-bytes.js';
-import type { EncodedEvent } from './encoded.js';
+import { encodeEvent, type EncodedEvent } from './encoded.js';
 import { FrameBatch, typeBit } from './frames.js';
 import type { Run } from './run.js';
 import { END_TEXT, type RunEventWriter } from './store.js';
@@ -41,7 +42,7 @@ interface Entry {
   first: number;
   last: number;
   /** The SSE frames being written, until the entry is complete. */
-  building: BatchBytes | undefined;
+  building: string;
   /** The SSE frames, once the entry is complete. */
   frameBytes: Buffer | undefined;
   types: number;
@@ -104,7 +105,7 @@ export class RunAppender {
   appendBatch(items: readonly RelayedEvent[]): Promise<void> {
     if (this.sealedFlag || items.length === 0) return Promise.resolve();
     const timestamp = this.now();
-    const entry = this.enqueue(BatchBytes.sizeFor(items));
+    const entry = this.enqueue();
     const pieces: string[] = [];
     // The text is joined only while it is kept (the start of it, up to the piece that
     // passes the limit, which marks it cut): the rest is in the frames.
@@ -170,14 +171,14 @@ export class RunAppender {
     this.textLength += piece.length;
   }
 
-  private enqueue(size?: number): Entry {
+  private enqueue(): Entry {
     let resolve!: () => void;
     let reject!: (error: unknown) => void;
     const promise = new Promise<void>((res, rej) => {
       resolve = res;
       reject = rej;
     });
-    const entry: Entry = { ready: false, first: this.seq + 1, last: this.seq, building: new BatchBytes(size), frameBytes: undefined, types: 0, lastType: 'text', lastJson: '', logged: undefined, promise, resolve, reject };
+    const entry: Entry = { ready: false, first: this.seq + 1, last: this.seq, building: '', frameBytes: undefined, types: 0, lastType: 'text', lastJson: '', logged: undefined, promise, resolve, reject };
     this.queue.push(entry);
     return entry;
   }
@@ -191,19 +192,23 @@ export class RunAppender {
   private encode(entry: Entry, input: EventInput, timestamp: string, raw?: string, parsed?: unknown): string | undefined {
     const seq = ++this.seq;
     if (entry.last < entry.first) entry.first = seq;
-    const json = entry.building!.add(seq, input, timestamp, raw, parsed, isTerminal(input));
+    const json = encodeEvent(input, timestamp, raw, parsed);
+    // The frame, as `sseFrame` writes it: the JSON is encoded to bytes once, with the batch's.
+    entry.building += `id: ${seq}\ndata: ${json}\n\n`;
     entry.last = seq;
     entry.types |= typeBit(input.type);
     entry.lastType = input.type;
-    if (json !== undefined) entry.lastJson = json;
+    // Kept for the terminal event only: a relayed event's text is a slice of the whole
+    // received chunk, which it would keep alive until the batch is written.
+    if (isTerminal(input)) entry.lastJson = json;
     if (input.type === 'decision' || input.type === 'milestone') (entry.logged ??= []).push(input);
     return input.type === 'text' ? input.content : undefined;
   }
 
   /** Marks an entry complete: its bytes are final and it may be written. */
   private complete(entry: Entry): void {
-    entry.frameBytes = entry.building!.finish();
-    entry.building = undefined;
+    entry.frameBytes = Buffer.from(entry.building, 'utf8');
+    entry.building = '';
     entry.ready = true;
     this.kick();
   }

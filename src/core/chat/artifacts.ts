@@ -151,7 +151,7 @@ export class FsArtifactShelf implements ArtifactShelf {
     private readonly clock: Clock = systemClock,
   ) {
     this.dir = join(nodeDir, SHELF_DIR);
-    this.doc = new JsonFile<ShelfDoc>(join(nodeDir, SHELF_FILE), () => ({ version: 2, artifacts: [] }), 0o644);
+    this.doc = new JsonFile<ShelfDoc>(join(nodeDir, SHELF_FILE), () => ({ version: 2, artifacts: [] }));
   }
 
   private ready(): Promise<ShelfDoc> {

@@ -29,6 +29,15 @@ describe('encodeEvent', () => {
     expect(JSON.parse(json)).toEqual({ type: 'text', content: 'café "quoted"', timestamp: TS });
   });
 
+  it('splices the timestamp before the closing brace of relayed text with its own spacing, whitespace after the brace included', () => {
+    const raw = '{ "type" : "thought", "content" : "spaced" }  \t';
+    const value: unknown = JSON.parse(raw);
+    const parsed = parseEvent(value);
+    const json = encodeEvent(parsed.ok ? parsed.event : { type: 'thought', content: '' }, TS, raw, value);
+    expect(json).toBe(`{ "type" : "thought", "content" : "spaced" ,"timestamp":"${TS}"}`);
+    expect(JSON.parse(json)).toEqual({ type: 'thought', content: 'spaced', timestamp: TS });
+  });
+
   it('serialises again when validation defaulted or dropped members, or the text has line breaks', () => {
     const defaulted = '{"type":"decision","content":{"title":"t"}}';
     expect(JSON.parse(encodeEvent({ type: 'decision', content: { title: 't', body: '' } }, TS, defaulted, JSON.parse(defaulted)))).toEqual({

@@ -1,9 +1,9 @@
 /**
  * Events serialised once. A run's event is turned into its JSON text exactly once, when
- * it is numbered (written straight into its batch's bytes by `BatchBytes`); the SSE
- * frame, which is also what the run's file holds, and the replay carry that text. A
- * relayed event whose JSON already is the canonical `{type, content}` object is not even
- * serialised again: the timestamp is spliced into the bytes the container sent.
+ * it is numbered (into its SSE frame, by the run's appender); the frame, which is also
+ * what the run's file holds, and the replay carry that text. A relayed event whose JSON
+ * already holds exactly the validated members is not even serialised again: the
+ * timestamp is spliced into the text the container sent.
  */
 import type { ChatEvent, EventInput } from './types.js';
 
@@ -15,24 +15,22 @@ export interface EncodedEvent {
 }
 
 /**
- * The JSON text of `input` stamped with `timestamp`. `raw` is the JSON the event was
- * parsed from, when known: it is reused when it holds exactly the members of `input`
- * (so nothing was defaulted or dropped by validation).
+ * The JSON text of `input` stamped with `timestamp`. `raw` is the JSON text the event was
+ * parsed from (as `parsed`), when known: it is reused, the timestamp spliced in before
+ * its closing brace, when it holds exactly the validated members (nothing was defaulted
+ * or dropped by validation) and no line break (whitespace of pretty-printed JSON would
+ * split the SSE frame).
  */
 export function encodeEvent(input: EventInput, timestamp: string, raw?: string, parsed?: unknown): string {
-  if (reusable(input, raw, parsed)) return `${raw.slice(0, raw.lastIndexOf('}'))}${timestampTail(timestamp)}`;
+  if (raw !== undefined && isCanonical(parsed, input) && !LINE_BREAK.test(raw)) {
+    const close = raw.lastIndexOf('}');
+    if (close > 0) return `${raw.slice(0, close)}${timestampTail(timestamp)}`;
+  }
   return JSON.stringify({ type: input.type, content: input.content, timestamp });
 }
 
-/**
- * True when `raw`, the JSON text `input` was parsed from (as `parsed`), can stand for
- * the event with the timestamp spliced in before its closing brace: it holds exactly the
- * validated members, and no line break (whitespace of pretty-printed JSON would split
- * the SSE frame).
- */
-export function reusable(input: EventInput, raw: string | undefined, parsed: unknown): raw is string {
-  return raw !== undefined && parsed !== undefined && raw.indexOf('\n') < 0 && raw.indexOf('\r') < 0 && isCanonical(parsed, input) && raw.lastIndexOf('}') > 0;
-}
+/** A line break, which ends a line of an SSE frame. */
+const LINE_BREAK = /[\n\r]/;
 
 /** The last timestamp serialised, and its tail: the events of a batch share one. */
 let lastTimestamp = '';

@@ -224,7 +224,11 @@ describe('ChatEngine', () => {
     await engine.cancel(queued.id);
     await engine.cancel(running.id);
     await Promise.all([running.done, queued.done]);
-    for (const run of [running, queued]) expect(run.decoded().map((event) => [event.type, event.content])).toEqual([['error', { message: 'cancelled' }]]);
+    expect(running.decoded().map((event) => [event.type, event.content])).toEqual([['error', { message: 'cancelled' }]]);
+    expect(queued.decoded().map((event) => [event.type, event.content])).toEqual([
+      ['thought', `waiting for the node's current turn (run ${running.id})`],
+      ['error', { message: 'cancelled' }],
+    ]);
     expect(gated.aborted).toEqual(['running']);
     expect(gated.started).toEqual(['running']);
     await expect(engine.cancel(running.id)).rejects.toMatchObject({ code: 'conflict' });

@@ -29,6 +29,7 @@ import { Run } from './run.js';
 import type { ChatStore, MessagePage, RunLocation } from './store.js';
 import { logEntriesOf, runTurn, type TurnRunnerDeps } from './turn-runner.js';
 import type { EventInput, HistoryMessage, MessageAuthor } from './types.js';
+import { NodeLines, waitingThought } from './waiting.js';
 
 /** Picks the runtime for a node (container, LLM or local). */
 export type RuntimeRouter = (node: NodeRecord) => AgentRuntime;
@@ -90,6 +91,8 @@ export class ChatEngine {
   private readonly stopCancels: () => void;
   private readonly shelves: BoundedCache<string, ArtifactShelf>;
   private readonly queue = new KeyedMutex();
+  /** The open runs of each node, for the `thought` of a message that waits. */
+  private readonly lines = new NodeLines();
   private readonly clock: Clock;
   private readonly ids: IdGenerator;
   private readonly onError: (error: unknown) => void;
@@ -258,6 +261,9 @@ export class ChatEngine {
       // What the run delegated and did not wait for stops with it.
       this.cascade(entry).catch(this.onError);
     });
+    // A message to a busy node says at once what it waits for (its stream would be silent otherwise).
+    const ahead = this.lines.join(node.id, run);
+    if (ahead.length > 0) await appender.append({ type: 'thought', content: waitingThought(ahead) });
     const queued = { message: input.message, attachments: staged, history };
     this.queue.run(node.id, () => this.observers.within(run, () => runTurn(this.turns, entry, queued))).catch(this.onError);
     return run;
@@ -307,6 +313,22 @@ export class ChatEngine {
     const remote = await this.runs.followRemote(where);
     if (remote) return { run: remote, events: remote.eventsAfter(afterSeq) };
     return { events: await this.options.store.events(runId, afterSeq) };
+  }
+
+  /**
+   * A run to follow, for the resume endpoint: the run itself when this process knows it
+   * (or follows it on another instance), else its stored events after `afterSeq` as SSE
+   * frames read a part at a time, so that replaying a long run does not load it whole.
+   * 404 when unknown.
+   */
+  async follow(runId: string, afterSeq = 0): Promise<{ run: Run } | { frames: AsyncIterable<Buffer> }> {
+    const known = this.run(runId);
+    if (known) return { run: known };
+    const where = await this.options.store.locate(runId);
+    if (!where) throw notFound(`run ${runId} not found`);
+    const remote = await this.runs.followRemote(where);
+    if (remote) return { run: remote };
+    return { frames: this.options.store.eventFrames(runId, afterSeq) };
   }
 
   /**

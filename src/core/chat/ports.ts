@@ -31,7 +31,7 @@ export interface LearnedDraft {
 /** The skill library as the chat engine uses it. */
 export interface ChatSkills {
   /** The chat lookup: complete skills visible to the structure, above the relevance floor. */
-  search(query: string, structureId: string, limit: number): Promise<SkillMatch[]>;
+  search(query: string, structureId: string, limit: number, options?: { record?: boolean }): Promise<SkillMatch[]>;
   /** A skill visible to the structure (any status), with its steps' text. */
   read(slug: string, structureId: string, score?: number): Promise<TurnSkill | undefined>;
   /** A skill's full record, for the `read_skill` tool. */

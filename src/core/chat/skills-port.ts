@@ -2,7 +2,7 @@
  * The skill library as the chat engine sees it (`ChatSkills`), over the skill store:
  * the chat lookup, skills with their steps' text, and storage of learned drafts.
  */
-import { isValidSlug, stepSections, visibleTo, type SkillStore } from '../skills/index.js';
+import { isValidSlug, stepSections, type SkillStore } from '../skills/index.js';
 import type { TurnSkill } from '../runtimes/types.js';
 import type { ChatSkills, LearnedDraft } from './ports.js';
 
@@ -21,15 +21,16 @@ export function normalizeSlug(proposed: string): string {
 /** Adapts a skill store to the chat engine. */
 export function createChatSkills(store: SkillStore): ChatSkills {
   return {
-    async search(query, structureId, limit) {
+    async search(query, structureId, limit, options = {}) {
       await store.ready();
-      // The chat lookup is what the skill gap report is made of: record it.
-      return store.search(query.slice(0, 1000), { structureId, limit, record: true });
+      // The chat lookup is what the skill gap report is made of: record it (an agent's own
+      // searches, `record: false`, are no message a person sent).
+      return store.search(query.slice(0, 1000), { structureId, limit, record: options.record ?? true });
     },
     async read(slug, structureId, score = 0): Promise<TurnSkill | undefined> {
       if (!isValidSlug(slug)) return undefined;
-      const skill = await store.get(slug);
-      if (!skill || !visibleTo(skill.frontmatter.structure_id, structureId)) return undefined;
+      const skill = await store.get(slug, structureId);
+      if (!skill) return undefined;
       return {
         slug: skill.slug,
         name: skill.frontmatter.name,
@@ -42,16 +43,19 @@ export function createChatSkills(store: SkillStore): ChatSkills {
     },
     async readRaw(slug, structureId) {
       if (!isValidSlug(slug)) return undefined;
-      const skill = await store.get(slug);
-      if (!skill || !visibleTo(skill.frontmatter.structure_id, structureId)) return undefined;
+      const skill = await store.get(slug, structureId);
+      if (!skill) return undefined;
       return { slug: skill.slug, frontmatter: { ...skill.frontmatter }, body: skill.body };
     },
     async learnDraft(draft: LearnedDraft) {
       await store.ready();
       const base = normalizeSlug(draft.slug);
       let slug = base;
-      const broken = new Set(store.problems().map((problem) => problem.file));
-      const taken = async (candidate: string) => broken.has(`${candidate}.md`) || (await store.get(candidate)) !== undefined;
+      // Taken as this structure sees slugs: its own skills and the instance library's
+      // (another structure's skills are in another folder, and never looked at).
+      const broken = new Set(store.problems({ structureId: draft.structureId }).map((problem) => problem.file));
+      const taken = async (candidate: string) =>
+        broken.has(`${candidate}.md`) || broken.has(`${draft.structureId}/${candidate}.md`) || (await store.get(candidate, draft.structureId)) !== undefined;
       for (let n = 2; await taken(slug); n++) slug = `${base}-${n}`;
       await store.upsert({
         slug,

@@ -182,6 +182,11 @@ export interface ChatStore {
   locate(runId: string): Promise<RunLocation | undefined>;
   /** The events of a run after `afterSeq`, in order. */
   events(runId: string, afterSeq: number): Promise<EncodedEvent[]>;
+  /**
+   * The same events as SSE frames (`id: <seq>`, `data: <json>`, blank line), read a part at
+   * a time: what a replay streams, so that its memory does not grow with the run.
+   */
+  eventFrames(runId: string, afterSeq: number): AsyncIterable<Buffer>;
   /** A page of a node's messages, newest first (agent messages without their events). */
   messages(where: { structureId: string; nodeId: string }, page: MessagePage): Promise<StoredMessage[]>;
   /** True when the node has a message with this id. */

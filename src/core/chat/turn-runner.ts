@@ -63,7 +63,8 @@ export async function runTurn(deps: TurnRunnerDeps, entry: LiveRun, queued: Queu
     const events = new TurnEvents(appender, deps.skills, {
       structureId: run.structureId,
       message: queued.message,
-      usedSkills: turn.skills.map((skill) => skill.slug),
+      ...(turn.explicit_skill && turn.skills.length > 0 ? { invokedSkill: turn.skills[0]!.slug } : {}),
+      offeredSkills: turn.skills,
     });
     entry.turn = events;
     const runtime = deps.router(node);
@@ -93,7 +94,7 @@ function turnTools(deps: TurnRunnerDeps, run: Run): TurnTools {
   const credentials = deps.credentials;
   let access: ReturnType<RunCredentials['issue']> | undefined;
   return {
-    searchSkills: (query, limit = 5) => deps.skills.search(query, run.structureId, limit),
+    searchSkills: (query, limit = 5) => deps.skills.search(query, run.structureId, limit, { record: false }),
     readSkill: (slug) => deps.skills.readRaw(slug, run.structureId),
     writeArtifact: async (name, content, contentType) =>
       (await deps.shelfOf(run.structureId, run.nodeId).write(name, content, contentType, { runId: run.id, source: 'agent' })).name,

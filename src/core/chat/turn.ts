@@ -6,6 +6,7 @@
  * ends: the draft stored under its slug, or `stored: false` and why.
  */
 import type { RunAppender } from './appender.js';
+import { FollowedSkills, type OfferedSkill } from './followed.js';
 import { draftFromTurn, type LearnedContent } from './learn.js';
 import type { ChatSkills } from './ports.js';
 import type { EventInput, RelayedEvent } from './types.js';
@@ -14,8 +15,10 @@ import type { EventInput, RelayedEvent } from './types.js';
 export interface TurnFacts {
   structureId: string;
   message: string;
-  /** Slugs of the skills the turn was given (matched or named with `/<slug>`). */
-  usedSkills: string[];
+  /** The skill named with `/<slug>`, when there is one: the turn follows it. */
+  invokedSkill?: string;
+  /** The skills the search offered: the turn follows one only by reading it or running its steps (followed.ts). */
+  offeredSkills: readonly OfferedSkill[];
 }
 
 /** The event handling of one running turn. */
@@ -23,12 +26,16 @@ export class TurnEvents {
   private learned: LearnedContent | undefined;
   /** Tool calls and milestones, for a draft distilled from the turn. */
   private readonly steps: EventInput[] = [];
+  /** The skills the turn followed: a turn that followed one learns nothing. */
+  private readonly followed: FollowedSkills;
 
   constructor(
     private readonly appender: RunAppender,
     private readonly skills: Pick<ChatSkills, 'learnDraft'>,
     private readonly facts: TurnFacts,
-  ) {}
+  ) {
+    this.followed = new FollowedSkills(facts.invokedSkill, facts.offeredSkills);
+  }
 
   /** True once the turn has its terminal event. */
   get ended(): boolean {
@@ -43,7 +50,7 @@ export class TurnEvents {
         return Promise.resolve();
       case 'tool_call':
       case 'milestone':
-        if (this.learned === undefined && this.steps.length < 200) this.steps.push(event);
+        this.noteStep(event);
         break;
       case 'complete':
       case 'error':
@@ -62,29 +69,28 @@ export class TurnEvents {
    * on (`skill_learned`, a terminal event after one) are handled one by one between them.
    */
   handleBatch(items: readonly RelayedEvent[]): Promise<void> {
-    if (!items.some((item) => this.needsOwnHandling(item.event.type))) {
-      if (this.learned === undefined) for (const item of items) this.noteStep(item.event);
-      return this.appender.appendBatch(items);
-    }
     const waits: Promise<void>[] = [];
-    let plain: RelayedEvent[] = [];
-    for (const item of items) {
-      if (this.needsOwnHandling(item.event.type)) {
-        if (plain.length > 0) waits.push(this.appender.appendBatch(plain));
-        plain = [];
-        waits.push(this.handle(item.event, item.raw, item.parsed));
+    // Runs of ordinary events, as they come: the whole batch in the common case.
+    let from = 0;
+    for (let index = 0; index < items.length; index++) {
+      const { event, raw, parsed } = items[index]!;
+      if (this.needsOwnHandling(event.type)) {
+        if (index > from) waits.push(this.appender.appendBatch(items.slice(from, index)));
+        waits.push(this.handle(event, raw, parsed));
+        from = index + 1;
         continue;
       }
-      if (this.learned === undefined) this.noteStep(item.event);
-      plain.push(item);
+      this.noteStep(event);
     }
-    if (plain.length > 0) waits.push(this.appender.appendBatch(plain));
+    if (from < items.length) waits.push(this.appender.appendBatch(from === 0 ? items : items.slice(from)));
     return waits.length === 1 ? waits[0]! : Promise.all(waits).then(() => undefined);
   }
 
-  /** Keeps a tool call or milestone as a step of a draft distilled from the turn. */
+  /** Notes a tool call or milestone: what it says of the skills followed, and a step of a draft distilled from the turn. */
   private noteStep(event: EventInput): void {
-    if ((event.type === 'tool_call' || event.type === 'milestone') && this.steps.length < 200) this.steps.push(event);
+    if (event.type !== 'tool_call' && event.type !== 'milestone') return;
+    this.followed.note(event);
+    if (this.learned === undefined && this.steps.length < 200) this.steps.push(event);
   }
 
   /** True for the events learning acts on: `skill_learned`, and a terminal event once something was learned. */
@@ -96,9 +102,10 @@ export class TurnEvents {
   private async outcome(learned: LearnedContent, completed: boolean): Promise<EventInput> {
     const refused = (reason: string): EventInput => ({ type: 'skill_learned', content: { slug: learned.slug, name: learned.name, stored: false, reason } });
     if (!completed) return refused('the turn did not complete, so nothing was learned');
-    if (this.facts.usedSkills.length > 0) {
-      const names = this.facts.usedSkills.join(', ');
-      return refused(`the turn used the skill ${names}; only turns that no skill covers are learned`);
+    const followed = this.followed.list();
+    if (followed.length > 0) {
+      const names = followed.map(({ slug, how }) => `${slug} (${how})`).join(', ');
+      return refused(`the turn followed the skill ${names}; only turns that no skill covers are learned`);
     }
     const draft = draftFromTurn({ structureId: this.facts.structureId, message: this.facts.message, learned, steps: this.steps });
     try {

@@ -29,14 +29,16 @@ describe('LLM tools', () => {
     expect(await executeTool('list_peers', {}, ctx)).toMatchObject({ self: { role_id: 'ceo' }, peers: [{ role_id: 'acme-cto', parent: 'ceo' }] });
     expect(await executeTool('delegate', { role_id: 'acme-cto', message: 'Plan the migration' }, ctx)).toMatchObject({ role_id: 'acme-cto', status: 'complete', summary: 'acme-cto did: Plan the migration' });
     expect(await executeTool('delegate', { role_id: 'ceo', message: 'me' }, ctx)).toMatchObject({ run_id: null, status: 'error', refused: 'self' });
-    // A missing argument reaches the engine's checks as empty, which refuse it with a reason.
-    await executeTool('delegate', { message: 'who?' }, ctx);
-    expect(tools.delegations.at(-1)).toEqual({ roleId: '', message: 'who?' });
+    // A missing argument is refused by the tool's schema before anything is delegated.
+    const before = tools.delegations.length;
+    expect(await executeTool('delegate', { message: 'who?' }, ctx)).toEqual({ error: 'invalid arguments for delegate: missing "role_id"' });
+    expect(tools.delegations).toHaveLength(before);
   });
 
-  it('clamps the search limit and reports a missing skill', async () => {
+  it('refuses a search limit outside the schema and reports a missing skill', async () => {
     const { ctx, tools } = context();
-    expect(await executeTool('search_skills', { query: 'q', limit: 500 }, ctx)).toMatchObject({ matches: [{ slug: 'weekly-report' }] });
+    expect(await executeTool('search_skills', { query: 'q', limit: 500 }, ctx)).toEqual({ error: 'invalid arguments for search_skills: "limit" must be <= 10' });
+    expect(await executeTool('search_skills', { query: 'q', limit: 3 }, ctx)).toMatchObject({ matches: [{ slug: 'weekly-report' }] });
     expect(tools.searches).toEqual(['q']);
     expect(await executeTool('read_skill', { slug: 'nope' }, ctx)).toEqual({ error: 'no skill named "nope"' });
   });
@@ -50,8 +52,10 @@ describe('LLM tools', () => {
 
   it('rejects arguments of the wrong type', async () => {
     const { ctx, events } = context();
-    expect(await executeTool('record_decision', { title: 3 }, ctx)).toEqual({ error: 'invalid arguments for record_decision: "title" must be a non-empty string' });
-    expect(await executeTool('learn_skill', { slug: 's', name: 'n', body: 'b', summary: 5 }, ctx)).toEqual({ error: 'invalid arguments for learn_skill: "summary" must be a string' });
+    expect(await executeTool('record_decision', { title: 3 }, ctx)).toEqual({ error: 'invalid arguments for record_decision: missing "body"; "title" must be string' });
+    expect(await executeTool('learn_skill', { slug: 's', name: 'n', body: 'b', summary: 5 }, ctx)).toEqual({ error: 'invalid arguments for learn_skill: "summary" must be string' });
+    expect(await executeTool('record_decision', { title: 'Ship', body: '' }, ctx)).toEqual({ error: 'invalid arguments for record_decision: "body" must not have fewer than 1 characters' });
+    expect(await executeTool('flag_milestone', { title: 'x', colour: 'red' }, ctx)).toEqual({ error: 'invalid arguments for flag_milestone: unknown "colour"' });
     expect(events).toEqual([]);
   });
 

@@ -22,7 +22,7 @@ export interface LlmRuntimeOptions {
   model: string;
   /** Bearer token; an empty string sends no `authorization` header (local servers). */
   apiKey: string;
-  /** How many rounds of tool calls a turn may use (default 8). */
+  /** How many rounds of tool calls a turn may use (`ORG_LLM_MAX_ROUNDS`; default {@link DEFAULT_MAX_TOOL_ROUNDS}). */
   maxToolRounds?: number;
   /** Time allowed for a response to start, and between two chunks of it, in ms (default 120 s). */
   timeoutMs?: number;
@@ -46,7 +46,22 @@ interface ToolCall {
 interface Round {
   text: string;
   calls: ToolCall[];
+  /** The choice's `finish_reason` (`stop`, `tool_calls`, `length`, `content_filter` …), when one was sent. */
+  finishReason?: string;
 }
+
+/**
+ * Rounds of tool calls a turn may use by default: real work (search, read a skill, write
+ * two artifacts, record decisions, delegate, check) takes a few dozen; the bound is there
+ * for a model that loops.
+ */
+export const DEFAULT_MAX_TOOL_ROUNDS = 32;
+
+/** What the person is told when the provider stopped an answer before its end, by finish reason. */
+const CUT_SHORT: Record<string, string> = {
+  length: 'the answer was cut off: the model reached its output limit',
+  content_filter: "the answer was stopped by the model provider's content filter",
+};
 
 /** Longest tool result handed back to the model. */
 const TOOL_RESULT_LIMIT = 20_000;
@@ -105,7 +120,7 @@ export function createLlmRuntime(options: LlmRuntimeOptions): AgentRuntime {
   }
   if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new OrgError('invalid_request', 'the LLM URL must be http or https');
   if (!options.model.trim()) throw new OrgError('invalid_request', 'the LLM model must not be empty');
-  const maxToolRounds = options.maxToolRounds ?? 8;
+  const maxToolRounds = options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
   if (!Number.isInteger(maxToolRounds) || maxToolRounds < 0) throw new OrgError('invalid_request', 'maxToolRounds must be a whole number ≥ 0');
   const timeoutMs = options.timeoutMs ?? 120_000;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new OrgError('invalid_request', 'timeoutMs must be a positive number of milliseconds');
@@ -146,7 +161,7 @@ export function createLlmRuntime(options: LlmRuntimeOptions): AgentRuntime {
     let text = '';
     let reasoning = '';
     const calls = new Map<number, ToolCall>();
-    let finished = false;
+    let finished: string | undefined;
     let done = false;
     let problem: string | undefined;
     const flushReasoning = () => {
@@ -203,7 +218,7 @@ export function createLlmRuntime(options: LlmRuntimeOptions): AgentRuntime {
               if (typeof fn.arguments === 'string') call.arguments += fn.arguments;
             }
           }
-          if (typeof choice.finish_reason === 'string' && choice.finish_reason) finished = true;
+          if (typeof choice.finish_reason === 'string' && choice.finish_reason) finished = choice.finish_reason;
           return false;
         },
       },
@@ -213,7 +228,7 @@ export function createLlmRuntime(options: LlmRuntimeOptions): AgentRuntime {
     if (outcome.kind === 'aborted') return { error: 'aborted' };
     if (!(done || (outcome.kind === 'ended' && finished))) return { error: failure(outcome) };
     const ordered = [...calls.entries()].sort(([a], [b]) => a - b).map(([index, call]) => ({ ...call, id: call.id || `call_${index}` }));
-    return { text, calls: ordered };
+    return { text, calls: ordered, ...(finished ? { finishReason: finished } : {}) };
   }
 
   return {
@@ -229,17 +244,21 @@ export function createLlmRuntime(options: LlmRuntimeOptions): AgentRuntime {
         { role: 'user', content: userPrompt(turn) },
       ];
       const artifacts: string[] = [];
-      const context = { tools, artifacts, emit: (event: EventInput) => emit(event) };
+      const invoked = turn.explicit_skill ? turn.skills[0]?.slug : undefined;
+      const context = { tools, artifacts, emit: (event: EventInput) => emit(event), following: { ...(invoked ? { invoked } : {}), read: new Set<string>() } };
       for (let rounds = 0; ; rounds++) {
         const round = await complete(messages, pending, signal);
         if (signal.aborted) return pending.flush();
         if ('error' in round) return fail(round.error);
         if (round.calls.length === 0) {
           await pending.flush();
-          const summary = round.text.trim() ? clip(round.text.trim(), SUMMARY_LIMIT) : 'done';
+          const cut = round.finishReason ? CUT_SHORT[round.finishReason] : undefined;
+          if (cut) await emit({ type: 'text', content: `\n\n(${cut}.)` });
+          const answer = round.text.trim() ? clip(round.text.trim(), SUMMARY_LIMIT) : 'done';
+          const summary = cut ? `${clip(answer, SUMMARY_LIMIT - cut.length - 4)} (${cut})` : answer;
           return emit({ type: 'complete', content: { summary, artifacts } });
         }
-        if (rounds >= maxToolRounds) return fail(`the model used more than ${maxToolRounds} tool rounds`);
+        if (rounds >= maxToolRounds) return fail(`the model used more than ${maxToolRounds} rounds of tool calls in one turn (ORG_LLM_MAX_ROUNDS sets the limit)`);
         await pending.flush();
         messages.push({
           role: 'assistant',

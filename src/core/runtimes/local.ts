@@ -57,6 +57,12 @@ function report(turn: Turn, skill: TurnSkill | undefined, lines: string[], works
 /** Turns a `/teach` message into a learned draft (or says what is missing). */
 async function learn(turn: Turn, emit: Emit): Promise<void> {
   const lesson = lessonOf(turn.message, turn.history);
+  if ('missing' in lesson && lesson.pending) {
+    // Still asking: the question stays the node's last word, so the steps can follow.
+    await emit({ type: 'text', content: `Send me the steps for "${excerpt(lesson.pending, 120)}" after /teach, one per line or separated by ";".\n` });
+    await emit({ type: 'complete', content: { summary: askSummary(lesson.pending), artifacts: [] } });
+    return;
+  }
   if ('missing' in lesson) {
     const what =
       lesson.missing === 'request'

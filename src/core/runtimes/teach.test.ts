@@ -51,7 +51,7 @@ describe('lessonOf and lessonSkill', () => {
     expect(lessonOf('/teach Pick dates; Book a venue', [])).toEqual({ missing: 'request' });
     expect(lessonOf('/teach water the plants', [])).toEqual({ missing: 'steps' });
     expect(lessonOf('/teach Step 1: pick dates', [])).toEqual({ missing: 'request' });
-    expect(lessonOf('/teach  ', asked)).toEqual({ missing: 'steps' });
+    expect(lessonOf('/teach  ', asked)).toEqual({ missing: 'steps', pending: 'plan a team offsite' });
   });
   it('becomes a valid draft: slug from the request, unique step ids, one section a step', () => {
     const skill = lessonSkill({ request: 'plan a team offsite', steps: ['Collect the dates', 'Collect the dates', 'Send the agenda'] });

@@ -93,12 +93,13 @@ export interface Lesson {
  * (`/teach plan an offsite: book a venue; send the agenda`). Steps with nothing saying
  * what they are for are `missing: 'request'`, never taken for the request.
  */
-export function lessonOf(message: string, history: readonly StoredMessage[]): Lesson | { missing: 'request' | 'steps' } {
+export function lessonOf(message: string, history: readonly StoredMessage[]): Lesson | { missing: 'request' | 'steps'; pending?: string } {
   const text = message.trimStart().replace(/^\/teach\b[ \t]*/, '');
   const pending = pendingLesson(history);
   if (pending) {
     const steps = stepsOf(text);
-    return steps.length ? { request: pending, steps } : { missing: 'steps' };
+    // A lone `/teach` keeps the question open: the steps may follow in the next message.
+    return steps.length ? { request: pending, steps } : { missing: 'steps', pending };
   }
   const [first = '', ...rest] = text.split(/\r?\n/);
   if (!first.trim()) return { missing: 'request' };

@@ -149,6 +149,21 @@ export type Share = Static<typeof ShareSchema>;
 /** Body of `POST /invites/accept`. */
 export const AcceptInviteSchema = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200, description: 'the one-time token of the invite e-mail (org_inv_…)' }) }, { title: 'AcceptInvite' });
 
+/** What an invite offers (`POST /invites/preview`), read by its addressee before accepting. */
+export const InvitePreviewSchema = Type.Object(
+  {
+    structure_id: Uuid,
+    structure_name: Type.String(),
+    role: RoleSchema,
+    email: Type.String(),
+    invited_by: Type.String({ description: 'who sent the invite (their e-mail address)' }),
+    expires_at: Timestamp,
+    existing_user: Type.Boolean({ description: 'true when the address already has a user: accepting then adds the structure to it, and its own token signs in' }),
+  },
+  { title: 'InvitePreview' },
+);
+export type InvitePreview = Static<typeof InvitePreviewSchema>;
+
 /** Result of accepting an invite; `token` only when the address had no user yet (shown once). */
 export const AcceptanceSchema = Type.Object({
   structure_id: Uuid,

@@ -11,6 +11,7 @@ import { hostname } from 'node:os';
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OrgError } from '../errors.js';
+import { PRIVATE_FILE_MODE } from './modes.js';
 
 /** What a lock file says about its owner. */
 export interface LockOwner {
@@ -63,7 +64,7 @@ async function readOwner(file: string): Promise<LockOwner | undefined> {
 }
 
 async function writeOwner(file: string, owner: LockOwner, flag: 'wx' | 'w'): Promise<void> {
-  const handle = await open(file, flag, 0o644);
+  const handle = await open(file, flag, PRIVATE_FILE_MODE);
   try {
     await handle.writeFile(`${JSON.stringify(owner)}\n`);
     await handle.sync();

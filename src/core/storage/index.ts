@@ -4,6 +4,7 @@ export * from './dir-sync.js';
 export * from './group-file.js';
 export * from './json-file.js';
 export * from './jsonl.js';
+export * from './modes.js';
 export * from './mutex.js';
 export * from './home-lock.js';
 export * from './safe-fs.js';

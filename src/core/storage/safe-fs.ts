@@ -15,10 +15,11 @@
  * last component is checked.
  */
 import { constants, type Dirent, type ReadStream } from 'node:fs';
-import { type FileHandle, lstat, mkdir, open, readdir, realpath, rename } from 'node:fs/promises';
+import { type FileHandle, chmod, lstat, mkdir, open, readdir, realpath, rename } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { OrgError } from '../errors.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './modes.js';
 
 /** `O_NOFOLLOW` where the platform has it (0 elsewhere: the last component is then lstat'ed first). */
 export const O_NOFOLLOW: number = constants.O_NOFOLLOW ?? 0;
@@ -47,6 +48,8 @@ interface Root {
   lexical: string;
   /** The root with every link resolved, taken when it was declared. */
   real: string;
+  /** Files created below it get mode 0600, folders 0700 (the service state, see modes.ts). */
+  private: boolean;
 }
 
 const roots = new Map<string, Root>();
@@ -54,13 +57,24 @@ const roots = new Map<string, Root>();
 /**
  * Declares `dir` a guarded root (creating it when missing): from now on no operation
  * of this module follows a link below it. Called by the composition root for the skills
- * folder and `.org/`, and by the skill store for its own folders.
+ * folder and `.org/`, and by the skill store for its own folders. `private`: every file
+ * this module creates below it gets mode 0600 and every folder 0700, whatever the umask
+ * (the service state; the skill library keeps the modes git and the umask give it).
  */
-export async function guardRoot(dir: string): Promise<void> {
+export async function guardRoot(dir: string, options: { private?: boolean } = {}): Promise<void> {
   const lexical = resolve(dir);
-  if (roots.has(lexical)) return;
-  await mkdir(lexical, { recursive: true });
-  roots.set(lexical, { lexical, real: await realpath(lexical) });
+  const existing = roots.get(lexical);
+  if (existing) {
+    if (options.private) existing.private = true;
+    return;
+  }
+  await mkdir(lexical, { recursive: true, ...(options.private ? { mode: PRIVATE_DIR_MODE } : {}) });
+  roots.set(lexical, { lexical, real: await realpath(lexical), private: options.private === true });
+}
+
+/** True when `path` is below a private guarded root (see {@link guardRoot}). */
+export function isPrivatePath(path: string): boolean {
+  return rootOf(resolve(path))?.private === true;
 }
 
 /** The innermost guarded root strictly above `path`, if any. */
@@ -137,8 +151,10 @@ async function assertNotLink(file: string): Promise<void> {
 export async function openNoFollow(file: string, flags: number, mode?: number): Promise<FileHandle> {
   await assertNoLinkedFolders(dirname(file));
   if (O_NOFOLLOW === 0) await assertNotLink(file);
+  // A file created below a private root: 0600 (a creation mode only ever loses bits to the umask).
+  const effective = (flags & constants.O_CREAT) !== 0 && isPrivatePath(file) ? PRIVATE_FILE_MODE : mode;
   try {
-    return await open(file, flags | O_NOFOLLOW, mode);
+    return await open(file, flags | O_NOFOLLOW, effective);
   } catch (error) {
     if (isLinkErrno(error)) throw new LinkRefused(displayPath(file));
     throw error;
@@ -179,10 +195,24 @@ export async function openReadStream(file: string): Promise<{ stream: ReadStream
   return { stream: handle.createReadStream(), size };
 }
 
-/** Creates `dir` (and missing parents) as real folders; refuses when a folder on the way is a link. */
+/**
+ * Creates `dir` (and missing parents) as real folders; refuses when a folder on the way
+ * is a link. Below a private root each folder it creates gets mode 0700, umask or not.
+ */
 export async function mkdirSafe(dir: string): Promise<void> {
   await assertNoLinkedFolders(dir);
-  await mkdir(dir, { recursive: true });
+  const absolute = resolve(dir);
+  if (!isPrivatePath(join(absolute, '_'))) {
+    await mkdir(absolute, { recursive: true });
+    return;
+  }
+  const first = await mkdir(absolute, { recursive: true, mode: PRIVATE_DIR_MODE });
+  if (first === undefined) return;
+  // The folders created, from the outermost down: the umask may have taken bits off (never added).
+  for (let current = absolute; ; current = dirname(current)) {
+    await chmod(current, PRIVATE_DIR_MODE);
+    if (current === first || dirname(current) === current) break;
+  }
 }
 
 /**
@@ -194,7 +224,9 @@ export async function mkdirSafe(dir: string): Promise<void> {
 export async function writeFileAtomicSafe(file: string, data: string | Buffer, mode?: number): Promise<void> {
   await mkdirSafe(dirname(file));
   await assertNotLink(file);
-  await writeFileAtomic(file, data, { fsync: true, ...(mode === undefined ? {} : { mode }) });
+  // Below a private root the file is its owner's alone, whatever was asked (set explicitly, so no umask applies).
+  const effective = isPrivatePath(file) ? PRIVATE_FILE_MODE : mode;
+  await writeFileAtomic(file, data, { fsync: true, ...(effective === undefined ? {} : { mode: effective }) });
 }
 
 /** Renames a file within guarded roots; a link as the source or on either folder path is refused. */

@@ -13,7 +13,7 @@ import { KeyedMutex } from '../storage/index.js';
 import { isoNow, uuid, type Clock, type IdGenerator, systemClock } from '../util/index.js';
 import { createFsInviteStore } from './fs-invite-store.js';
 import type { InviteRecord, InviteStore } from './invite-store.js';
-import type { Acceptance, Invite, InviteStatus } from '../schemas/structures.js';
+import type { Acceptance, Invite, InvitePreview, InviteStatus } from '../schemas/structures.js';
 import type { MemberService } from './members.js';
 import type { StructureService } from './structures.js';
 
@@ -174,6 +174,28 @@ export class InviteService {
         ...(newToken ? { token: newToken } : {}),
       };
     });
+  }
+
+  /**
+   * What an invite offers, for its addressee to read before accepting: the structure's
+   * name, the role, the address, when it expires, and whether the address already has a
+   * user (who then signs in with their own token). 404 unknown, 410 no longer usable.
+   */
+  async preview(token: string): Promise<InvitePreview> {
+    const invite = await this.invites.byTokenHash(hashToken(token));
+    if (!invite) throw notFound('invite not found');
+    this.assertUsable(invite);
+    const structure = this.options.structures.record(invite.structure_id);
+    const user = await this.options.users.byEmail(invite.email);
+    return {
+      structure_id: invite.structure_id,
+      structure_name: structure.name,
+      role: invite.role,
+      email: invite.email,
+      invited_by: invite.invited_by,
+      expires_at: invite.expires_at,
+      existing_user: user !== undefined && (await this.options.users.createdByInvite(user.id)) !== invite.id,
+    };
   }
 
   /** 410 unless the invite is pending and unexpired. */

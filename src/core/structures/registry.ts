@@ -58,11 +58,34 @@ export class StructureRegistry {
   /** Position of a shared store's change clock this registry has caught up with. */
   private cursor = 0;
   private syncing: Promise<void> | undefined;
+  /** Told the id of every structure whose record changed (here, or brought in from another instance). */
+  private readonly listeners = new Set<(id: string) => void>();
 
   constructor(
     private readonly store: StructureStore,
     private readonly clock: Clock,
   ) {}
+
+  /**
+   * Calls `listener` with a structure's id after each change of its record is applied in
+   * memory (before the change's caller is answered), and after a change another instance
+   * made is brought in; returns the remover. Who may do what may have changed with it:
+   * open streams are checked again (see ConnectionRegistry.recheck).
+   */
+  onChanged(listener: (id: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(id: string): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(id);
+      } catch {
+        // A listener's failure is its own: the change is applied and the others are told.
+      }
+    }
+  }
 
   /** Loads every structure from the store. */
   async load(): Promise<void> {
@@ -100,6 +123,7 @@ export class StructureRegistry {
     const next = entryOf(loaded.record, loaded.seq);
     next.version = (entry?.version ?? 0) + 1;
     this.entries.set(id, next);
+    this.changed(id);
     return next;
   }
 
@@ -218,6 +242,7 @@ export class StructureRegistry {
           indexChange(entry, change);
         }
         entry.version++;
+        this.changed(id);
         try {
           await this.store.applied(entry.record, entry.seq);
         } catch (error) {

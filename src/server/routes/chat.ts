@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../app.js';
-import { userConnectionKey } from '../../core/auth/index.js';
+import { userConnectionKey, type ConnectionGuard } from '../../core/auth/index.js';
 import { authorOf, decodeAttachments, type MessageAuthor, type Run } from '../../core/chat/index.js';
 import { OrgError } from '../../core/errors.js';
 import { ChatMessageSchema, type ChatMessage, HISTORY_LIMIT, HistoryMessageSchema, HistoryQuerySchema, RunRefSchema, SyncResultSchema, Uuid } from '../../core/schemas/index.js';
@@ -11,7 +11,7 @@ import { NoContent, problems } from '../schemas/common.js';
 import { bearerHashOf } from '../access.js';
 import { addLogIds } from '../log-ids.js';
 import { nodeScopeOf, runScopeOf } from '../scope.js';
-import { streamEvents, streamRun, type StreamOptions } from '../sse.js';
+import { streamRun, streamStored, type StreamOptions } from '../sse.js';
 
 /**
  * Where a message came from and who wrote it, for the history, from the request's
@@ -43,15 +43,34 @@ async function startTurn(app: Pick<App, 'chat'>, request: FastifyRequest, body: 
  * Stream options of a request: the keepalive interval, revocation of an MCP key (or the
  * replacement of the user token it was opened with) ends the stream, and a drain ends it with `retry:` (at once when the run executes elsewhere).
  */
-function streamOptions(app: Pick<App, 'config' | 'connections' | 'chat' | 'streams'>, request: FastifyRequest, runId: string, after = 0): StreamOptions {
+function streamOptions(app: Pick<App, 'config' | 'connections' | 'chat' | 'streams' | 'access'>, request: FastifyRequest, runId: string, after = 0): StreamOptions {
   const principal = request.principal;
   const hash = bearerHashOf(request);
+  const guard = guardOf(app, request);
   return {
     after,
     keepaliveMs: app.config.keepaliveMs,
     watchDrain: (end) => app.streams.register({ local: () => app.chat.runsHere(runId), end }),
-    ...(principal?.kind === 'mcp' ? { watchRevocation: (end: (reason: string) => void) => app.connections.register(principal.key.id, end) } : {}),
-    ...(principal?.kind === 'user' && hash ? { watchRevocation: (end: (reason: string) => void) => app.connections.register(userConnectionKey(principal.id, hash), end) } : {}),
+    ...(principal?.kind === 'mcp' ? { watchRevocation: (end: (reason: string) => void) => app.connections.register(principal.key.id, end, guard) } : {}),
+    ...(principal?.kind === 'user' && hash ? { watchRevocation: (end: (reason: string) => void) => app.connections.register(userConnectionKey(principal.id, hash), end, guard) } : {}),
+  };
+}
+
+/**
+ * What keeps a stream open: its caller may still do the route's action on the node it
+ * follows (the role matrix read again whenever the structure changes). A member removed
+ * or demoted below operator, a node deleted, a structure archived: the stream ends.
+ */
+function guardOf(app: Pick<App, 'access'>, request: FastifyRequest): ConnectionGuard | undefined {
+  const { principal, scope, accessRule: rule } = request;
+  if (!principal || !scope || !rule || (rule.kind !== 'structure' && rule.kind !== 'run')) return undefined;
+  const { structureId, roleId } = scope as { structureId: string; roleId?: string };
+  return {
+    structureId,
+    allowed: () => {
+      app.access.authorize(principal, rule.action, structureId, roleId);
+      return true;
+    },
   };
 }
 
@@ -65,7 +84,7 @@ function actorOf(request: FastifyRequest): string {
 }
 
 /** Routes of chat: send a message (streamed or sync), follow or cancel a run, read the history. */
-export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'config' | 'connections' | 'streams'> }> = async (server, { app }) => {
+export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'config' | 'connections' | 'streams' | 'access'> }> = async (server, { app }) => {
   const tags = ['chat'];
   const chat = { kind: 'structure', action: 'chat', from: 'body', node: 'body', runToken: 'delegate' } as const;
   const sseDoc = { description: 'text/event-stream of chat events: `id: <n>` and `data: <a ChatEvent as JSON>` per event', content: { 'text/event-stream': { schema: Type.String() } } };
@@ -162,15 +181,15 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'co
     async (request, reply) => {
       const after = Number(request.headers['last-event-id'] ?? 0);
       const { runId } = runScopeOf(request);
-      const { run, events } = await app.chat.replay(runId, after);
+      const followed = await app.chat.follow(runId, after);
+      // A run no longer in memory streams from the store, a part at a time.
+      if (!('run' in followed)) return streamStored(reply, runId, followed.frames);
+      const { run } = followed;
       // 204 tells an EventSource to stop reconnecting: the run is over and nothing follows.
-      if ((!run || run.finished) && events.length === 0) return reply.code(204).send(null);
-      if (run && !run.finished) {
-        // A draining instance hands the followers of runs executing elsewhere to the other instances.
-        if (app.streams.draining && !app.chat.runsHere(run.id)) throw new OrgError('unavailable', 'this instance is shutting down; follow the run again in a moment', { retryAfter: 1 });
-        await streamRun(reply, run, streamOptions(app, request, run.id, after));
-      }
-      else streamEvents(reply, runId, events);
+      if (run.finished && run.lastSeq <= after) return reply.code(204).send(null);
+      // A draining instance hands the followers of runs executing elsewhere to the other instances.
+      if (!run.finished && app.streams.draining && !app.chat.runsHere(run.id)) throw new OrgError('unavailable', 'this instance is shutting down; follow the run again in a moment', { retryAfter: 1 });
+      await streamRun(reply, run, streamOptions(app, request, run.id, after));
     },
   );
 

@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { App } from '../../app.js';
 import { NoContent, StructureParams, problems } from '../schemas/common.js';
-import { AcceptInviteSchema, AcceptanceSchema, InviteSchema, MemberRoleSchema, MemberSchema, MembersSchema, ShareSchema, Uuid } from '../../core/schemas/index.js';
+import { AcceptInviteSchema, AcceptanceSchema, InvitePreviewSchema, InviteSchema, MemberRoleSchema, MemberSchema, MembersSchema, ShareSchema, Uuid } from '../../core/schemas/index.js';
 import { actorOf } from '../access.js';
 import { scopeOf } from '../scope.js';
 import type { FastifyRequest } from 'fastify';
@@ -127,6 +127,21 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'invites' 
       await app.invites.revoke(scopeOf(request).structureId, request.params.invite_id);
       return reply.code(204).send(null);
     },
+  );
+
+  server.post(
+    '/api/org/invites/preview',
+    {
+      config: { access: { kind: 'public' }, audit: false },
+      schema: {
+        operationId: 'previewInvite',
+        summary: 'What an invite offers (structure, role, address), read with its one-time token before accepting (no bearer needed)',
+        tags,
+        body: AcceptInviteSchema,
+        response: { 200: InvitePreviewSchema, ...problems(400, 404, 410, 415) },
+      },
+    },
+    async (request, reply) => reply.header('cache-control', 'no-store').send(await app.invites.preview(request.body.token)),
   );
 
   server.post(

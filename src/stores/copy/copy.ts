@@ -154,7 +154,7 @@ async function copyRuns(from: OrgState, to: OrgState, node: { structureId: strin
     const where = { runId: agent.run_id, ...node };
     await to.chat.startRun(
       where,
-      { id: user.id, run_id: user.run_id, text: user.text, attachments: user.attachments, created_at: user.created_at, ...(user.origin ? { origin: user.origin } : {}), ...(user.delegated_by ? { delegated_by: user.delegated_by } : {}) },
+      { id: user.id, run_id: user.run_id, text: user.text, attachments: user.attachments, created_at: user.created_at, ...(user.origin ? { origin: user.origin } : {}), ...(user.delegated_by ? { delegated_by: user.delegated_by } : {}), ...(user.author ? { author: user.author } : {}) },
       { id: agent.id, run_id: agent.run_id, created_at: agent.created_at },
     );
     const events = await from.chat.events(agent.run_id, 0);

@@ -8,7 +8,7 @@
  */
 import type { AgentEndRecord, ChatCluster, ChatStore, RunLocation, StoredMessage } from '../../core/chat/store.js';
 import type { MessageAuthor } from '../../core/chat/types.js';
-import { runText, type EncodedEvent } from '../../core/chat/encoded.js';
+import { runText, sseFrame, type EncodedEvent } from '../../core/chat/encoded.js';
 import type { Db } from './db.js';
 import { aliveSql } from './instances.js';
 import { createPgDelegations } from './delegations.js';
@@ -56,6 +56,9 @@ function toMessage(row: MessageRow): StoredMessage {
 function toLocation(row: RunRow): RunLocation {
   return { runId: row.run_id, structureId: row.structure_id, nodeId: row.node_id, roleId: row.role_id };
 }
+
+/** Events read per query of a replay. */
+const REPLAY_PAGE = 256;
 
 /** The store over `db`. */
 export function createPgChatStore(db: Db, options: PgChatStoreOptions): ChatStore {
@@ -129,6 +132,19 @@ export function createPgChatStore(db: Db, options: PgChatStoreOptions): ChatStor
     async events(runId, afterSeq) {
       const { rows } = await db.query<EncodedEvent>('SELECT seq, type, json FROM run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq', [runId, afterSeq]);
       return rows;
+    },
+
+    async *eventFrames(runId, afterSeq) {
+      // A page at a time, by sequence: a replay holds one page, however long the run.
+      for (let after = afterSeq; ; ) {
+        const { rows } = await db.query<EncodedEvent>('SELECT seq, type, json FROM run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3', [runId, after, REPLAY_PAGE]);
+        if (rows.length === 0) return;
+        let text = '';
+        for (const row of rows) text += sseFrame(row);
+        yield Buffer.from(text, 'utf8');
+        if (rows.length < REPLAY_PAGE) return;
+        after = rows.at(-1)!.seq;
+      }
     },
 
     async messages(where, page) {

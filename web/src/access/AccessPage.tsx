@@ -4,6 +4,7 @@ import { useTitle } from '../ui/hooks';
 import { InfoNote } from '../ui/Notice';
 import { KeysSection } from './KeysSection';
 import { MembersSection } from './MembersSection';
+import { WorkspaceSection } from './WorkspaceSection';
 
 /** The access page of a structure. */
 export function AccessPage({ structureId }: { structureId: string }) {
@@ -19,7 +20,10 @@ export function AccessPage({ structureId }: { structureId: string }) {
       ) : (
         <div className="access-grid">
           <KeysSection structureId={structureId} />
-          <MembersSection structureId={structureId} />
+          <div className="access-column">
+            <MembersSection structureId={structureId} />
+            <WorkspaceSection structureId={structureId} />
+          </div>
         </div>
       )}
     </div>

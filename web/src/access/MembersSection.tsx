@@ -16,7 +16,7 @@ import { useLoad } from '../ui/useLoad';
 const ROLES: Role[] = ['viewer', 'operator', 'owner'];
 
 export function MembersSection({ structureId }: { structureId: string }) {
-  const { api, me } = useSession();
+  const { api, me, refreshStructures } = useSession();
   const toast = useToast();
   const base = structurePath(structureId);
   const members = useLoad((signal) => api.get<Members>(`${base}/members`, { signal }), [api, base]);
@@ -26,6 +26,8 @@ export function MembersSection({ structureId }: { structureId: string }) {
   const [sent, setSent] = useState<Invite | null>(null);
   const [removing, setRemoving] = useState<Member | null>(null);
   const [cancelling, setCancelling] = useState<Members['invites'][number] | null>(null);
+  /** A change of the caller's own role, waiting for confirmation. */
+  const [ownChange, setOwnChange] = useState<{ member: Member; next: Role } | null>(null);
 
   const share = () =>
     run(async () => {
@@ -38,6 +40,11 @@ export function MembersSection({ structureId }: { structureId: string }) {
 
   const changeRole = async (member: Member, next: Role) => {
     setError(null);
+    if (member.user_id === me.user?.id) {
+      // Your own role: asked first, and no Undo (a lower role may not change it back).
+      setOwnChange({ member, next });
+      return;
+    }
     try {
       await api.patch(`${base}/members/${encodeURIComponent(member.user_id)}`, { role: next });
       await members.reload();
@@ -54,6 +61,8 @@ export function MembersSection({ structureId }: { structureId: string }) {
       });
     } catch (failure) {
       setError(failure);
+      // The list shows the role the server has, not the one picked.
+      await members.reload();
     }
   };
 
@@ -164,6 +173,30 @@ export function MembersSection({ structureId }: { structureId: string }) {
             ))}
           </tbody>
         </table>
+      ) : null}
+      {ownChange ? (
+        <Confirm
+          title={`Change your own role to ${ownChange.next}?`}
+          message={
+            <p>
+              {ownChange.next === 'owner'
+                ? 'You become an owner of this workspace.'
+                : `As ${ownChange.next} you can no longer manage keys, members or webhooks here, and you cannot change your role back: another owner would have to.`}
+            </p>
+          }
+          confirmLabel={`Become ${ownChange.next}`}
+          danger={ownChange.next !== 'owner'}
+          onClose={() => {
+            setOwnChange(null);
+            // Declined or done: the list shows the server's role either way.
+            void members.reload();
+          }}
+          onConfirm={async () => {
+            await api.patch(`${base}/members/${encodeURIComponent(ownChange.member.user_id)}`, { role: ownChange.next });
+            await refreshStructures();
+            toast({ tone: 'success', message: `You are now ${ownChange.next} of this workspace.` });
+          }}
+        />
       ) : null}
       {removing ? (
         <Confirm

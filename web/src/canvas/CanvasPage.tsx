@@ -18,6 +18,7 @@ import { ArchiveDialog } from './ArchiveDialog';
 import type { Point } from './layout';
 import { NodeList } from './NodeList';
 import { NodePanel } from './NodePanel';
+import { NodeSearch } from './NodeSearch';
 import { Splitter, usePanelWidth } from './Splitter';
 import { useTidy } from './useTidy';
 
@@ -35,6 +36,14 @@ export function CanvasPage({ structureId, roleId }: { structureId: string; roleI
   const [dialog, setDialog] = useState<'add' | 'archive' | null>(null);
   const [moveError, setMoveError] = useState<unknown>(null);
   const [width, setWidth] = usePanelWidth();
+  /** Nodes whose reports the canvas hides (for this visit of the page). */
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
+  const toggleCollapsed = (id: string) =>
+    setCollapsed((current) => {
+      const next = new Set(current);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
 
   const detail = structure.data;
   const nodes = detail?.agents ?? [];
@@ -55,7 +64,15 @@ export function CanvasPage({ structureId, roleId }: { structureId: string; roleI
       throw failure;
     }
   };
-  const tidy = useTidy({ nodes, move, reload: reloadAll, onError: setMoveError });
+  const tidy = useTidy({ nodes, save: (moving, point) => api.patch<OrgNode>(nodePath(structureId, moving), point), reload: reloadAll, onError: setMoveError });
+  /** A turn of a node was accepted: it shows working at once; when it ends, the server's states are read again. */
+  const activity = (roleIdOf: string) => (running: boolean) => {
+    if (running) {
+      if (structure.data) structure.setData({ ...structure.data, agents: structure.data.agents.map((node) => (node.role_id === roleIdOf ? { ...node, state: 'working' } : node)) });
+    } else {
+      void structure.reload();
+    }
+  };
 
   if (!detail) {
     return <div className="page">{structure.error ? <ErrorNote error={structure.error} /> : <Skeleton lines={6} label="Loading the workspace" />}</div>;
@@ -88,6 +105,7 @@ export function CanvasPage({ structureId, roleId }: { structureId: string; roleI
             {detail.template} · {nodes.length} node{nodes.length === 1 ? '' : 's'} · {working} working
           </span>
           <span className="grow" />
+          {nodes.length > 1 ? <NodeSearch nodes={nodes} onPick={(picked) => navigate(href.canvas(structureId, picked))} /> : null}
           {canWrite && !narrow && nodes.length > 1 ? (
             <button type="button" className="btn btn-small" disabled={tidy.busy} onClick={() => void tidy.run()} title="Lay the whole tree out again and save the positions">
               {tidy.busy ? 'Tidying…' : 'Tidy up'}
@@ -126,6 +144,7 @@ export function CanvasPage({ structureId, roleId }: { structureId: string; roleI
               onMove={move}
                 placed={tidy.placed}
                 fitRequest={tidy.fitRequest}
+                collapsed={collapsed}
               />
             </Suspense>
           </div>
@@ -140,7 +159,17 @@ export function CanvasPage({ structureId, roleId }: { structureId: string; roleI
       {narrow ? null : <Splitter width={width} onResize={setWidth} />}
       <aside className={`side-panel${selected ? ' side-panel-node' : ''}`} aria-label={selected ? `${selected.label}` : 'Nodes'}>
         {selected ? (
-          <NodePanel key={selected.role_id} structureId={structureId} node={selected} nodes={nodes} canWrite={canWrite} onChanged={reloadAll} onDeleted={() => onDeleted(selected)} />
+          <NodePanel
+            key={selected.role_id}
+            structureId={structureId}
+            node={selected}
+            nodes={nodes}
+            canWrite={canWrite}
+            onChanged={reloadAll}
+            onDeleted={() => onDeleted(selected)}
+            onActivity={activity(selected.role_id)}
+            {...(narrow ? {} : { collapse: { collapsed: collapsed.has(selected.id), toggle: () => toggleCollapsed(selected.id) } })}
+          />
         ) : narrow ? (
           roleId ? <ErrorNote error={new Error(`There is no node ${roleId} in this workspace (it may have been deleted).`)} /> : null
         ) : (

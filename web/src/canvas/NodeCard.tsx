@@ -8,7 +8,7 @@ import type { CardNode } from './flow';
 
 /** The canvas node component. */
 export function NodeCard({ data }: NodeProps<CardNode>) {
-  const { node, selected } = data;
+  const { node, selected, hidden } = data;
   return (
     <div className={`card-node card-${node.state}${selected ? ' card-selected' : ''}`}>
       <Handle type="target" position={Position.Top} id="top" isConnectable={false} />
@@ -21,6 +21,7 @@ export function NodeCard({ data }: NodeProps<CardNode>) {
         <span className={`state-pill state-${node.state}`} data-state={node.state}>
           {node.state}
         </span>
+        {hidden > 0 ? <span className="card-hidden"> +{hidden} hidden</span> : null}
       </span>
       <Handle type="source" position={Position.Bottom} id="bottom" isConnectable={false} />
     </div>

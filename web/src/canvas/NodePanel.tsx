@@ -18,6 +18,10 @@ export interface NodePanelProps {
   canWrite: boolean;
   onChanged: () => Promise<void>;
   onDeleted: () => Promise<void>;
+  /** A turn of the node started or ended (see ChatPanel). */
+  onActivity?: (running: boolean) => void;
+  /** Whether the canvas hides the node's reports, and the switch (absent where there is no canvas). */
+  collapse?: { collapsed: boolean; toggle: () => void };
 }
 
 const TABS = [
@@ -25,7 +29,7 @@ const TABS = [
   { id: 'files', label: 'Files' },
 ] as const;
 
-export function NodePanel({ structureId, node, nodes, canWrite, onChanged, onDeleted }: NodePanelProps) {
+export function NodePanel({ structureId, node, nodes, canWrite, onChanged, onDeleted, onActivity, collapse }: NodePanelProps) {
   const [tab, setTab] = useState<'chat' | 'files'>('chat');
   /** A turn to show once the chat has loaded it (from the shelf's run links). */
   const [showRun, setShowRun] = useState<string | null>(null);
@@ -34,7 +38,7 @@ export function NodePanel({ structureId, node, nodes, canWrite, onChanged, onDel
       <a className="panel-back" href={href.canvas(structureId)}>
         All nodes
       </a>
-      <NodeHeader structureId={structureId} node={node} nodes={nodes} canWrite={canWrite} onChanged={onChanged} onDeleted={onDeleted} />
+      <NodeHeader structureId={structureId} node={node} nodes={nodes} canWrite={canWrite} onChanged={onChanged} onDeleted={onDeleted} {...(collapse ? { collapse } : {})} />
       <div className="panel-tabs" role="tablist" aria-label={`${node.label}: chat and files`}>
         {TABS.map((candidate) => (
           <button
@@ -60,7 +64,14 @@ export function NodePanel({ structureId, node, nodes, canWrite, onChanged, onDel
       </div>
       <div className="panel-body" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
         {tab === 'chat' ? (
-          <ChatPanel structureId={structureId} node={node} canChat={canWrite} showRun={showRun} onRunShown={() => setShowRun(null)} />
+          <ChatPanel
+            structureId={structureId}
+            node={node}
+            canChat={canWrite}
+            showRun={showRun}
+            onRunShown={() => setShowRun(null)}
+            {...(onActivity ? { onActivity } : {})}
+          />
         ) : (
           <Shelf
             structureId={structureId}

@@ -7,14 +7,20 @@ import type { Edge, Node } from '@xyflow/react';
 import type { OrgNode } from '../api/types';
 import { NODE_H, NODE_W, edgeSide, stackedIds, type Point } from './layout';
 
-/** The data of a canvas node: the org node and whether it is the selected one. */
-export type CardData = { node: OrgNode; selected: boolean };
+/** The data of a canvas node: the org node, whether it is the selected one, and how many nodes below it are hidden (collapsed). */
+export type CardData = { node: OrgNode; selected: boolean; hidden: number };
 
 /** A canvas node. */
 export type CardNode = Node<CardData, 'card'>;
 
 /** Canvas nodes for org nodes at their positions; only operators and owners may drag. */
-export function toFlowNodes(nodes: readonly OrgNode[], positions: ReadonlyMap<string, Point>, selected: string | undefined, canMove: boolean): CardNode[] {
+export function toFlowNodes(
+  nodes: readonly OrgNode[],
+  positions: ReadonlyMap<string, Point>,
+  selected: string | undefined,
+  canMove: boolean,
+  hiddenBelow: ReadonlyMap<string, number> = new Map(),
+): CardNode[] {
   return nodes.map((node) => {
     const position = positions.get(node.id) ?? { x: node.x, y: node.y };
     return {
@@ -27,7 +33,7 @@ export function toFlowNodes(nodes: readonly OrgNode[], positions: ReadonlyMap<st
       width: NODE_W,
       height: NODE_H,
       measured: { width: NODE_W, height: NODE_H },
-      data: { node, selected: node.role_id === selected },
+      data: { node, selected: node.role_id === selected, hidden: hiddenBelow.get(node.id) ?? 0 },
       draggable: canMove,
       selectable: true,
       connectable: false,
@@ -39,6 +45,28 @@ export function toFlowNodes(nodes: readonly OrgNode[], positions: ReadonlyMap<st
       domAttributes: { 'data-role-id': node.role_id, 'data-x': position.x, 'data-y': position.y, 'aria-pressed': node.role_id === selected },
     };
   });
+}
+
+/**
+ * What collapsing hides: the ids of every node below a collapsed one, and for each
+ * collapsed node how many are hidden below it. Pure.
+ */
+export function collapsedView(nodes: readonly OrgNode[], collapsed: ReadonlySet<string>): { hidden: Set<string>; hiddenBelow: Map<string, number> } {
+  const children = new Map<string, OrgNode[]>();
+  for (const node of nodes) if (node.parent_id) children.set(node.parent_id, [...(children.get(node.parent_id) ?? []), node]);
+  const hidden = new Set<string>();
+  const hiddenBelow = new Map<string, number>();
+  for (const id of collapsed) {
+    let count = 0;
+    const stack = [...(children.get(id) ?? [])];
+    for (let next = stack.pop(); next; next = stack.pop()) {
+      count++;
+      hidden.add(next.id);
+      stack.push(...(children.get(next.id) ?? []));
+    }
+    if (count > 0) hiddenBelow.set(id, count);
+  }
+  return { hidden, hiddenBelow };
 }
 
 /** An edge per parent link. */

@@ -1,6 +1,6 @@
 /**
  * Where nodes go on the canvas. Positions are box centres in canvas units, as the API
- * stores them. The tree layout comes from dagre (top to bottom, ranks spaced as the
+ * stores them. The tree layout is d3-hierarchy's tidy tree (top to bottom, ranks spaced as the
  * bundled templates space them), made compact the way org charts are: the leaf reports
  * of a manager with several of them are stacked in an indented column below it instead
  * of spreading in one wide row, so a 40-node tree keeps a shape close to the screen's
@@ -11,7 +11,7 @@
  * next to their parent where the tree layout would put them, clear of every other node.
  * Pure functions; tested without a browser.
  */
-import dagre from '@dagrejs/dagre';
+import { hierarchy, tree } from 'd3-hierarchy';
 
 /** Width of a node box in canvas units. */
 export const NODE_W = 232;
@@ -46,10 +46,10 @@ export function overlaps(a: Point, b: Point): boolean {
   return Math.abs(a.x - b.x) < NODE_W && Math.abs(a.y - b.y) < NODE_H;
 }
 
-/** Children per parent id, each list in creation order. */
+/** Children per parent id, each list in the order they have on the canvas (see {@link byPlace}). */
 function childrenOf(nodes: readonly LayoutNode[]): Map<string, LayoutNode[]> {
   const byParent = new Map<string, LayoutNode[]>();
-  for (const node of [...nodes].sort(byCreation)) {
+  for (const node of [...nodes].sort(byPlace)) {
     if (!node.parent_id) continue;
     const list = byParent.get(node.parent_id) ?? [];
     list.push(node);
@@ -58,13 +58,22 @@ function childrenOf(nodes: readonly LayoutNode[]): Map<string, LayoutNode[]> {
   return byParent;
 }
 
+/**
+ * Siblings in the order they have on the canvas: left to right, then top to bottom (a
+ * stacked column), then by creation and id (nodes not placed yet, or template nodes
+ * created at the same instant): the layout keeps the order the author sees.
+ */
+function byPlace(a: LayoutNode, b: LayoutNode): number {
+  return a.x - b.x || a.y - b.y || byCreation(a, b);
+}
+
 function byCreation(a: LayoutNode, b: LayoutNode): number {
   return a.created_at === b.created_at ? (a.id < b.id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1;
 }
 
 /**
  * The stacked columns: for each manager with at least `STACK_MIN` leaf reports, those
- * leaves in creation order (its other reports are laid out as usual, below the column).
+ * leaves in their order on the canvas (its other reports are laid out as usual, below the column).
  */
 function stackColumns(nodes: readonly LayoutNode[], children = childrenOf(nodes)): Map<string, LayoutNode[]> {
   const ids = new Set(nodes.map((node) => node.id));
@@ -87,8 +96,10 @@ const COLUMN_OVERHANG = STACK_INDENT + NODE_W - NODE_W / 2;
 /**
  * The compact tree layout of every node, with the root's centre at (0, 0). A manager
  * whose reports are all leaves (at least `STACK_MIN`) has them stacked below it, each
- * `STACK_INDENT` right of its centre; dagre lays out the rest, with the manager and its
- * column as one tall box, and every rank's boxes aligned at the top.
+ * `STACK_INDENT` right of its centre; d3-hierarchy's tidy tree (Reingold–Tilford, linear
+ * in the number of nodes) lays out the rest, with the manager and its column as one wide,
+ * tall box. Each depth starts below the tallest box of the depth above, and siblings keep
+ * the order they have on the canvas now (left to right, then by creation).
  */
 export function treeLayout(nodes: readonly LayoutNode[]): Map<string, Point> {
   const children = childrenOf(nodes);
@@ -96,36 +107,37 @@ export function treeLayout(nodes: readonly LayoutNode[]): Map<string, Point> {
   const columns = stackColumns(nodes, children);
   const stacked = new Set([...columns.values()].flat().map((leaf) => leaf.id));
 
-  const graph = new dagre.graphlib.Graph();
-  graph.setGraph({ rankdir: 'TB', nodesep: GAP_X, ranksep: RANK_STEP - NODE_H, marginx: 0, marginy: 0 });
-  graph.setDefaultEdgeLabel(() => ({}));
-  const size = (id: string) => {
-    const column = columns.get(id);
-    return column ? { width: NODE_W + COLUMN_OVERHANG, height: NODE_H + column.length * STACK_STEP } : { width: NODE_W, height: NODE_H };
-  };
-  for (const node of nodes) if (!stacked.has(node.id)) graph.setNode(node.id, size(node.id));
-  for (const [parent, list] of children) {
-    if (!ids.has(parent)) continue;
-    for (const child of list) if (!stacked.has(child.id)) graph.setEdge(parent, child.id);
-  }
-  dagre.layout(graph);
+  // The tree d3 lays out: laid-out nodes only, orphans and second roots under one virtual root.
+  const roots = nodes.filter((node) => !node.parent_id || !ids.has(node.parent_id)).sort(byPlace);
+  const VIRTUAL = '\u0000root';
+  const kids = (id: string): LayoutNode[] => (id === VIRTUAL ? roots : (children.get(id) ?? []).filter((child) => !stacked.has(child.id)));
+  const root = hierarchy<{ id: string }>({ id: VIRTUAL }, (datum) => kids(datum.id));
+  const width = (id: string) => (columns.has(id) ? NODE_W + COLUMN_OVERHANG : NODE_W);
+  const height = (id: string) => NODE_H + (columns.get(id)?.length ?? 0) * STACK_STEP;
+  // x in canvas units: a node size of 1 and separations in units.
+  tree<{ id: string }>()
+    .nodeSize([1, 1])
+    .separation((a, b) => (width(a.data.id) + width(b.data.id)) / 2 + GAP_X)(root);
 
-  // dagre centres boxes in their rank; line every rank up at its top instead.
-  const boxes = graph.nodes().map((id) => ({ id, ...(graph.node(id) as { x: number; y: number; width: number; height: number }) }));
-  const rankTop = new Map<number, number>();
-  for (const box of boxes) rankTop.set(Math.round(box.y), Math.min(rankTop.get(Math.round(box.y)) ?? Infinity, box.y - box.height / 2));
+  // Each depth's top: below the tallest box of the depth above (the virtual root is depth 0).
+  const tallest: number[] = [];
+  root.each((entry) => {
+    if (entry.depth > 0) tallest[entry.depth] = Math.max(tallest[entry.depth] ?? 0, height(entry.data.id));
+  });
+  const tops: number[] = [0, 0];
+  for (let depth = 2; depth < tallest.length; depth++) tops[depth] = tops[depth - 1]! + (tallest[depth - 1] ?? NODE_H) + RANK_STEP - NODE_H;
+
   const raw = new Map<string, Point>();
-  for (const box of boxes) {
-    const top = rankTop.get(Math.round(box.y))!;
-    const x = columns.has(box.id) ? box.x - COLUMN_OVERHANG / 2 : box.x;
-    raw.set(box.id, { x, y: top + NODE_H / 2 });
-  }
+  root.each((entry) => {
+    if (entry.depth === 0) return;
+    const x = columns.has(entry.data.id) ? (entry.x ?? 0) - COLUMN_OVERHANG / 2 : (entry.x ?? 0);
+    raw.set(entry.data.id, { x, y: tops[entry.depth]! + NODE_H / 2 });
+  });
   for (const [parent, column] of columns) {
     const at = raw.get(parent)!;
     column.forEach((leaf, index) => raw.set(leaf.id, { x: at.x + STACK_INDENT + NODE_W / 2, y: at.y + (index + 1) * STACK_STEP }));
   }
-  const root = nodes.find((node) => !node.parent_id || !ids.has(node.parent_id));
-  const origin = root ? raw.get(root.id)! : { x: 0, y: 0 };
+  const origin = roots[0] ? raw.get(roots[0].id)! : { x: 0, y: 0 };
   return new Map([...raw].map(([id, point]) => [id, { x: Math.round(point.x - origin.x), y: Math.round(point.y - origin.y) }]));
 }
 

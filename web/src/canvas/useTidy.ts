@@ -8,29 +8,33 @@ import type { OrgNode } from '../api/types';
 import { useToast } from '../ui/Toasts';
 import type { Point } from './layout';
 
-/** Saves at most this many positions at once. */
-const PARALLEL = 4;
+/**
+ * Saves at most this many positions at once. The server commits the changes of one
+ * structure that arrive together as one journal write, so a few more in flight means
+ * fewer writes; the page is re-read once, at the end, not after each save.
+ */
+const PARALLEL = 16;
 
 /** What the hook needs from the page. */
 export interface TidyOptions {
   nodes: readonly OrgNode[];
-  /** Saves one node's position (by role id). */
-  move: (roleId: string, point: Point) => Promise<void>;
+  /** Saves one node's position (by role id), without touching what the page shows. */
+  save: (roleId: string, point: Point) => Promise<unknown>;
   reload: () => Promise<void>;
   onError: (error: unknown) => void;
 }
 
 /** Saves positions, a few at a time; the first failure stops the rest and is thrown. */
-async function saveAll(moves: readonly (readonly [OrgNode, Point])[], move: TidyOptions['move']): Promise<void> {
+async function saveAll(moves: readonly (readonly [OrgNode, Point])[], save: TidyOptions['save']): Promise<void> {
   const queue = [...moves];
   const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) await move(next[0].role_id, next[1]);
+    for (let next = queue.shift(); next; next = queue.shift()) await save(next[0].role_id, next[1]);
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL, queue.length) }, worker));
 }
 
 /** The tidy-up action and what the canvas shows meanwhile. */
-export function useTidy({ nodes, move, reload, onError }: TidyOptions) {
+export function useTidy({ nodes, save, reload, onError }: TidyOptions) {
   const toast = useToast();
   const [busy, setBusy] = useState(false);
   const [placed, setPlaced] = useState<ReadonlyMap<string, Point> | undefined>(undefined);
@@ -40,7 +44,7 @@ export function useTidy({ nodes, move, reload, onError }: TidyOptions) {
   const apply = async (moves: readonly (readonly [OrgNode, Point])[]) => {
     setPlaced(new Map(moves.map(([node, point]) => [node.id, point])));
     setFitRequest((count) => count + 1);
-    await saveAll(moves, move);
+    await saveAll(moves, save);
   };
 
   const run = async () => {

@@ -1,15 +1,19 @@
 /**
  * The chat panel of the selected node: history (newest at the bottom, older pages on
- * request), the live turn rendered per event type, a message box with attachments,
- * and Stop while a turn runs.
+ * request) with who wrote each message, the live turn rendered per event type, a message
+ * box with attachments (Alt+M from anywhere; an unsent message survives a sign-out or a
+ * reload), Stop while a turn runs, and each finished reply announced to screen readers.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { nodePath } from '../api/client';
 import { useSession } from '../api/context';
+import type { Me } from '../api/context';
 import type { HistoryMessage, OrgNode } from '../api/types';
 import { formatSize, formatTime } from '../ui/format';
 import { Empty, ErrorNote } from '../ui/Notice';
 import { EventList } from './EventList';
+import { authorName } from './authors';
+import { clearDraft, loadDraft, saveDraft } from './drafts';
 import { fileToAttachment, useChat, type Attachment } from './useChat';
 
 const MAX_FILES = 10;
@@ -23,14 +27,22 @@ export interface ChatPanelProps {
   /** A turn to scroll to and focus once it is loaded (the shelf's run links). */
   showRun?: string | null;
   onRunShown?: () => void;
+  /** A turn of this node started (a message was accepted) or ended: the page shows the node's state at once. */
+  onActivity?: (running: boolean) => void;
 }
 
 /** Chat with one node. */
-export function ChatPanel({ structureId, node, canChat, showRun, onRunShown }: ChatPanelProps) {
+export function ChatPanel({ structureId, node, canChat, showRun, onRunShown, onActivity }: ChatPanelProps) {
   const { api, me } = useSession();
-  const chat = useChat(api, structureId, node.role_id);
+  const chat = useChat(api, structureId, node.role_id, onActivity ? { onActivity } : {});
   const viewer = me.user?.email;
-  const [text, setText] = useState('');
+  const draftKey = { structureId, roleId: node.role_id, userId: me.user?.id ?? me.kind };
+  const [text, setTextState] = useState(() => loadDraft(draftKey));
+  const setText = (value: string) => {
+    setTextState(value);
+    saveDraft(draftKey, value);
+  };
+  const announced = useAnnouncements(chat.messages, node.label);
   const [files, setFiles] = useState<Attachment[]>([]);
   const [fileError, setFileError] = useState<string | null>(null);
   const [downloadError, setDownloadError] = useState<unknown>(null);
@@ -89,15 +101,30 @@ export function ChatPanel({ structureId, node, canChat, showRun, onRunShown }: C
     const message = text.trim();
     if (!message || chat.sending) return;
     stick.current = true;
-    setText('');
+    setTextState('');
     const attachments = files;
     setFiles([]);
     const ok = await chat.send(message, attachments);
-    if (!ok) {
-      setText(message);
+    if (ok) clearDraft(draftKey);
+    else {
+      // Refused before the server took it: the message is offered again, as it was.
+      setTextState(message);
       setFiles(attachments);
     }
   };
+
+  // Alt+M from anywhere on the page: to the message box.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (!event.altKey || event.ctrlKey || event.metaKey || event.code !== 'KeyM') return;
+      const box = document.getElementById('chat-input');
+      if (!box) return;
+      event.preventDefault();
+      box.focus();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
 
   const download = (name: string) => {
     setDownloadError(null);
@@ -136,11 +163,14 @@ export function ChatPanel({ structureId, node, canChat, showRun, onRunShown }: C
         {!chat.loading && chat.messages.length === 0 ? <Empty>No messages yet. Ask {node.label} for something.</Empty> : null}
         {chat.messages.map((message) =>
           message.sender === 'user' ? (
-            <UserMessage key={message.id} message={message} />
+            <UserMessage key={message.id} message={message} me={me} />
           ) : (
             <AgentMessage key={message.id} message={message} node={node} structureId={structureId} onDownload={download} viewer={viewer} />
           ),
         )}
+      </div>
+      <div className="sr-only" role="status" aria-live="polite" data-testid="chat-announcer">
+        {announced}
       </div>
       <ErrorNote error={chat.error} onDismiss={chat.clearError} />
       <ErrorNote error={downloadError} onDismiss={() => setDownloadError(null)} />
@@ -161,7 +191,8 @@ export function ChatPanel({ structureId, node, canChat, showRun, onRunShown }: C
             rows={3}
             value={text}
             maxLength={100_000}
-            placeholder={`Message ${node.label}… (Enter sends, Shift+Enter adds a line)`}
+            aria-keyshortcuts="Alt+M"
+            placeholder={`Message ${node.label}… (Enter sends, Shift+Enter adds a line, Alt+M comes here)`}
             onChange={(event) => setText(event.target.value)}
             onKeyDown={(event) => {
               if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
@@ -222,11 +253,37 @@ export function ChatPanel({ structureId, node, canChat, showRun, onRunShown }: C
   );
 }
 
-function UserMessage({ message }: { message: HistoryMessage }) {
+/**
+ * The latest finished reply in a sentence for screen readers ("<node> replied: <summary>"),
+ * once per reply that finished while the chat was open (history loaded at first is not read out).
+ */
+function useAnnouncements(messages: readonly HistoryMessage[], label: string): string {
+  const [text, setText] = useState('');
+  const seen = useRef<Set<string> | null>(null);
+  useEffect(() => {
+    const finished = messages.filter((message) => message.sender === 'agent' && message.status !== 'running');
+    if (seen.current === null) {
+      // Wait for the first page: what it holds was there before.
+      if (messages.length === 0) return;
+      seen.current = new Set(finished.map((message) => message.run_id));
+      return;
+    }
+    for (const message of finished) {
+      if (seen.current.has(message.run_id)) continue;
+      seen.current.add(message.run_id);
+      const last = message.events.at(-1);
+      const outcome = message.status === 'complete' ? `${label} replied: ${message.summary ?? 'done'}` : `${label}'s turn ended: ${last?.type === 'error' ? last.content.message : 'error'}`;
+      setText(outcome);
+    }
+  }, [messages, label]);
+  return text;
+}
+
+function UserMessage({ message, me }: { message: HistoryMessage; me: Me }) {
   return (
     <article className="msg msg-user">
       <header className="msg-head">
-        <span className="msg-who">You{message.origin ? ` · ${message.origin}` : ''}</span>
+        <span className="msg-who">{authorName(message, me)}</span>
         <time dateTime={message.created_at}>{formatTime(message.created_at)}</time>
       </header>
       <p className="msg-text">{message.text}</p>

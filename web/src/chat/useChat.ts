@@ -7,6 +7,7 @@
  */
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { cancelRun, followRun, openChatStream, type ChatStream } from '../../../src/client/stream.js';
+import { isTerminal } from '../../../src/core/chat/types.js';
 import { isOrgError } from '../../../src/core/errors.js';
 import { apiFailure, type Api } from '../api/client';
 import type { HistoryMessage } from '../api/types';
@@ -47,8 +48,18 @@ export interface Chat {
   refresh: () => Promise<void>;
 }
 
+/** What the page hears from the chat. */
+export interface ChatHooks {
+  /** A turn of this chat started (true: the message was accepted) or ended (false). */
+  onActivity?: (running: boolean) => void;
+}
+
+/** The first pause before trying again to reach a server that did not answer; doubled up to {@link RECOVER_MAX_MS}. */
+const RECOVER_FIRST_MS = 1_000;
+const RECOVER_MAX_MS = 15_000;
+
 /** Chat state and actions for a node. */
-export function useChat(api: Api, structureId: string, roleId: string): Chat {
+export function useChat(api: Api, structureId: string, roleId: string, hooks: ChatHooks = {}): Chat {
   const [state, dispatch] = useReducer(chatReducer, initialChat);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<unknown>(null);
@@ -59,6 +70,41 @@ export function useChat(api: Api, structureId: string, roleId: string): Chat {
   const controller = useRef(new AbortController());
   const stateRef = useRef(state);
   stateRef.current = state;
+  const hooksRef = useRef(hooks);
+  hooksRef.current = hooks;
+  const onStarted = useCallback(() => hooksRef.current.onActivity?.(true), []);
+  /** Tries again until the server answers (and whenever the browser comes back online); see `recover`. */
+  const refreshRef = useRef<() => Promise<void>>(() => Promise.resolve());
+  const recovering = useRef(false);
+  const recover = useCallback(() => {
+    if (recovering.current) return;
+    recovering.current = true;
+    const signal = controller.current.signal;
+    let delay = RECOVER_FIRST_MS;
+    let timer = 0;
+    const stop = () => {
+      window.clearTimeout(timer);
+      window.removeEventListener('online', attempt);
+      recovering.current = false;
+    };
+    function attempt() {
+      window.clearTimeout(timer);
+      if (signal.aborted) return stop();
+      refreshRef.current().then(
+        () => {
+          stop();
+          setError(null);
+        },
+        () => {
+          delay = Math.min(delay * 2, RECOVER_MAX_MS);
+          timer = window.setTimeout(attempt, delay);
+        },
+      );
+    }
+    window.addEventListener('online', attempt);
+    signal.addEventListener('abort', stop, { once: true });
+    timer = window.setTimeout(attempt, delay);
+  }, []);
 
   const historyPath = '/api/org/chat/history';
   const fetchPage = useCallback(
@@ -89,19 +135,21 @@ export function useChat(api: Api, structureId: string, roleId: string): Chat {
           return true;
         }
         dispatch({ type: 'event', runId, event });
+        if (isTerminal(event)) hooksRef.current.onActivity?.(false);
       }
       return false;
     } catch (failure) {
       if (signal.aborted) return false;
       // The stream's retries ran out: the turn goes on on the server, a reload picks it up.
       const lost = isOrgError(failure) && failure.extra?.run_id === runId;
-      setError(lost ? new Error('The connection to the running turn was lost; reload the page to pick it up again.') : apiFailure(failure));
-      return false;
+      setError(lost ? new Error('The connection to the running turn was lost; it is picked up again as soon as the server answers.') : apiFailure(failure));
+      if (lost || apiFailure(failure) instanceof TypeError) recover();
+      return true;
     } finally {
       following.current.delete(runId);
       if (!signal.aborted) setActiveRunId((current) => (current === runId ? null : current));
     }
-  }, []);
+  }, [recover]);
 
   /** Loads the newest page and resumes its running turn, if any. */
   const refresh = useCallback(
@@ -116,6 +164,7 @@ export function useChat(api: Api, structureId: string, roleId: string): Chat {
     },
     [api, fetchPage, follow],
   );
+  refreshRef.current = refresh;
 
   useEffect(() => {
     controller.current = new AbortController();
@@ -130,15 +179,17 @@ export function useChat(api: Api, structureId: string, roleId: string): Chat {
         if (controller.current.signal.aborted) return;
         setError(failure);
         setLoading(false);
+        if (failure instanceof TypeError) recover();
       },
     );
     return () => controller.current.abort();
-  }, [refresh]);
+  }, [refresh, recover]);
 
   const send = useCallback(
     async (message: string, attachments: Attachment[]) => {
       setSending(true);
       setError(null);
+      let sent = false;
       try {
         const body = {
           structure_id: structureId,
@@ -147,6 +198,9 @@ export function useChat(api: Api, structureId: string, roleId: string): Chat {
           ...(attachments.length > 0 ? { attachments: attachments.map(({ name, content_type, content_base64 }) => ({ name, content_type, content_base64 })) } : {}),
         };
         const stream = await openChatStream(api.transport, body, { signal: controller.current.signal });
+        // From here the server has the message: it is never offered again, whatever happens to the connection.
+        sent = true;
+        onStarted?.();
         const runId = stream.runId;
         const now = new Date().toISOString();
         const base = { run_id: runId, created_at: now, completed_at: null, summary: null, artifacts: [] };
@@ -158,16 +212,16 @@ export function useChat(api: Api, structureId: string, roleId: string): Chat {
         setSending(false);
         // A stream the server ended (this token was replaced): no request with the token.
         const ended = await follow(stream);
-        if (!controller.current.signal.aborted && !ended) await refresh();
+        if (!controller.current.signal.aborted && !ended) await refresh().catch(recover);
         return true;
       } catch (failure) {
         if (!controller.current.signal.aborted) setError(apiFailure(failure));
-        return false;
+        return sent;
       } finally {
         setSending(false);
       }
     },
-    [api, structureId, roleId, follow, refresh],
+    [api, structureId, roleId, follow, refresh, recover, onStarted],
   );
 
   const stop = useCallback(async () => {

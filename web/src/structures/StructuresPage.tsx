@@ -6,6 +6,7 @@ import { href, navigate } from '../router';
 import { formatTime } from '../ui/format';
 import { useTitle } from '../ui/hooks';
 import { Empty, ErrorNote } from '../ui/Notice';
+import { ArchivedWorkspaces } from './ArchivedWorkspaces';
 
 /** Lists and creates structures. */
 export function StructuresPage() {
@@ -69,6 +70,7 @@ export function StructuresPage() {
               </tbody>
             </table>
           )}
+          <ArchivedWorkspaces />
         </section>
         <form
           className="card side-form"

@@ -51,11 +51,41 @@ export function plainMessage(message: string): string {
   return message;
 }
 
+/** Labels of the API's field names that no form names otherwise. */
+const API_LABELS: FieldLabels = {
+  role_id: 'Role id',
+  parent_id: 'Reports to',
+  parent: 'Reports to',
+  container_url: 'Container URL',
+  starting_context: 'Starting context',
+  structure_id: 'Workspace',
+  tool_url: 'Tool URL',
+  x: 'Position x',
+  y: 'Position y',
+};
+
+/** API words in a server's sentence, in the words of the pages. */
+const API_WORDS: [RegExp, string | ((match: string, ...groups: string[]) => string)][] = [
+  [/\b(\d+) child node\(s\)/g, (_match, count) => `${count} report${count === '1' ? '' : 's'}`],
+  [/\bchild node\(s\)/g, 'reports'],
+  [/\brole_id\b/g, 'role id'],
+  [/\bparent_id\b/g, 'manager'],
+  [/\bcontainer_url\b/g, 'container URL'],
+  [/\bstarting_context\b/g, 'starting context'],
+  [/\bstructure (?=[0-9a-f]{8}-)/g, 'workspace '],
+  [/\bstructure\b/g, 'workspace'],
+];
+
+/** A server's sentence with the API's field names and jargon in plain words. */
+export function plainDetail(text: string): string {
+  return API_WORDS.reduce((current, [pattern, words]) => (typeof words === 'string' ? current.replace(pattern, words) : current.replace(pattern, words)), text);
+}
+
 /** The label of a field path (`body.frontmatter.name` → the form's "Name"). */
 export function fieldLabel(path: string, labels: FieldLabels = {}): string {
   const parts = path.split('.').filter((part) => !['body', 'querystring', 'params', 'headers', 'frontmatter'].includes(part) && !/^\d+$/.test(part));
   const last = parts[parts.length - 1] ?? path;
-  return labels[last] ?? labels[parts.join('.')] ?? last.replace(/_/g, ' ').replace(/^./, (first) => first.toUpperCase());
+  return labels[last] ?? labels[parts.join('.')] ?? API_LABELS[last] ?? last.replace(/_/g, ' ').replace(/^./, (first) => first.toUpperCase());
 }
 
 const BY_STATUS: Record<number, { title: string; hint?: string }> = {
@@ -81,7 +111,7 @@ export function explain(error: unknown, labels: FieldLabels = {}): Explained {
     const detail = problem.detail && fields.length === 0 && !/^(body|querystring|params|headers)\./.test(problem.detail) ? problem.detail : undefined;
     const title = problem.code === 'already_exists' ? 'That already exists.' : known.title;
     const hint = problem.status === 429 && typeof problem.retry_after === 'number' ? `Wait ${problem.retry_after} s and try again.` : known.hint;
-    return { title, ...(detail ? { detail: sentence(detail) } : {}), ...(hint ? { hint } : {}), fields };
+    return { title, ...(detail ? { detail: sentence(plainDetail(detail)) } : {}), ...(hint ? { hint } : {}), fields };
   }
   if (error instanceof DOMException && error.name === 'AbortError') return { title: 'Cancelled.', fields: [] };
   if (error instanceof TypeError) return { title: 'The server could not be reached.', hint: 'Check that org serve is running and your connection works, then try again.', fields: [] };

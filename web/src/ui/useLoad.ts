@@ -1,5 +1,20 @@
-/** Data loading hook: runs a loader, keeps its data, error and a reload function. */
+/**
+ * Data loading hook: runs a loader, keeps its data, error and a reload function. A load
+ * that failed because the server could not be reached (or was unavailable) is tried again
+ * by itself, sooner when the browser comes back online, so a page recovers without a reload.
+ */
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { ApiError } from '../api/client';
+
+/** First pause before loading again after the server could not be reached; doubled up to {@link RETRY_MAX_MS}. */
+const RETRY_FIRST_MS = 1_000;
+const RETRY_MAX_MS = 15_000;
+
+/** True for failures that go away by themselves: no connection, or a server busy or restarting. */
+export function isTransientFailure(error: unknown): boolean {
+  if (error instanceof TypeError) return true;
+  return error instanceof ApiError && (error.status === 502 || error.status === 503 || error.status === 504);
+}
 
 /** State of a load. */
 export interface Loaded<T> {
@@ -54,5 +69,29 @@ export function useLoad<T>(loader: (signal: AbortSignal) => Promise<T>, deps: un
     };
   }, deps);
 
-  return { data, error, loading, reload: () => run(true), setData };
+  // The server could not be reached: try again, with growing pauses, and at once when back online.
+  const retryDelay = useRef(RETRY_FIRST_MS);
+  useEffect(() => {
+    if (!isTransientFailure(error)) {
+      if (error === null) retryDelay.current = RETRY_FIRST_MS;
+      return;
+    }
+    const again = () => void run(true);
+    const timer = window.setTimeout(again, retryDelay.current);
+    retryDelay.current = Math.min(retryDelay.current * 2, RETRY_MAX_MS);
+    window.addEventListener('online', again);
+    return () => {
+      window.clearTimeout(timer);
+      window.removeEventListener('online', again);
+    };
+  }, [error, run]);
+
+  // Data set here is newer than any load still in flight: such a load's answer is dropped.
+  const replace = useCallback((next: T) => {
+    ++generation.current;
+    setData(next);
+    setLoading(false);
+  }, []);
+
+  return { data, error, loading, reload: () => run(true), setData: replace };
 }

@@ -34,7 +34,18 @@ export interface ChatAppProps {
   session?: ChatSessionOptions;
 }
 
-const HELP = 'commands: /attach PATH (attach a file to the next message) · /quit · /<skill-slug> … invokes a skill · Ctrl-C cancels a running turn, twice exits';
+const HELP =
+  'commands: /teach STEP; STEP … teaches the request the node asked about (or /teach on a line of its own, then one step a line, an empty line sends) · ' +
+  '/attach PATH (attach a file to the next message) · /quit · /<skill-slug> … invokes a skill · ' +
+  'Alt+Enter or a trailing \\ starts a new line · Ctrl-C cancels a running turn, twice exits';
+
+/**
+ * True while a lesson is typed one step a line: the line began as a lone `/teach`. Then
+ * Enter starts the next line, and Enter on an empty line sends the lesson.
+ */
+export function inLesson(value: string): boolean {
+  return /^\/teach[ \t]*(\n|$)/.test(value);
+}
 
 /** The chat screen once the node is known. */
 function ChatScreen({
@@ -92,6 +103,10 @@ function ChatScreen({
       else onExit(run ? 130 : 0);
       return;
     }
+    if (key.return && !key.meta && inLesson(line.value) && line.cursor === line.value.length && !line.value.endsWith('\n')) {
+      dispatch({ type: 'typed', line: { value: `${line.value}\n`, cursor: line.value.length + 1 } });
+      return;
+    }
     const edit = editLine(line, input, key);
     if (edit.submitted === undefined) {
       if (edit.line !== line) dispatch({ type: 'typed', line: edit.line });
@@ -110,7 +125,7 @@ function ChatScreen({
         <Text color="cyan" bold>
           {target.node.role_id} ›{' '}
         </Text>
-        <LineView line={state.line} placeholder={state.run ? '' : 'message, /attach PATH, /help'} />
+        <LineView line={state.line} placeholder={state.run ? '' : 'message, /teach, /attach PATH, /help'} />
       </Box>
       <Text dimColor>
         {state.run
@@ -119,7 +134,9 @@ function ChatScreen({
             : state.run.cancelling
               ? 'cancelling… (Ctrl-C again to leave)'
               : `${target.node.label} is working… (Ctrl-C cancels)`
-          : `${target.structureName} · ${target.node.label}${state.pending.length ? ` · 📎 ${state.pending.map((p) => p.name).join(', ')}` : ''} · /help · Ctrl-C exits`}
+          : inLesson(state.line.value)
+            ? 'teaching: one step a line · Enter on an empty line sends the lesson'
+            : `${target.structureName} · ${target.node.label}${state.pending.length ? ` · 📎 ${state.pending.map((p) => p.name).join(', ')}` : ''} · /help · Ctrl-C exits`}
       </Text>
     </Box>
   );

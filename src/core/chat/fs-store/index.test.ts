@@ -99,6 +99,10 @@ describe('filesystem chat store', () => {
     expect(await store.locate(ended)).toEqual({ runId: ended, ...node });
     expect(await store.events(ended, 0)).toEqual([event(1, 'one'), event(2, 'two')]);
     expect(await store.events(ended, 1)).toEqual([event(2, 'two')]);
+    // Replays stream it as frames, its torn line left out.
+    const streamed: Buffer[] = [];
+    for await (const part of store.eventFrames(ended, 1)) streamed.push(part);
+    expect(Buffer.concat(streamed).toString('utf8')).toBe(`id: 2\ndata: ${event(2, 'two').json}\n\n`);
     expect(await readFile(runFile(ended, 'jsonl'), 'utf8')).toContain('"seq":3');
     // The open ones now have current files (the old one gone, the cut location whole), and take appends.
     await expect(readFile(runFile(open, 'jsonl'))).rejects.toMatchObject({ code: 'ENOENT' });

@@ -18,6 +18,7 @@ import { GroupFile, KeyedMutex, appendJsonl, readJsonl, writeAtomic } from '../.
 import { END_TEXT, type AgentEndRecord, type ChatStore, type MessagePage, type RunEventWriter, type RunLocation, type StoredMessage } from '../store.js';
 import { applyRecord, applyRecords, historyFile, loadNodeRecords, type MessageRecord } from './node-messages.js';
 import { headerFrame, prepareOpenRun, readEvents, readHeader, runFiles } from './run-files.js';
+import { readEventFrames } from './run-stream.js';
 
 export interface FsChatStoreOptions {
   /** The `.org` folder. */
@@ -152,6 +153,11 @@ export function createFsChatStore(options: FsChatStoreOptions): ChatStore {
     async events(runId, afterSeq) {
       const files = runFiles(runsDir, runId);
       return files ? readEvents(files, afterSeq) : [];
+    },
+
+    async *eventFrames(runId, afterSeq) {
+      const files = runFiles(runsDir, runId);
+      if (files) yield* readEventFrames(files, afterSeq);
     },
 
     messages: (where, page: MessagePage) =>

@@ -19,7 +19,7 @@ where whether which while who whoever whom whose why will with within won would 
 your yours yourself yourselves ve d m o y
 hi hello hey hiya thanks thank thx cheers ok okay please pls kindly dear folks guys lol yeah yep nope
 need needs needed want wants wanted like help helps helping know knows think guess
-wonder wondering tell get gets getting got gonna wanna
+wonder wondering tell say says said saying get gets getting got gonna wanna
 good great nice cool awesome fine morning afternoon evening night tonight today tomorrow yesterday
 maybe actually basically literally honestly quick quickly anyway many lot lots bit
 `;
