@@ -38,6 +38,7 @@ export function withState(node: NodeRecord, activity: NodeActivity): Node {
     x: node.x,
     y: node.y,
     state: activity.stateOf(node.id),
+    working_for: activity.workingFor(node.id) ?? null,
     starting_context: node.starting_context,
     container_url: node.container_url,
     created_at: node.created_at,
