@@ -100,12 +100,13 @@ const StartingContext = Type.String({ maxLength: 65536 });
 export const NewNodeSchema = Type.Object({
   role_id: RoleId,
   label: Type.String({ minLength: 1, maxLength: 200 }),
-  parent_id: Type.Optional(Nullable(Type.String({ format: 'uuid', description: 'absent or null only for the first (root) node' }))),
+  parent: Type.Optional(Type.String({ pattern: ROLE_ID_PATTERN, maxLength: ID_MAX_LENGTH, description: 'role_id of the parent node (an alternative to parent_id)' })),
+  parent_id: Type.Optional(Nullable(Type.String({ format: 'uuid', description: 'id of the parent node; absent or null (and no parent) only for the first (root) node' }))),
   x: Type.Optional(Coordinate),
   y: Type.Optional(Coordinate),
   starting_context: Type.Optional(StartingContext),
   container_url: Type.Optional(ContainerUrl),
-}, { title: 'NewNode' });
+}, { title: 'NewNode', description: 'Without x and y, a node is placed below its parent, right of its last child.' });
 export type NewNode = Static<typeof NewNodeSchema>;
 
 /** Body of `PATCH /structures/{id}/agents/{role_id}`. */
