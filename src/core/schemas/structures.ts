@@ -36,9 +36,7 @@ export const NodeSchema = Type.Object(
   {
     ...nodeFields,
     state: NodeStateSchema,
-    working_for: Type.Optional(
-      Nullable(Type.String({ description: 'while the node works on a task another node delegated (API.md §10): that node’s role_id; null otherwise' })),
-    ),
+    working_for: Type.Optional(Type.String({ description: 'present while the node works on a task another node delegated (API.md §10): that node’s role_id' })),
   },
   { title: 'Node' },
 );

@@ -28,9 +28,12 @@ interface CachedDetail {
   bytes: Buffer;
 }
 
-/** A node with its live state, built as one literal (no spread: a stable object shape). */
+/**
+ * A node with its live state, built as one literal (no spread: a stable object shape);
+ * a node working on a delegated task also says for whom (`working_for`).
+ */
 export function withState(node: NodeRecord, activity: NodeActivity): Node {
-  return {
+  const shown: Node = {
     id: node.id,
     role_id: node.role_id,
     label: node.label,
@@ -38,11 +41,13 @@ export function withState(node: NodeRecord, activity: NodeActivity): Node {
     x: node.x,
     y: node.y,
     state: activity.stateOf(node.id),
-    working_for: activity.workingFor(node.id) ?? null,
     starting_context: node.starting_context,
     container_url: node.container_url,
     created_at: node.created_at,
   };
+  const workingFor = activity.workingFor(node.id);
+  if (workingFor !== undefined) shown.working_for = workingFor;
+  return shown;
 }
 
 /** A structure's summary for a user (the administrator for `null`); undefined when not a member. */
