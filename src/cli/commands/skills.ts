@@ -166,17 +166,25 @@ export async function runSkillsRestore(args: SkillsSlugArgs, partial: Partial<Co
   return 0;
 }
 
-/** Lists deleted skills that can be restored. */
-export async function runSkillsDeleted(args: SkillFlags, partial: Partial<CommandDeps> = {}): Promise<number> {
+/** Flags of `org skills deleted`. */
+export interface SkillsDeletedArgs extends SkillFlags {
+  /** Also the earlier versions that updates replaced (kept beside the deleted ones). */
+  replaced?: boolean;
+}
+
+/** Lists deleted skills that can be restored (`--replaced`: with the versions updates replaced). */
+export async function runSkillsDeleted(args: SkillsDeletedArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
   const deps = withDefaults(partial);
   const client = await connect(args, deps);
   const structureId = await skillScope(client, args.structure, deps.env);
   const { skills } = await client.deletedSkills(structureId);
-  printRows(deps.output, skills, {
+  const shown = args.replaced ? skills : skills.filter((skill) => skill.reason !== 'replaced');
+  printRows(deps.output, shown, {
     json: args.json,
     columns: [
       { header: 'slug', value: (s) => s.slug },
-      { header: 'deleted at', value: (s) => s.deleted_at },
+      { header: args.replaced ? 'when' : 'deleted at', value: (s) => s.deleted_at },
+      ...(args.replaced ? [{ header: 'what', value: (s: (typeof skills)[number]) => (s.reason === 'replaced' ? 'replaced by an update' : 'deleted') }] : []),
       { header: 'name', value: (s) => s.name, max: 60 },
     ],
     empty: 'nothing to restore',

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { SkillsEditArgs, SkillsLintArgs, SkillsNewArgs } from '../commands/skills-author.js';
 import type { SkillsGapsArgs } from '../commands/skills-gaps.js';
 import type { SkillsExportArgs, SkillsImportArgs } from '../commands/skills-transfer.js';
-import type { SkillFlags, SkillsListArgs, SkillsSearchArgs, SkillsShowArgs, SkillsSlugArgs } from '../commands/skills.js';
+import type { SkillsDeletedArgs, SkillsListArgs, SkillsSearchArgs, SkillsShowArgs, SkillsSlugArgs } from '../commands/skills.js';
 import { collect, examples, positiveInt, run, withConnection, withStructure, type CommandContext } from './common.js';
 
 const readers = () => import('../commands/skills.js');
@@ -71,9 +71,10 @@ export function registerSkills(program: Command, ctx: CommandContext): Command {
     .action((slug: string, flags: SkillsSlugArgs) => run(ctx, { ...flags, slug }, async () => (await readers()).runSkillsRestore));
 
   withStructure(withConnection(skills.command('deleted').description('list deleted skills that can be restored')))
+    .option('--replaced', 'also list the earlier versions that updates replaced (kept in skills/.deleted/ too)')
     .option('--json', 'print JSON')
-    .addHelpText('after', examples('org skills deleted'))
-    .action((flags: SkillFlags) => run(ctx, flags, async () => (await readers()).runSkillsDeleted));
+    .addHelpText('after', examples('org skills deleted', 'org skills deleted --replaced'))
+    .action((flags: SkillsDeletedArgs) => run(ctx, flags, async () => (await readers()).runSkillsDeleted));
 
   withConnection(skills.command('problems').description('skill files the server could not load, and why'))
     .option('--json', 'print JSON')
