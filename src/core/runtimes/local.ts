@@ -21,6 +21,8 @@ export interface LocalRuntimeOptions {
 }
 
 const DECISION = /^\s*(?:[-*]\s*)?(?:\*\*)?Decision:(?:\*\*)?\s*(.+)$/im;
+/** The step's first decision line, with its line break, to leave out of the step's text. */
+const DECISION_LINES = new RegExp(`${DECISION.source}\\n?`, 'im');
 
 /** Splits a decision line into a short title and the full text. */
 function decisionOf(text: string): { title: string; body: string } | undefined {
@@ -122,7 +124,9 @@ export function createLocalRuntime(options: LocalRuntimeOptions = {}): AgentRunt
         if (signal.aborted) return;
         const title = `Step ${step.n}: ${step.title}`;
         await emit({ type: 'milestone', content: { title } });
-        if (step.text.trim()) await emit({ type: 'text', content: `${step.text.trim()}\n\n` });
+        // The step's decision line is said once, as the decision event below.
+        const said = step.text.replace(DECISION_LINES, '').trim();
+        if (said) await emit({ type: 'text', content: `${said}\n\n` });
         lines.push(`### ${title}`, '', step.text.trim() || '(no instructions)', '');
         if (skill.tool_url) {
           const args = { url: skill.tool_url, message: turn.message, skill: skill.slug, step: { id: step.id, n: step.n, title: step.title } };
