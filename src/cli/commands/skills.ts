@@ -68,7 +68,15 @@ export interface SkillsShowArgs extends SkillFlags {
 export async function runSkillsShow(args: SkillsShowArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
   const deps = withDefaults(partial);
   const client = await connect(args, deps);
-  const skill = await client.getSkill(args.slug);
+  const skill = await client.getSkill(args.slug).catch(async (error: unknown) => {
+    // A file that is there but does not load is no missing skill: say what is wrong with it.
+    if (!isOrgError(error) || error.code !== 'not_found') throw error;
+    const problem = (await client.skillProblems().catch(() => ({ problems: [] as { file: string; message: string; line?: number }[] }))).problems.find(
+      (entry) => entry.file === `${args.slug}.md`,
+    );
+    if (!problem) throw error;
+    throw invalid(`skills/${problem.file}${problem.line ? `:${problem.line}` : ''} does not load, so the server skips it: ${problem.message} (fix the file; org skills lint checks it)`);
+  });
   if (args.json) {
     printJson(deps.output, skill);
     return 0;

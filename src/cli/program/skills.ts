@@ -62,7 +62,7 @@ export function registerSkills(program: Command, ctx: CommandContext): Command {
     .addHelpText('after', examples('org skills lint', 'org skills lint skills/plan-offsite.md', 'org skills lint --strict && git commit'))
     .action((paths: string[], flags: Omit<SkillsLintArgs, 'paths'>) => run(ctx, { ...flags, paths }, async () => (await authors()).runSkillsLint));
 
-  withStructure(withConnection(skills.command('rm <slug>').description('delete a skill (its file moves to skills/.deleted/; restorable)')))
+  withStructure(withConnection(skills.command('rm <slug>').aliases(['delete', 'remove']).description('delete a skill (its file moves to skills/.deleted/; restorable)')))
     .addHelpText('after', examples('org skills rm old-onboarding', 'org skills restore old-onboarding'))
     .action((slug: string, flags: SkillsSlugArgs) => run(ctx, { ...flags, slug }, async () => (await readers()).runSkillsRm));
 
