@@ -7,6 +7,7 @@
  *   npm run bench -- search-core   # only the search-core benchmark (1,000 and 10,000 skills)
  *   npm run bench -- cli-startup   # start-up time of the org command
  *   npm run bench -- cluster       # several org serve processes on one PostgreSQL
+ *   npm run bench -- web-canvas    # the web UI with a 200-node tree, the layout at 500, the main chunk
  *
  * See bench/README.md for what each figure means.
  */
@@ -16,6 +17,7 @@ import { benchCluster } from './cluster.js';
 import { benchHttp } from './http.js';
 import { benchSearchCore } from './search-core.js';
 import { benchSearchHttp, searchSizes } from './search-http.js';
+import { benchWebCanvas } from './web-canvas.js';
 
 type Figures = Record<string, unknown>;
 
@@ -61,6 +63,11 @@ const BENCHES: Bench[] = [
     name: 'cluster',
     description: 'org serve processes on one PostgreSQL: turns/s and reads/s with 1, 2, 3 instances; cross-instance time to an event',
     run: benchCluster,
+  },
+  {
+    name: 'web-canvas',
+    description: 'web UI: first render, Tidy up and select-and-centre of a 200-node tree in chromium; layout at 200 and 500 nodes beside dagre; main chunk size',
+    run: benchWebCanvas,
   },
   {
     name: 'cli-startup',

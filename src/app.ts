@@ -411,7 +411,8 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
       if (config.adminToken || (await users.count()) > 0) return undefined;
       let created;
       try {
-        created = await users.create('owner@localhost');
+        // The first start's user administers the instance (its skills): the single-user set-up.
+        created = await users.create('owner@localhost', { admin: true });
       } catch (error) {
         // Another instance sharing the store made the first start at the same moment.
         if (isOrgError(error) && error.code === 'conflict') return undefined;

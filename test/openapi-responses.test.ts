@@ -243,6 +243,10 @@ describe('live answers match the OpenAPI document', () => {
     expect((await call('deleteSkill', `/api/org/knowledge/skills/chase-late-invoices?structure_id=${structure.id}`, { token: owner })).status).toBe(204);
     expect((await call('listDeletedSkills', `/api/org/knowledge/deleted?structure_id=${structure.id}`, { token: owner })).status).toBe(200);
     expect((await call('restoreSkill', `/api/org/knowledge/skills/chase-late-invoices/restore?structure_id=${structure.id}`, { token: owner })).status).toBe(200);
+    // An instance skill (the administrator writes it, naming no structure), forked into the structure.
+    const { structure_id: _owned, ...instanceSkill } = { ...skill, slug: 'greet-visitors' };
+    expect((await call('upsertSkill', '/api/org/knowledge/skills', { body: instanceSkill })).status).toBe(201);
+    expect((await call('forkSkill', '/api/org/knowledge/skills/greet-visitors/fork', { token: owner, body: { structure_id: structure.id } })).status).toBe(201);
 
     // Chat: a streamed turn, its replay, a sync turn, the history, artifacts, a cancelled turn.
     const message = { structure_id: structure.id, role_id: role, message: 'write the weekly report' };

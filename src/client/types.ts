@@ -58,6 +58,8 @@ export type SkillListQuery = Omit<SkillListWireQuery, 'status'> & { status?: Ski
 /** Who the caller is and the structures the token opens (`GET /whoami` plus the structure list). */
 export interface WhoAmI {
   kind: Identity['kind'];
+  /** The instance administrator: changes the instance skills. */
+  admin: boolean;
   email?: string;
   structures: StructureSummary[];
 }

@@ -6,7 +6,7 @@ import type { App } from '../app.js';
 import type { Action, McpKeyRecord, Principal } from '../core/auth/index.js';
 import { decodeAttachments, decodeEvent, type Run } from '../core/chat/index.js';
 import { isOrgError } from '../core/errors.js';
-import { exportFolder, visibleTo } from '../core/skills/index.js';
+import { exportFolder } from '../core/skills/index.js';
 import { ToolError, type OrgToolBackend, type StartedTurn, type TurnOutcome } from './backend.js';
 import { outcomeOf } from './outcome.js';
 
@@ -123,8 +123,8 @@ export function createAppBackend(app: App, key: McpKeyRecord, baseUrl?: string):
 
     async readSkill(slug) {
       authorize('read');
-      const skill = await app.skills.get(slug);
-      if (!skill || !visibleTo(skill.frontmatter.structure_id, structureId)) throw new ToolError(`skill ${JSON.stringify(slug)} not found`);
+      const skill = await app.skills.get(slug, structureId);
+      if (!skill) throw new ToolError(`skill ${JSON.stringify(slug)} not found`);
       return { slug: skill.slug, frontmatter: { ...skill.frontmatter }, body: skill.body, steps: skill.steps };
     },
 

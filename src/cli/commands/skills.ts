@@ -12,7 +12,8 @@ import { printJson, printRows } from '../format.js';
 import { renderMarkdown } from '../markdown.js';
 import { candidateLines, describeCandidate } from '../skills/why.js';
 import { quoteArg } from '../quote.js';
-import { skillScope, writableStructures, type SkillFlags } from '../scope.js';
+import { namedScope, skillScope, writableStructures, writeScope, type SkillFlags } from '../scope.js';
+import { changeScope } from '../skill-target.js';
 
 export type { SkillFlags } from '../scope.js';
 
@@ -68,7 +69,7 @@ export interface SkillsShowArgs extends SkillFlags {
 export async function runSkillsShow(args: SkillsShowArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
   const deps = withDefaults(partial);
   const client = await connect(args, deps);
-  const skill = await client.getSkill(args.slug).catch(async (error: unknown) => {
+  const skill = await client.getSkill(args.slug, await namedScope(client, args.structure, deps.env)).catch(async (error: unknown) => {
     // A file that is there but does not load is no missing skill: say what is wrong with it.
     if (!isOrgError(error) || error.code !== 'not_found') throw error;
     const problem = (await client.skillProblems().catch(() => ({ problems: [] as { file: string; message: string; line?: number }[] }))).problems.find(
@@ -141,36 +142,65 @@ export interface SkillsSlugArgs extends SkillFlags {
   slug: string;
 }
 
-/** Deletes a skill (its file moves to skills/.deleted/; restorable). */
+/**
+ * Deletes a skill (its file moves to the deleted area; restorable): the structure's own
+ * skill of the slug, or an instance skill when the caller is the instance administrator
+ * (anyone else is told to fork it: an instance skill is shared by every structure).
+ */
 export async function runSkillsRm(args: SkillsSlugArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
   const deps = withDefaults(partial);
   const client = await connect(args, deps);
-  const skill = await client.getSkill(args.slug);
-  // A structure's own skill is deleted from it; a shared one through any structure the caller may write in.
-  const structureId = skill.frontmatter.structure_id ?? (await writableStructures(client, args.structure, deps.env))[0]!.id;
-  await client.deleteSkill(args.slug, structureId);
+  const scope = () => writeScope(client, args.structure, deps.env);
+  const skill = await client.getSkill(args.slug, await namedScope(client, args.structure, deps.env));
+  await client.deleteSkill(args.slug, await changeScope(client, skill, scope));
   deps.output.out(`deleted ${args.slug} (undo with: org skills restore ${quoteArg(args.slug)})`);
   return 0;
 }
 
 /**
  * Restores the newest deleted version of a skill. Without `-s` it tries each structure
- * the caller may write in: a structure's own skill can only come back through it.
+ * the caller may write in (a structure's own skill comes back through it), then, for the
+ * instance administrator, the instance library.
  */
 export async function runSkillsRestore(args: SkillsSlugArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
   const deps = withDefaults(partial);
   const client = await connect(args, deps);
-  const candidates = await writableStructures(client, args.structure, deps.env);
-  for (const [i, structure] of candidates.entries()) {
+  const admin = (await client.identify()).admin;
+  const candidates: (string | undefined)[] = (await writableStructures(client, args.structure, deps.env).catch((error: unknown) => {
+    if (admin) return [];
+    throw error;
+  })).map((structure) => structure.id);
+  if (admin) candidates.push(undefined);
+  let refusal: unknown;
+  for (const [i, structureId] of candidates.entries()) {
     try {
-      const skill = await client.restoreSkill(args.slug, structure.id);
+      const skill = await client.restoreSkill(args.slug, structureId);
       deps.output.out(`restored ${skill.slug} (${skill.frontmatter.status})`);
       return 0;
     } catch (error) {
-      const last = i === candidates.length - 1;
-      if (last || !isOrgError(error) || (error.code !== 'not_found' && error.code !== 'forbidden')) throw error;
+      const code = isOrgError(error) ? error.code : undefined;
+      if (code !== 'not_found' && code !== 'forbidden' && code !== 'instance_skill') throw error;
+      // "Fork it" says more than "not found" when nothing else comes back.
+      if (code === 'instance_skill' || refusal === undefined) refusal = error;
+      if (i === candidates.length - 1) throw refusal;
     }
   }
+  return 0;
+}
+
+/** Arguments of `org skills fork`. */
+export interface SkillsForkArgs extends SkillsSlugArgs {
+  /** The copy's slug (default: the original's). */
+  as?: string;
+}
+
+/** Copies an instance skill into a structure as its own skill, which its operators may then change. */
+export async function runSkillsFork(args: SkillsForkArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
+  const deps = withDefaults(partial);
+  const client = await connect(args, deps);
+  const structureId = await writeScope(client, args.structure, deps.env);
+  const skill = await client.forkSkill(args.slug, structureId, args.as);
+  deps.output.out(`forked ${args.slug} into this structure as ${skill.slug}: change it with  org skills edit ${quoteArg(skill.slug)}`);
   return 0;
 }
 
@@ -223,7 +253,7 @@ export async function runSkillsProblems(args: ConnectionFlags & { json?: boolean
 export async function runSkillsHistory(args: SkillsSlugArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
   const deps = withDefaults(partial);
   const client = await connect(args, deps);
-  const { commits } = await client.skillHistory(args.slug);
+  const { commits } = await client.skillHistory(args.slug, await namedScope(client, args.structure, deps.env));
   printRows(deps.output, commits, {
     json: args.json,
     columns: [

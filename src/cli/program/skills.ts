@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { SkillsEditArgs, SkillsLintArgs, SkillsNewArgs } from '../commands/skills-author.js';
 import type { SkillsGapsArgs } from '../commands/skills-gaps.js';
 import type { SkillsExportArgs, SkillsImportArgs } from '../commands/skills-transfer.js';
-import type { SkillsDeletedArgs, SkillsListArgs, SkillsSearchArgs, SkillsShowArgs, SkillsSlugArgs } from '../commands/skills.js';
+import type { SkillFlags, SkillsDeletedArgs, SkillsForkArgs, SkillsListArgs, SkillsSearchArgs, SkillsShowArgs, SkillsSlugArgs } from '../commands/skills.js';
 import { collect, examples, positiveInt, run, withConnection, withStructure, type CommandContext } from './common.js';
 
 const readers = () => import('../commands/skills.js');
@@ -26,7 +26,7 @@ export function registerSkills(program: Command, ctx: CommandContext): Command {
     .addHelpText('after', examples('org skills list', 'org skills list --status draft --json', 'org skills list -s Demo --tag finance'))
     .action((flags: SkillsListArgs) => run(ctx, flags, async () => (await readers()).runSkillsList));
 
-  withConnection(skills.command('show <slug>').description('show a skill, its markdown rendered for the terminal'))
+  withStructure(withConnection(skills.command('show <slug>').description('show a skill, its markdown rendered for the terminal (the structure’s own, else the instance skill)')))
     .option('--raw', 'print the markdown body as it is')
     .option('--json', 'print the skill record as JSON')
     .addHelpText('after', examples('org skills show run-month-end-close', 'org skills show run-month-end-close --raw | less'))
@@ -62,13 +62,18 @@ export function registerSkills(program: Command, ctx: CommandContext): Command {
     .addHelpText('after', examples('org skills lint', 'org skills lint skills/plan-offsite.md', 'org skills lint --strict && git commit'))
     .action((paths: string[], flags: Omit<SkillsLintArgs, 'paths'>) => run(ctx, { ...flags, paths }, async () => (await authors()).runSkillsLint));
 
-  withStructure(withConnection(skills.command('rm <slug>').aliases(['delete', 'remove']).description('delete a skill (its file moves to skills/.deleted/; restorable)')))
+  withStructure(withConnection(skills.command('rm <slug>').aliases(['delete', 'remove']).description('delete a skill of the structure (its file moves to the deleted area; restorable); instance skills: the instance administrator')))
     .addHelpText('after', examples('org skills rm old-onboarding', 'org skills restore old-onboarding'))
     .action((slug: string, flags: SkillsSlugArgs) => run(ctx, { ...flags, slug }, async () => (await readers()).runSkillsRm));
 
   withStructure(withConnection(skills.command('restore <slug>').description('restore the newest deleted version of a skill')))
     .addHelpText('after', examples('org skills deleted', 'org skills restore old-onboarding'))
     .action((slug: string, flags: SkillsSlugArgs) => run(ctx, { ...flags, slug }, async () => (await readers()).runSkillsRestore));
+
+  withStructure(withConnection(skills.command('fork <slug>').description('copy an instance skill into the structure as its own skill, which you may then change')))
+    .option('--as <slug>', 'slug of the copy (default: the same slug, which then replaces the original for this structure)')
+    .addHelpText('after', examples('org skills fork chase-overdue-invoices', 'org skills fork chase-overdue-invoices --as chase-invoices-our-way -s Finance'))
+    .action((slug: string, flags: SkillsForkArgs) => run(ctx, { ...flags, slug }, async () => (await readers()).runSkillsFork));
 
   withStructure(withConnection(skills.command('deleted').description('list deleted skills that can be restored')))
     .option('--replaced', 'also list the earlier versions that updates replaced (kept in skills/.deleted/ too)')
@@ -81,7 +86,7 @@ export function registerSkills(program: Command, ctx: CommandContext): Command {
     .addHelpText('after', examples('org skills problems', 'org skills lint skills/   # the same checks, locally'))
     .action((flags: { json?: boolean }) => run(ctx, flags, async () => (await readers()).runSkillsProblems));
 
-  withConnection(skills.command('history <slug>').description('git commits of a skill file'))
+  withStructure(withConnection(skills.command('history <slug>').description('git commits of a skill file')))
     .option('--json', 'print JSON')
     .addHelpText('after', examples('org skills history run-month-end-close'))
     .action((slug: string, flags: SkillsSlugArgs) => run(ctx, { ...flags, slug }, async () => (await readers()).runSkillsHistory));

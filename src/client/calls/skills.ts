@@ -21,14 +21,23 @@ export const skillCalls = {
     );
   },
 
-  /** One skill of any status, with its steps. */
-  getSkill(slug: string, request?: RequestOptions): Promise<Skill> {
-    return callOn(this, `/api/org/knowledge/skills/${enc(slug)}`, {}, request);
+  /**
+   * One skill of any status, with its steps: with `structureId`, that structure's own
+   * skill of the slug, else the instance skill; without, the instance skill, else the one
+   * of the caller's structures that has it.
+   */
+  getSkill(slug: string, structureId?: string, request?: RequestOptions): Promise<Skill> {
+    return callOn(this, `/api/org/knowledge/skills/${enc(slug)}`, { query: { structure_id: structureId } }, request);
   },
 
-  /** Git commits of a skill's file. */
-  skillHistory(slug: string, request?: RequestOptions): Promise<{ commits: SkillCommit[] }> {
-    return callOn(this, `/api/org/knowledge/skills/${enc(slug)}/history`, {}, request);
+  /** Git commits of a skill's file (the skill found as `getSkill` finds it). */
+  skillHistory(slug: string, structureId?: string, request?: RequestOptions): Promise<{ commits: SkillCommit[] }> {
+    return callOn(this, `/api/org/knowledge/skills/${enc(slug)}/history`, { query: { structure_id: structureId } }, request);
+  },
+
+  /** Copies an instance skill into a structure as its own skill (`as`: the copy's slug, default the original's). */
+  forkSkill(slug: string, structureId: string, as?: string, request?: RequestOptions): Promise<Skill> {
+    return callOn(this, `/api/org/knowledge/skills/${enc(slug)}/fork`, { method: 'POST', body: { structure_id: structureId, ...(as ? { slug: as } : {}) } }, request);
   },
 
   /** Creates or updates a skill; `created` tells which. */
@@ -56,13 +65,13 @@ export const skillCalls = {
     return body;
   },
 
-  /** Deletes a skill (restorable); `structureId` is where the caller may write (a shared skill: any of the caller's structures). */
-  deleteSkill(slug: string, structureId: string, request?: RequestOptions): Promise<void> {
+  /** Deletes a structure's own skill (restorable); without `structureId`, an instance skill (the instance administrator). */
+  deleteSkill(slug: string, structureId: string | undefined, request?: RequestOptions): Promise<void> {
     return callOn(this, `/api/org/knowledge/skills/${enc(slug)}`, { method: 'DELETE', query: { structure_id: structureId } }, request);
   },
 
-  /** Restores the newest deleted version of a skill. */
-  restoreSkill(slug: string, structureId: string, request?: RequestOptions): Promise<Skill> {
+  /** Restores the newest deleted version of a structure's own skill; without `structureId`, of an instance skill (the instance administrator). */
+  restoreSkill(slug: string, structureId: string | undefined, request?: RequestOptions): Promise<Skill> {
     return callOn(this, `/api/org/knowledge/skills/${enc(slug)}/restore`, { method: 'POST', query: { structure_id: structureId } }, request);
   },
 

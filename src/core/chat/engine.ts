@@ -216,7 +216,7 @@ export class ChatEngine {
     const node = this.options.directory.node(input.structureId, input.roleId);
     const where: RunLocation = { runId: this.ids(), structureId: input.structureId, nodeId: node.id, roleId: node.role_id };
     const link = { runId: where.runId, nodeId: node.id, roleId: node.role_id };
-    const lineage: RunLineage = delegatedFrom ? { ...delegatedFrom, chain: [...delegatedFrom.chain, link] } : rootLineage(link, input.author?.kind === 'user' ? input.author.id : undefined);
+    const lineage: RunLineage = delegatedFrom ? { ...delegatedFrom, chain: [...delegatedFrom.chain, link] } : rootLineage(link, input.message, input.author?.kind === 'user' ? input.author.id : undefined);
     const parent = delegatedFrom?.chain.at(-1);
     const delegatedBy: DelegatedBy | undefined = parent && { role_id: parent.roleId, run_id: parent.runId, root_run_id: lineage.chain[0]!.runId };
     const shelf = this.shelfOf(input.structureId, node.id);

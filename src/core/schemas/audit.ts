@@ -31,6 +31,8 @@ export const AUDIT_ACTIONS = [
   'skill.delete',
   'skill.restore',
   'skill.import',
+  'skill.import_dry_run',
+  'skill.fork',
   'webhook.create',
   'webhook.delete',
 ] as const;

@@ -17,11 +17,11 @@ const entry = (slug: string): SkillListEntry => ({
 });
 
 describe('a catalog started from a persisted manifest', () => {
-  it('answers signatures, slugs and counts without parsing the entries, and parses them once when a record is needed', () => {
+  it('answers signatures, keys and counts without parsing the entries, and parses them once when a record is needed', () => {
     let parsed = 0;
     const catalog = new Catalog(createSkillSearchIndex());
     catalog.adopt({
-      slugs: ['alpha', 'beta'],
+      keys: ['alpha', 'beta'],
       mtimes: Float64Array.from([1000, 2000]),
       sizes: Float64Array.from([10, 20]),
       entries: () => {
@@ -31,7 +31,7 @@ describe('a catalog started from a persisted manifest', () => {
     });
     expect(catalog.signatureOf('beta')).toEqual({ mtimeMs: 2000, size: 20 });
     expect(catalog.signatureOf('gamma')).toBeUndefined();
-    expect(catalog.slugs()).toEqual(['alpha', 'beta']);
+    expect(catalog.keys()).toEqual(['alpha', 'beta']);
     expect(catalog.count).toBe(2);
     expect(catalog.isCurrent('alpha', { mtimeMs: 1000, size: 10 })).toBe(true);
     // A bad file name that was never a skill: dropping it does not need the records.
@@ -41,13 +41,13 @@ describe('a catalog started from a persisted manifest', () => {
     expect(catalog.records.get('beta')).toEqual({ entry: entry('beta'), mtimeMs: 2000, size: 20 });
     expect(catalog.records.size).toBe(2);
     expect(catalog.drop('alpha')).toBe(true);
-    expect(catalog.slugs()).toEqual(['beta']);
+    expect(catalog.keys()).toEqual(['beta']);
     expect(parsed).toBe(1);
   });
 
-  it('refuses a manifest whose columns do not match its slugs', () => {
+  it('refuses a manifest whose columns do not match its keys', () => {
     const catalog = new Catalog(createSkillSearchIndex());
-    expect(() => catalog.adopt({ slugs: ['a', 'b'], mtimes: new Float64Array(1), sizes: new Float64Array(2), entries: () => '[]' })).toThrow(TypeError);
-    expect(() => catalog.adopt({ slugs: ['a', 'a'], mtimes: new Float64Array(2), sizes: new Float64Array(2), entries: () => '[]' })).toThrow(TypeError);
+    expect(() => catalog.adopt({ keys: ['a', 'b'], mtimes: new Float64Array(1), sizes: new Float64Array(2), entries: () => '[]' })).toThrow(TypeError);
+    expect(() => catalog.adopt({ keys: ['a', 'a'], mtimes: new Float64Array(2), sizes: new Float64Array(2), entries: () => '[]' })).toThrow(TypeError);
   });
 });

@@ -4,6 +4,8 @@
  * contract does not name are copied through untouched so they survive a round-trip.
  */
 import type { FieldError } from '../errors.js';
+import { isStructureFolderName } from './skill-key.js';
+import { isValidSlug } from './slug.js';
 import {
   SKILL_DIFFICULTIES,
   SKILL_LEARNERS,
@@ -40,6 +42,7 @@ const KNOWN = new Set([
   'learned_at',
   'tool_url',
   'structure_id',
+  'forked_from',
   'triggers',
 ]);
 /** Deepest nesting of front matter values accepted (the front matter itself is level 1). */
@@ -148,9 +151,12 @@ export function validateFrontmatter(raw: unknown, defaults: FrontmatterDefaults)
   if (toolUrl !== null && !isHttpUrl(toolUrl)) fail('tool_url', 'must be an http(s) URL or null');
 
   const structureId = raw.structure_id ?? undefined;
-  if (structureId !== undefined && (typeof structureId !== 'string' || structureId.trim() === '')) {
-    fail('structure_id', 'must be a non-empty string');
+  if (structureId !== undefined && (typeof structureId !== 'string' || !isStructureFolderName(structureId))) {
+    fail('structure_id', 'must be the id of a structure (a lowercase UUID), or absent for an instance skill');
   }
+
+  const forkedFrom = raw.forked_from ?? undefined;
+  if (forkedFrom !== undefined && !isValidSlug(forkedFrom)) fail('forked_from', 'must be the slug of the instance skill it was forked from');
 
   const triggers = raw.triggers ?? undefined;
   if (triggers !== undefined) {
@@ -179,6 +185,7 @@ export function validateFrontmatter(raw: unknown, defaults: FrontmatterDefaults)
     tool_url: toolUrl as string | null,
   };
   if (structureId !== undefined) frontmatter.structure_id = structureId as string;
+  if (forkedFrom !== undefined) frontmatter.forked_from = forkedFrom as string;
   if (triggers !== undefined) frontmatter.triggers = (triggers as string[]).map((t) => t.trim());
   for (const [member, value] of Object.entries(raw)) {
     if (!KNOWN.has(member) && value !== undefined) setOwn(frontmatter, member, value);

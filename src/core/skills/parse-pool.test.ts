@@ -10,6 +10,7 @@ import { encodeSnapshot } from './search/snapshot.js';
 
 const WORDS = 'invoice refund payroll vendor onboarding laptop firewall backup contract renewal audit expense travel hiring offboarding incident outage'.split(' ');
 const FILES = 700;
+const STRUCTURE = '00000000-0000-4000-8000-000000000001';
 
 let home: TempHome;
 beforeAll(async () => {
@@ -19,9 +20,11 @@ beforeAll(async () => {
     const a = WORDS[i % WORDS.length] as string;
     const b = WORDS[(i * 7 + 3) % WORDS.length] as string;
     const lines = ['type: skill', `name: "Handle ${a} ${b} ${i}"`, `status: ${i % 11 === 0 ? 'deprecated' : i % 5 === 0 ? 'draft' : 'complete'}`, `tags: [${a}, ${b}]`, `summary: "How the team handles ${a} requests about ${b}, case ${i}."`];
-    if (i % 13 === 0) lines.push('structure_id: 00000000-0000-4000-8000-000000000001');
+    // Every 13th is a structure's own skill, in the structure's folder.
+    if (i % 13 === 0) lines.push(`structure_id: ${STRUCTURE}`);
     if (i % 9 === 0) lines.push(`triggers: ["my ${a} is stuck", "need help with ${b}"]`);
-    await writeFile(join(home.root, `skill-${i}.md`), skillText(lines, `# Handle ${a}\n\nWhen ${a} and ${b} meet, follow these steps.\n\n## [s1] Step 1: Check the ${b}\n\nLook at the ${a} record ${i}.\n`));
+    await mkdir(join(home.root, STRUCTURE), { recursive: true });
+    await writeFile(join(home.root, ...(i % 13 === 0 ? [STRUCTURE] : []), `skill-${i}.md`), skillText(lines, `# Handle ${a}\n\nWhen ${a} and ${b} meet, follow these steps.\n\n## [s1] Step 1: Check the ${b}\n\nLook at the ${a} record ${i}.\n`));
   }
   // Files that do not load: bad front matter, and a link; a name that is not a slug.
   await writeFile(join(home.root, 'broken-1.md'), '---\nname: [unclosed\n---\nBody\n');
@@ -45,8 +48,8 @@ async function drainChecked(slices: ReturnType<typeof parseInWorkers>): Promise<
   let next = await slices.next();
   for (; !next.done; next = await slices.next()) {
     const slice = next.value;
-    expect(slice).toEqual(parseSlice(home.root, slice.files.map((file) => file.slug)));
-    seen.push(...slice.files.map((file) => file.slug));
+    expect(slice).toEqual(parseSlice(home.root, slice.files.map((file) => file.key)));
+    seen.push(...slice.files.map((file) => file.key));
   }
   return { seen, inWorkers: next.value.inWorkers };
 }

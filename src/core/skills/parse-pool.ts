@@ -53,21 +53,21 @@ function pending(): Pending {
 }
 
 /**
- * Parses `<root>/<slug>.md` for every slug with `workerCount` worker threads; yields the
- * parsed slices in the order of `slugs`, and returns how many files the workers parsed.
+ * Parses the file of every skill key with `workerCount` worker threads; yields the
+ * parsed slices in the order of `keys`, and returns how many files the workers parsed.
  * With `share`, the caller does not wait idle for the next slice: it parses the last
  * slice no worker has taken yet (a worker warms up slowly, and on 2 cores the caller's
  * thread is half of the machine), and yields it in its turn.
  */
 export async function* parseInWorkers(
   root: string,
-  slugs: readonly string[],
+  keys: readonly string[],
   workerCount: number,
   { share = false }: { share?: boolean } = {},
 ): AsyncGenerator<ParsedSlice, { inWorkers: number }> {
-  const sliceCount = Math.ceil(slugs.length / SLICE);
+  const sliceCount = Math.ceil(keys.length / SLICE);
   const slices = Array.from({ length: sliceCount }, pending);
-  const sliceOf = (id: number): string[] => slugs.slice(id * SLICE, (id + 1) * SLICE);
+  const sliceOf = (id: number): string[] => keys.slice(id * SLICE, (id + 1) * SLICE);
   let next = 0;
   // With `share`, the caller parses slices from the end while it waits for the workers'.
   let last = sliceCount;
@@ -95,7 +95,7 @@ export async function* parseInWorkers(
       while (held.size < IN_HAND && next < last) {
         const id = next++;
         held.add(id);
-        worker.postMessage({ id, root, slugs: sliceOf(id) } satisfies ParseRequest);
+        worker.postMessage({ id, root, keys: sliceOf(id) } satisfies ParseRequest);
       }
     };
     worker.on('message', (message: { id: number; slice: ParsedSlice }) => {

@@ -10,10 +10,11 @@ import { batchTransferList } from './search/batch.js';
 export interface ParseRequest {
   id: number;
   root: string;
-  slugs: string[];
+  /** Skill keys (see `skill-key.ts`). */
+  keys: string[];
 }
 
 parentPort?.on('message', (request: ParseRequest) => {
-  const slice = parseSlice(request.root, request.slugs);
+  const slice = parseSlice(request.root, request.keys);
   parentPort?.postMessage({ id: request.id, slice }, batchTransferList(slice.batch));
 });

@@ -10,13 +10,14 @@ import { toListEntry } from './entry.js';
 import { BatchBuilder, type AnalysedBatch } from './search/batch.js';
 import { toSearchDocument } from './search/document.js';
 import { readSkillFileSync, type FileSignature } from './skill-file.js';
+import { parseKey } from './skill-key.js';
 import type { SkillListEntry } from './types.js';
 
-/** What reading one skill file gave (a skill's search document is in the slice's batch). */
+/** What reading one skill file gave, by skill key (a skill's search document is in the slice's batch). */
 export type FileOutcome =
-  | { kind: 'skill'; slug: string; entry: SkillListEntry; signature: FileSignature }
-  | { kind: 'problem'; slug: string; message: string; signature: FileSignature; line?: number }
-  | { kind: 'missing'; slug: string };
+  | { kind: 'skill'; key: string; entry: SkillListEntry; signature: FileSignature }
+  | { kind: 'problem'; key: string; message: string; signature: FileSignature; line?: number; structureId?: string }
+  | { kind: 'missing'; key: string };
 
 /** Parsed files, in order, and the analysed documents of the skills among them, in the same order. */
 export interface ParsedSlice {
@@ -24,18 +25,25 @@ export interface ParsedSlice {
   batch: AnalysedBatch;
 }
 
-/** Reads, parses and analyses `<root>/<slug>.md` for each (valid) slug; never throws for a bad file. */
-export function parseSlice(root: string, slugs: readonly string[]): ParsedSlice {
+/** Reads, parses and analyses the file of each skill key (`<slug>` or `<structure_id>/<slug>`); never throws for a bad file. */
+export function parseSlice(root: string, keys: readonly string[]): ParsedSlice {
   const files: FileOutcome[] = [];
   const batch = new BatchBuilder();
-  for (const slug of slugs) {
-    const outcome = readSkillFileSync(root, slug);
+  for (const key of keys) {
+    const outcome = readSkillFileSync(root, parseKey(key));
     if (outcome === 'unchanged' || outcome.kind === 'missing') {
-      files.push({ kind: 'missing', slug });
+      files.push({ kind: 'missing', key });
     } else if (outcome.kind === 'problem') {
-      files.push({ kind: 'problem', slug, message: outcome.message, signature: outcome.signature, ...(outcome.line ? { line: outcome.line } : {}) });
+      files.push({
+        kind: 'problem',
+        key,
+        message: outcome.message,
+        signature: outcome.signature,
+        ...(outcome.line ? { line: outcome.line } : {}),
+        ...(outcome.structureId !== undefined ? { structureId: outcome.structureId } : {}),
+      });
     } else {
-      files.push({ kind: 'skill', slug, entry: toListEntry(outcome.skill), signature: outcome.signature });
+      files.push({ kind: 'skill', key, entry: toListEntry(outcome.skill), signature: outcome.signature });
       batch.add(toSearchDocument(outcome.skill));
     }
   }

@@ -18,6 +18,7 @@ import { isPlainObject } from './frontmatter.js';
 /**
  * Version of the snapshot layout and of text analysis. Bump it whenever tokenizing,
  * stemming, stop words or indexed fields change: old snapshots are then rebuilt.
+ * (6: documents are keyed by skill key, `<slug>` or `<structure_id>/<slug>`.)
  */
 export const INDEX_FORMAT = 6;
 
@@ -66,7 +67,7 @@ export async function readSnapshot(
   let manifest: LazyManifest;
   try {
     const { extra } = decoded;
-    manifest = { slugs: decoded.index.docs.slugs, mtimes: extra.numbers('mtimes'), sizes: extra.numbers('sizes'), entries: () => extra.text('entries') };
+    manifest = { keys: decoded.index.docs.slugs, mtimes: extra.numbers('mtimes'), sizes: extra.numbers('sizes'), entries: () => extra.text('entries') };
   } catch {
     return { rejected: 'corrupt' };
   }
@@ -76,7 +77,7 @@ export async function readSnapshot(
 /** Writes a snapshot atomically (and drops a snapshot of the old JSON format). */
 export async function writeSnapshot(stateDir: string, snapshot: IndexSnapshot): Promise<void> {
   const { index, manifest, ...meta } = snapshot;
-  if (manifest.slugs.length !== index.docs.slugs.length) throw new TypeError('the manifest and the index disagree');
+  if (manifest.keys.length !== index.docs.slugs.length) throw new TypeError('the manifest and the index disagree');
   const extra = { mtimes: manifest.mtimes, sizes: manifest.sizes, entries: manifest.entries() };
   await writeAtomic(snapshotPath(stateDir), encodeSnapshot(meta, index, extra));
   await rm(join(stateDir, LEGACY_SNAPSHOT), { force: true });

@@ -17,18 +17,18 @@ export interface IndexSaver {
 }
 
 /** The manifest of the catalog's records, in the order of the index's documents. */
-function manifestOf(catalog: Catalog, slugs: readonly string[]): LazyManifest {
+function manifestOf(catalog: Catalog, keys: readonly string[]): LazyManifest {
   const records = catalog.records;
-  const mtimes = new Float64Array(slugs.length);
-  const sizes = new Float64Array(slugs.length);
-  const entries = slugs.map((slug, i) => {
-    const record = records.get(slug);
-    if (!record) throw new Error(`the index holds ${slug}, the catalog does not`);
+  const mtimes = new Float64Array(keys.length);
+  const sizes = new Float64Array(keys.length);
+  const entries = keys.map((key, i) => {
+    const record = records.get(key);
+    if (!record) throw new Error(`the index holds ${key}, the catalog does not`);
     mtimes[i] = record.mtimeMs;
     sizes[i] = record.size;
     return record.entry;
   });
-  return { slugs, mtimes, sizes, entries: () => JSON.stringify(entries) };
+  return { keys, mtimes, sizes, entries: () => JSON.stringify(entries) };
 }
 
 /** Creates the saver of one store. */

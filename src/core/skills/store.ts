@@ -16,28 +16,33 @@ import { KeyedMutex, guardRoot } from '../storage/index.js';
 import { errorFields } from '../util/log.js';
 import { STORE_LOCK, type StoreContext } from './context.js';
 import { filterEntries, type ListFilter } from './entry.js';
+import { forkSkill, type ForkInput } from './fork.js';
 import { SkillEvents, type SkillChangeListener } from './events.js';
 import { loadCatalog, type LoadReport } from './loader.js';
 import { whileLoading } from './opening.js';
 import { resolveStoreOptions, type SkillStoreOptions } from './options.js';
 import { createCommitQueue } from './commits.js';
+import { migrateLayout } from './layout.js';
+import { problemOwner } from './catalog.js';
 import { createIndexSaver } from './saver.js';
 import type { SearchExplanation } from './search/explain.js';
 import { createSearchLog, type GapQuery, type SkillGap } from './search/gap-log.js';
 import { resolveTuning } from './search/tuning.js';
 import { createWordNet, type WordNet } from './search/wordnet.js';
 import { readSkillFile } from './skill-file.js';
+import { isStructureFolderName, keyOf, parseKey, scopeDir, structureOfKey } from './skill-key.js';
 import { isValidSlug } from './slug.js';
 import { applyFileChanges, applyFileChangesHeld } from './sync.js';
 import { listDeletedSkills } from './trash.js';
 import type { DeletedSkill, SearchMatch, Skill, SkillListEntry, SkillProblem } from './types.js';
+export type { ForkInput } from './fork.js';
 import type { SkillWatcher } from './watcher.js';
 import { listResources, readResource } from './resources.js';
 import { removeSkill, replaceSkillFiles, restoreSkill, upsertSkill, type ScopeOptions, type UpsertInput, type UpsertResult } from './writes.js';
 
 /** Options of {@link SkillStore.search}. */
 export interface SkillSearchRequest {
-  /** The structure asking; structure-scoped skills of other structures never match. */
+  /** The structure asking: its own skills and the instance skills it has not replaced match; another structure's never. */
   structureId?: string;
   /** 1 to 50, default 5. */
   limit?: number;
@@ -49,6 +54,14 @@ export interface SkillSearchRequest {
 export interface SkillExplainRequest extends SkillSearchRequest {
   /** Skills to explain whatever their rank or status. */
   slugs?: string[];
+}
+
+/** Whose load problems {@link SkillStore.problems} lists. */
+export interface ProblemScope {
+  /** A structure: its own folder's problems and the instance library's. */
+  structureId?: string;
+  /** Every problem of every structure (the instance administrator). */
+  all?: boolean;
 }
 
 /** Options of {@link SkillStore.settle}. */
@@ -70,24 +83,36 @@ export interface SkillStore {
   ready(): Promise<void>;
   /** True once the library is loaded. */
   isReady(): boolean;
-  /** Live skills visible to `structureId`, filtered, sorted by slug (default statuses complete, draft). */
+  /**
+   * Live skills a structure sees (its own, and the instance skills it has not replaced;
+   * without a structure, the instance skills), filtered, sorted by slug (default
+   * statuses complete, draft).
+   */
   list(filter?: ListFilter): SkillListEntry[];
-  /** One skill of any status, read from its file; undefined when absent or unparsable. */
-  get(slug: string): Promise<Skill | undefined>;
-  /** Creates or updates a skill (validation errors → 400 `OrgError` with field errors). */
+  /**
+   * One skill of any status, read from its file, as `structureId` reaches it by slug: its
+   * own skill, else the instance skill (without a structure, the instance skill only);
+   * undefined when absent or unparsable.
+   */
+  get(slug: string, structureId?: string): Promise<Skill | undefined>;
+  /** The structures that have a live skill of their own with this slug (for a caller who named no structure, filtered by its memberships). */
+  structuresWith(slug: string): string[];
+  /** Creates or updates a skill of a structure, or of the instance library (validation errors → 400 `OrgError` with field errors). */
   upsert(input: UpsertInput): Promise<UpsertResult>;
-  /** The files kept beside a skill (path → bytes, sorted by path); empty when none. */
-  files(slug: string): Promise<Map<string, Uint8Array>>;
-  /** Replaces the files kept beside a live skill (404 when absent or another structure's). */
+  /** Copies an instance skill into a structure (API.md §10 fork). */
+  fork(input: ForkInput): Promise<Skill>;
+  /** The files kept beside a skill as {@link get} resolves it (path → bytes, sorted by path); empty when none. */
+  files(slug: string, structureId?: string): Promise<Map<string, Uint8Array>>;
+  /** Replaces the files kept beside a live skill of the scope (404 when absent). */
   putFiles(slug: string, files: ReadonlyMap<string, Uint8Array>, scope?: ScopeOptions): Promise<void>;
-  /** Moves a skill to `.deleted/` (404 when absent). */
+  /** Moves a skill of the scope to its `.deleted/` (404 when absent). */
   remove(slug: string, scope?: ScopeOptions): Promise<void>;
-  /** Deleted skills, newest first; structure-scoped ones only for `structureId`. */
+  /** Deleted skills a structure may see, newest first: its own and the instance library's. */
   listDeleted(structureId?: string): Promise<DeletedSkill[]>;
-  /** Restores the newest deleted version (409 when live, 404 when none). */
+  /** Restores the newest deleted version in the scope (409 when live, 404 when none). */
   restore(slug: string, scope?: ScopeOptions): Promise<Skill>;
-  /** Files that did not load, with the reason. */
-  problems(): SkillProblem[];
+  /** Files that did not load, with the reason: the instance library's, and a structure's own or everyone's as asked. */
+  problems(scope?: ProblemScope): SkillProblem[];
   /** Skill files written through the API whose git commit (`commit` option) has not succeeded yet. */
   uncommittedFiles(): number;
   /** Ranked matches among complete skills visible to the structure; [] when nothing is relevant. */
@@ -118,7 +143,7 @@ export interface SkillStore {
   close(): Promise<void>;
 }
 
-/** Validates a search request (400 `OrgError` with field errors) and returns the index options. */
+/** Validates a search request (400 `OrgError` with field errors) and returns the index options (without the structure's hidden slugs). */
 function searchOptions(query: unknown, request: SkillSearchRequest): { limit: number; structureId?: string } {
   const errors = [];
   if (typeof query !== 'string' || query.length < 1 || query.length > MAX_QUERY_LENGTH) {
@@ -166,6 +191,8 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
   await guardRoot(options.stateDir);
   // A shared library: the folder becomes (or is checked to be) a clone of the remote first.
   await options.remote?.prepare();
+  // A home of an earlier version: its structures' skills move into their folders (once).
+  await migrateLayout({ root: options.root, stateDir: options.stateDir, log: options.log, commit: options.commit, ...(options.remote ? { remote: options.remote } : {}) });
   // WordNet is opened on the first search with a word the library does not have.
   let wordnet: WordNet | undefined;
   const synonyms = options.synonyms === false ? undefined : (options.synonyms ?? (() => (wordnet = createWordNet())));
@@ -253,22 +280,42 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
   ready.ctx = ctx;
   for (const names of early.splice(0)) onBatch(names);
 
+  /** A skill as `structureId` reaches it by slug: its own, else the instance skill. */
+  const resolveSkill = async (slug: string, structureId: string | undefined): Promise<Skill | undefined> => {
+    if (!isValidSlug(slug)) return undefined;
+    if (structureId !== undefined && isStructureFolderName(structureId)) {
+      const own = await readSkillFile(options.root, parseKey(keyOf(slug, structureId)));
+      if (own.kind === 'skill') return own.skill;
+      if (own.kind === 'problem') return undefined;
+    }
+    const outcome = await readSkillFile(options.root, { slug });
+    return outcome.kind === 'skill' ? outcome.skill : undefined;
+  };
+
   return {
     loadReport: report,
     ready: () => Promise.resolve(),
     isReady: () => true,
-    list: (filter) => filterEntries(Array.from(catalog.records.values(), (r) => r.entry), filter),
-    async get(slug) {
-      if (!isValidSlug(slug)) return undefined;
-      const outcome = await readSkillFile(options.root, slug);
-      return outcome.kind === 'skill' ? outcome.skill : undefined;
+    list: (filter = {}) => filterEntries(Array.from(catalog.records.values(), (r) => r.entry), filter, catalog.hiddenFor(filter.structureId)),
+    get: (slug, structureId) => resolveSkill(slug, structureId),
+    structuresWith(slug) {
+      if (!isValidSlug(slug)) return [];
+      return catalog
+        .keys()
+        .filter((key) => key.endsWith(`/${slug}`))
+        .map((key) => structureOfKey(key) as string)
+        .filter(isStructureFolderName)
+        .sort();
     },
     upsert: (upsertInput) => upsertSkill(ctx, upsertInput),
-    async files(slug) {
+    fork: (forkInput) => forkSkill(ctx, forkInput),
+    async files(slug, structureId) {
       const out = new Map<string, Uint8Array>();
-      if (!isValidSlug(slug)) return out;
-      for (const path of await listResources(options.root, slug)) {
-        const data = await readResource(options.root, slug, path);
+      const skill = await resolveSkill(slug, structureId);
+      if (!skill) return out;
+      const dir = scopeDir(options.root, skill.frontmatter.structure_id);
+      for (const path of await listResources(dir, slug)) {
+        const data = await readResource(dir, slug, path);
         if (data) out.set(path, data);
       }
       return out;
@@ -277,14 +324,19 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
     remove: (slug, scope) => removeSkill(ctx, slug, scope),
     listDeleted: (structureId) => listDeletedSkills(options.root, structureId),
     restore: (slug, scope) => restoreSkill(ctx, slug, scope),
-    problems: () =>
+    problems: (scope = {}) =>
       [
-        ...[...catalog.problems.values()].map(({ file, message, line }) => ({ file, message, ...(line ? { line } : {}) })),
-        ...ctx.commits.problems(),
-      ].sort((a, b) => (a.file < b.file ? -1 : 1)),
+        ...[...catalog.problems.values()].map(({ file, message, line, structure_id }) => ({ problem: { file, message, ...(line ? { line } : {}) }, owner: structure_id })),
+        ...ctx.commits.problems().map((problem) => ({ problem, owner: problemOwner(problem.file) })),
+      ]
+        // A problem concerns one structure (its folder's files) or the instance library: a
+        // structure sees its own and the instance library's, never another's.
+        .filter(({ owner }) => scope.all === true || owner === undefined || owner === scope.structureId)
+        .map(({ problem }) => problem)
+        .sort((a, b) => (a.file < b.file ? -1 : 1)),
     uncommittedFiles: () => ctx.commits.pendingFiles(),
     search(query, request = {}) {
-      const options = searchOptions(query, request);
+      const options = { ...searchOptions(query, request), hidden: catalog.hiddenFor(request.structureId) };
       if (!request.record) return catalog.index.search(query, options);
       const found = catalog.index.lookup(query, options);
       const outcome = found.matches.length === 0 ? 'none' : (found.support ?? 0) < weakSupport ? 'weak' : 'matched';
@@ -292,7 +344,7 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
       return found.matches;
     },
     explain(query, request = {}) {
-      return catalog.index.explain(query, { ...searchOptions(query, request), ...(request.slugs ? { slugs: request.slugs } : {}) });
+      return catalog.index.explain(query, { ...searchOptions(query, request), hidden: catalog.hiddenFor(request.structureId), ...(request.slugs ? { slugs: request.slugs } : {}) });
     },
     // A gap a skill now covers is no gap: each group's latest message is searched again.
     gaps: async (query) =>

@@ -6,16 +6,20 @@
  */
 import { STORE_LOCK, type StoreContext } from './context.js';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { readSkillFileSync, signatureOf, skillPath, type FileSignature, type ReadOutcome } from './skill-file.js';
-import { isValidSlug } from './slug.js';
+import { join } from 'node:path';
+import { readSkillFileSync, signatureOf, type FileSignature, type ReadOutcome } from './skill-file.js';
+import { fileKey, keyString, slugOfKey, structureOfKey } from './skill-key.js';
 
 const SLICE = 256;
 
 type Pending =
   | { name: string; kind: 'bad-name'; signature: FileSignature | undefined }
-  | { name: string; slug: string; kind: 'read'; outcome: ReadOutcome };
+  | { name: string; key: string; kind: 'read'; outcome: ReadOutcome };
 
-/** Re-reads the named files (`<slug>.md`) and updates the catalog; resolves to the number applied. */
+/**
+ * Re-reads the named files (paths relative to the root: `<slug>.md`, `<structure_id>/<slug>.md`)
+ * and updates the catalog; resolves to the number applied.
+ */
 export function applyFileChanges(ctx: StoreContext, names: string[]): Promise<number> {
   return ctx.mutex.run(STORE_LOCK, () => applyFileChangesHeld(ctx, names));
 }
@@ -27,16 +31,18 @@ export async function applyFileChangesHeld(ctx: StoreContext, names: string[]): 
   for (let i = 0; i < names.length; i += SLICE) {
     if (i > 0) await yieldToEventLoop();
     for (const name of names.slice(i, i + SLICE)) {
-      const slug = name.slice(0, -3);
-      if (!isValidSlug(slug)) {
-        pending.push({ name, kind: 'bad-name', signature: await signatureOf(skillPath(root, slug)) });
+      const read = fileKey(name);
+      if (read.kind === 'other') continue;
+      if (read.kind === 'bad-name') {
+        pending.push({ name, kind: 'bad-name', signature: await signatureOf(join(root, name)) });
         continue;
       }
-      const held = ctx.catalog.records.get(slug) ?? ctx.catalog.problems.get(name);
-      const outcome = readSkillFileSync(root, slug, held);
+      const key = keyString(read.key);
+      const held = ctx.catalog.records.get(key) ?? ctx.catalog.problems.get(name);
+      const outcome = readSkillFileSync(root, read.key, held);
       if (outcome === 'unchanged') continue;
-      if (outcome.kind !== 'missing') onFileRead(slug);
-      pending.push({ name, slug, kind: 'read', outcome });
+      if (outcome.kind !== 'missing') onFileRead(key);
+      pending.push({ name, key, kind: 'read', outcome });
     }
   }
 
@@ -47,18 +53,21 @@ export async function applyFileChangesHeld(ctx: StoreContext, names: string[]): 
       else ctx.catalog.problems.delete(item.name);
       continue;
     }
-    const { name, slug, outcome } = item;
+    const { name, key, outcome } = item;
+    const slug = slugOfKey(key);
+    const scope = structureOfKey(key);
+    const structure = scope === undefined ? {} : { structure_id: scope };
     if (outcome.kind === 'skill') {
-      if (ctx.catalog.isCurrent(slug, outcome.signature) && ctx.catalog.records.has(slug)) continue;
-      const created = !ctx.catalog.records.has(slug);
+      if (ctx.catalog.isCurrent(key, outcome.signature) && ctx.catalog.records.has(key)) continue;
+      const created = !ctx.catalog.records.has(key);
       ctx.catalog.put(outcome.skill, outcome.signature);
-      ctx.changed({ type: 'upsert', slug, created, source: 'watcher' });
+      ctx.changed({ type: 'upsert', slug, ...structure, created, source: 'watcher' });
     } else if (outcome.kind === 'problem') {
       log('warn', 'skill file skipped', { file: name, message: outcome.message });
-      ctx.catalog.putProblem(name, outcome.message, outcome.signature, outcome.line);
+      ctx.catalog.putProblem(name, outcome.message, outcome.signature, outcome.line, outcome.structureId);
       ctx.changed({ type: 'problem', file: name, message: outcome.message, source: 'watcher' });
-    } else if (ctx.catalog.drop(slug)) {
-      ctx.changed({ type: 'remove', slug, source: 'watcher' });
+    } else if (ctx.catalog.drop(key)) {
+      ctx.changed({ type: 'remove', slug, ...structure, source: 'watcher' });
     } else continue;
     applied++;
   }

@@ -5,7 +5,9 @@
  * in parallel arrays, typed where the values are numbers. Ids are only ever appended; a
  * replaced or removed skill's row is marked removed until the index is compacted.
  */
+import { keyOf } from '../skill-key.js';
 import type { SkillStatus } from '../types.js';
+import type { Hidden } from '../visibility.js';
 import { analyse, tokenize } from './analyzer.js';
 import type { DocumentFacts } from './document.js';
 import { SEARCH_FIELDS } from './tuning.js';
@@ -45,6 +47,7 @@ const distinctStems = (text: string): string[] => [...new Set(analyse(text).map(
 
 /** Per-skill facts of the index. */
 export class DocTable {
+  /** Each document's skill key (`<slug>` or `<structure_id>/<slug>`, see `skill-key.ts`): its id. */
   slugs: string[] = [];
   names: string[] = [];
   tags: string[][] = [];
@@ -58,7 +61,7 @@ export class DocTable {
   triggers = new Map<number, string[]>();
   /** Successor hints of deprecated documents. */
   successors = new Map<number, string[]>();
-  /** Live document of each slug. */
+  /** Live document of each skill key. */
   readonly bySlug = new Map<string, number>();
   private readonly scopeIds = new Map<string, number>();
   /** Sum of the field lengths of live documents (for average lengths). */
@@ -73,13 +76,13 @@ export class DocTable {
     return this.slugs.length;
   }
 
-  /** Appends a document and makes it the live one of its slug; returns its id. */
+  /** Appends a document and makes it the live one of its key; returns its id. */
   add(doc: DocumentFacts, lengths: ArrayLike<number>): number {
-    const old = this.bySlug.get(doc.slug);
+    const old = this.bySlug.get(doc.key);
     if (old !== undefined) this.remove(old);
     const id = this.slugs.length;
     this.grow(id + 1);
-    this.slugs.push(doc.slug);
+    this.slugs.push(doc.key);
     this.names.push(doc.name);
     this.tags.push(doc.tags);
     this.status[id] = STATUS[doc.status];
@@ -91,7 +94,7 @@ export class DocTable {
     }
     if (doc.triggers.length > 0) this.triggers.set(id, doc.triggers);
     if (doc.successors && doc.successors.length > 0) this.successors.set(id, doc.successors);
-    this.bySlug.set(doc.slug, id);
+    this.bySlug.set(doc.key, id);
     this.live++;
     return id;
   }
@@ -138,10 +141,29 @@ export class DocTable {
     return STATUS_NAMES[this.status[id] as number] ?? 'removed';
   }
 
-  /** True when structure `structureId` may see document `id` (unscoped, or scoped to it). */
-  visibleTo(id: number, structureId: string | undefined): boolean {
+  /**
+   * True when structure `structureId` sees document `id`: its own skills, and instance
+   * skills whose slug is not in `hidden` (those it replaced; see `visibility.ts`).
+   */
+  visibleTo(id: number, structureId: string | undefined, hidden?: Hidden): boolean {
     const scope = this.scope[id] as number;
-    return scope === -1 || (structureId !== undefined && this.scopes[scope] === structureId);
+    if (scope === -1) return !hidden?.has(this.slugs[id] as string);
+    return structureId !== undefined && this.scopes[scope] === structureId;
+  }
+
+  /** The live document a structure reaches by `slug`: its own skill, else the instance skill it has not replaced. */
+  resolve(slug: string, structureId: string | undefined, hidden?: Hidden): number | undefined {
+    if (structureId !== undefined) {
+      const own = this.bySlug.get(keyOf(slug, structureId));
+      if (own !== undefined) return own;
+    }
+    return hidden?.has(slug) ? undefined : this.bySlug.get(slug);
+  }
+
+  /** The slug of document `id` (its key without the structure). */
+  slugAt(id: number): string {
+    const key = this.slugs[id] as string;
+    return key.slice(key.indexOf('/') + 1);
   }
 
   /** Average length of field `f` over live documents (at least 1). */

@@ -3,12 +3,15 @@
  * on (status and structure scope), its triggers as written (named in reasons), and for a
  * deprecated skill the slugs its text points to (where its successor is found).
  */
+import { keyOf } from '../skill-key.js';
 import type { Skill, SkillStatus } from '../types.js';
 import { analyse } from './analyzer.js';
 import { SEARCH_FIELDS, type SearchField } from './tuning.js';
 
 /** One indexed skill. */
 export interface SearchDocument {
+  /** The skill's id in the index: its key, `<slug>` or `<structure_id>/<slug>` (see `skill-key.ts`). */
+  key: string;
   slug: string;
   name: string;
   tags: string[];
@@ -38,6 +41,7 @@ export function toSearchDocument(skill: Skill): SearchDocument {
   const fm = skill.frontmatter;
   const { intro, body } = splitIntro(skill.body);
   const doc: SearchDocument = {
+    key: keyOf(skill.slug, fm.structure_id),
     slug: skill.slug,
     name: fm.name,
     tags: fm.tags,
@@ -87,7 +91,7 @@ export function splitIntro(body: string): { intro: string; body: string } {
 }
 
 /** What the document table keeps of a search document (its text goes to the postings only). */
-export type DocumentFacts = Pick<SearchDocument, 'slug' | 'name' | 'tags' | 'triggers' | 'status' | 'structure_id' | 'successors'>;
+export type DocumentFacts = Pick<SearchDocument, 'key' | 'name' | 'tags' | 'triggers' | 'status' | 'structure_id' | 'successors'>;
 
 /** A document's text analysed for the postings: per field, stem → frequency; the words seen; field lengths. */
 export interface AnalysedDocument {
@@ -122,7 +126,7 @@ export function analyseDocument(doc: SearchDocument): AnalysedDocument {
 
 /** The facts of a document the document table keeps (what is sent back from a worker). */
 export function documentFacts(doc: SearchDocument): DocumentFacts {
-  const facts: DocumentFacts = { slug: doc.slug, name: doc.name, tags: doc.tags, triggers: doc.triggers, status: doc.status };
+  const facts: DocumentFacts = { key: doc.key, name: doc.name, tags: doc.tags, triggers: doc.triggers, status: doc.status };
   if (doc.structure_id !== undefined) facts.structure_id = doc.structure_id;
   if (doc.successors !== undefined) facts.successors = doc.successors;
   return facts;

@@ -7,6 +7,7 @@ import { decodeSnapshot, encodeSnapshot } from './snapshot.js';
 import type { SynonymSource } from './wordnet.js';
 
 const doc = (slug: string, over: Partial<SearchDocument>): SearchDocument => ({
+  key: over.structure_id === undefined ? slug : `${over.structure_id}/${slug}`,
   slug,
   name: '',
   tags: [],

@@ -7,6 +7,7 @@
  * added, replaced and removed by slug; nothing is ever rebuilt from the text.
  */
 import type { SearchMatch } from '../types.js';
+import type { Hidden } from '../visibility.js';
 import type { AnalysedBatch } from './batch.js';
 import { analyseDocument, documentFacts, type SearchDocument } from './document.js';
 import { DocTable, STATUS, type DocTableData } from './docs.js';
@@ -31,15 +32,17 @@ export interface SkillSearchIndexOptions {
 }
 
 export interface SkillSearchOptions {
-  /** Structure asking: structure-scoped skills of other structures are never returned. */
+  /** Structure asking: its own skills and the instance skills it sees; other structures' skills are never reached. */
   structureId?: string;
+  /** Instance slugs the structure replaced with its own skills (never candidates; see `visibility.ts`). */
+  hidden?: Hidden;
   /** Most matches returned; default 5. */
   limit?: number;
 }
 
 /** Options of {@link SkillSearchIndex.explain}. */
 export interface SkillExplainOptions extends SkillSearchOptions {
-  /** Skills to explain whatever their rank or status ("why didn't this skill match?"). */
+  /** Skills to explain whatever their rank or status ("why didn't this skill match?"), resolved as the structure sees them. */
   slugs?: string[];
 }
 
@@ -58,17 +61,17 @@ export interface SkillSearchIndexData {
   base: BasePostings | (() => BasePostings);
 }
 
-/** A live search index of skills, updated by slug. */
+/** A live search index of skills, updated by skill key (`<slug>` or `<structure_id>/<slug>`). */
 export interface SkillSearchIndex {
   /** Number of indexed skills (any status). */
   readonly size: number;
-  has(slug: string): boolean;
-  /** Adds the document, or replaces the one with the same slug. */
+  has(key: string): boolean;
+  /** Adds the document, or replaces the one with the same key. */
   set(doc: SearchDocument): void;
   /** `set` for each document of a batch analysed elsewhere (a worker thread), in order. */
   addBatch(batch: AnalysedBatch): void;
-  /** Removes a skill; false when it was not indexed. */
-  remove(slug: string): boolean;
+  /** Removes a skill by key; false when it was not indexed. */
+  remove(key: string): boolean;
   /** Ranked, explained matches among `complete` skills visible to the structure; [] when nothing is relevant. */
   search(query: string, options?: SkillSearchOptions): SearchMatch[];
   /** Like `search`, with the best candidates and the strength of the best match. */
@@ -148,8 +151,8 @@ function buildIndex(initialDocs: DocTable, initialBase: BasePostings | (() => Ba
     const src = source();
     const plan = planQuery(query, src, tuning);
     const depth = Math.max(tuning.rerankDepth, opts.limit ?? 5);
-    const scored = score(src, plan, tuning, scratch, { depth, ...(opts.structureId ? { structureId: opts.structureId } : {}), ...(watch ? { watch } : {}) });
-    const ranked = rankCandidates(src, plan, scored.candidates, tuning, opts.structureId);
+    const scored = score(src, plan, tuning, scratch, { depth, ...(opts.structureId ? { structureId: opts.structureId } : {}), ...(opts.hidden ? { hidden: opts.hidden } : {}), ...(watch ? { watch } : {}) });
+    const ranked = rankCandidates(src, plan, scored.candidates, tuning, opts.structureId, opts.hidden);
     return { plan, scored, ranked };
   };
 
@@ -157,7 +160,7 @@ function buildIndex(initialDocs: DocTable, initialBase: BasePostings | (() => Ba
     get size() {
       return docs.live;
     },
-    has: (slug) => docs.bySlug.has(slug),
+    has: (key) => docs.bySlug.has(key),
     set(doc) {
       const analysed = analyseDocument(doc);
       const id = docs.add(documentFacts(doc), analysed.lengths);
@@ -179,8 +182,8 @@ function buildIndex(initialDocs: DocTable, initialBase: BasePostings | (() => Ba
         }
       });
     },
-    remove(slug) {
-      const id = docs.bySlug.get(slug);
+    remove(key) {
+      const id = docs.bySlug.get(key);
       if (id === undefined) return false;
       docs.remove(id);
       return true;
@@ -191,7 +194,7 @@ function buildIndex(initialDocs: DocTable, initialBase: BasePostings | (() => Ba
       const { plan, ranked } = run(query, opts);
       const matches: SearchMatch[] = [];
       let support: number | null = null;
-      const slugOf = (doc: number) => docs.slugs[doc] as string;
+      const slugOf = (doc: number) => docs.slugAt(doc);
       const labels = { slugOf, nameOf: (doc: number) => docs.names[doc] ?? '' };
       for (const candidate of ranked) {
         if (!candidate.kept) continue;
@@ -204,12 +207,13 @@ function buildIndex(initialDocs: DocTable, initialBase: BasePostings | (() => Ba
     },
     explain(query, opts = {}) {
       const watch = new Set<number>();
+      // Only what the structure reaches by these slugs: another structure's skill is never watched.
       for (const slug of opts.slugs ?? []) {
-        const id = docs.bySlug.get(slug);
+        const id = docs.resolve(slug, opts.structureId, opts.hidden);
         if (id !== undefined) watch.add(id);
       }
       const { plan, scored, ranked } = run(query, opts, watch);
-      return explainSearch({ query, plan, scored, ranked, source: source(), tuning, limit: opts.limit ?? 5, slugs: opts.slugs ?? [], structureId: opts.structureId });
+      return explainSearch({ query, plan, scored, ranked, source: source(), tuning, limit: opts.limit ?? 5, slugs: opts.slugs ?? [], structureId: opts.structureId, hidden: opts.hidden });
     },
     compact(force = false) {
       const b = base();

@@ -5,6 +5,7 @@
  * sentence saying why it was kept or cut. What the web search tester and
  * `org skills search --why` show.
  */
+import type { Hidden } from '../visibility.js';
 import { STATUS, type DocTable } from './docs.js';
 import type { QueryPlan } from './query.js';
 import { rankCandidates, wordMatches, type RankedCandidate } from './rank.js';
@@ -26,6 +27,7 @@ export interface ExplainInput {
   limit: number;
   slugs: string[];
   structureId: string | undefined;
+  hidden: Hidden | undefined;
 }
 
 /** Candidates listed beyond the matches (best first). */
@@ -36,7 +38,7 @@ const round = (value: number): number => Math.round(value * 1000) / 1000;
 export function explainSearch(input: ExplainInput): SearchExplanation {
   const { plan, ranked, source, tuning, limit } = input;
   const docs = source.docs;
-  const slugOf = (doc: number) => docs.slugs[doc] as string;
+  const slugOf = (doc: number) => docs.slugAt(doc);
   const candidates: ExplainedCandidate[] = [];
   let rank = 0;
   const listed = new Set<number>();
@@ -55,7 +57,8 @@ export function explainSearch(input: ExplainInput): SearchExplanation {
   }
 
   for (const slug of input.slugs) {
-    const doc = docs.bySlug.get(slug);
+    // Resolved as the structure sees it: another structure's skill reads as no skill at all.
+    const doc = docs.resolve(slug, input.structureId, input.hidden);
     if (doc !== undefined && listed.has(doc)) continue;
     candidates.push(doc === undefined ? missing(slug) : unlisted(doc, input, slugOf));
   }
@@ -123,15 +126,14 @@ function unlisted(doc: number, input: ExplainInput, slugOf: (doc: number) => str
   const figures = input.scored.watched.get(doc);
   const status = docs.status[doc];
   let why: string;
-  if (!docs.visibleTo(doc, input.structureId)) why = 'cut: it belongs to another structure';
-  else if (status === STATUS.draft) why = 'cut: it is a draft, and drafts never match on their own (name it with /slug)';
+  if (status === STATUS.draft) why = 'cut: it is a draft, and drafts never match on their own (name it with /slug)';
   else if (!figures) why = 'cut: none of the query’s words occur in it';
   else why = 'cut: other skills scored higher';
   if (!figures) {
     return { slug: slugOf(doc), name: docs.names[doc] ?? '', status: docs.statusOf(doc), kept: false, score: 0, reason: 'matched nothing', why, fields: {}, parts: EMPTY_PARTS };
   }
-  if (status === STATUS.deprecated && docs.visibleTo(doc, input.structureId)) why = 'cut: it is deprecated and names no live successor';
-  const [described] = rankCandidates(source, plan, [figures], tuning, input.structureId);
+  if (status === STATUS.deprecated) why = 'cut: it is deprecated and names no live successor';
+  const [described] = rankCandidates(source, plan, [figures], tuning, input.structureId, input.hidden);
   const candidate: RankedCandidate = described ?? { ...figures, matchedDoc: doc, final: figures.score, words: wordMatches(source, plan, doc), evidence: 0, support: 0, nameShare: 0, surfaceShare: 0, bonus: 0, contrast: undefined, kept: false };
   return entry({ ...candidate, doc, matchedDoc: doc }, null, why, plan, docs, slugOf);
 }

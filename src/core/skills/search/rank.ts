@@ -5,6 +5,7 @@
  * must carry enough of the query's weight, calibrated on the evaluation's dev split),
  * and a cut of matches far below the best.
  */
+import type { Hidden } from '../visibility.js';
 import { STATUS } from './docs.js';
 import { baseEntriesOf, baseTerm, fieldOf } from './postings.js';
 import { termWeight, type MatchKind, type QueryPlan } from './query.js';
@@ -147,10 +148,10 @@ function surfaceShareOf(plan: QueryPlan, words: ReadonlySet<string>): number {
 }
 
 /** The live, complete successor of a deprecated document visible to the structure, if any. */
-function successorOf(source: ScoreSource, doc: number, structureId: string | undefined): number | undefined {
+function successorOf(source: ScoreSource, doc: number, structureId: string | undefined, hidden: Hidden | undefined): number | undefined {
   for (const slug of source.docs.successors.get(doc) ?? []) {
-    const id = source.docs.bySlug.get(slug);
-    if (id !== undefined && source.docs.status[id] === STATUS.complete && source.docs.visibleTo(id, structureId)) return id;
+    const id = source.docs.resolve(slug, structureId, hidden);
+    if (id !== undefined && source.docs.status[id] === STATUS.complete) return id;
   }
   return undefined;
 }
@@ -162,6 +163,7 @@ export function rankCandidates(
   candidates: Candidate[],
   tuning: SearchTuning,
   structureId: string | undefined,
+  hidden?: Hidden,
 ): RankedCandidate[] {
   const n = Math.max(source.docs.live, tuning.minCorpusSize);
   const top = candidates[0]?.score ?? 0;
@@ -192,7 +194,7 @@ export function rankCandidates(
   for (const candidate of ranked) {
     let entry = candidate;
     if (source.docs.status[candidate.doc] === STATUS.deprecated) {
-      const successor = successorOf(source, candidate.doc, structureId);
+      const successor = successorOf(source, candidate.doc, structureId, hidden);
       if (successor === undefined) {
         out.push({ ...candidate, kept: false, cut: 'deprecated, and no live successor is named in it' });
         continue;

@@ -5,6 +5,7 @@
  * query a skill covers, and reduced to the best few candidates with a small heap. A
  * search allocates a few small arrays, whatever the number of skills it touches.
  */
+import type { Hidden } from '../visibility.js';
 import { STATUS, type DocTable } from './docs.js';
 import type { BasePostings, DeltaPostings, PostingRows } from './postings.js';
 import { baseTerm, TF_BITS } from './postings.js';
@@ -81,6 +82,8 @@ export class ScoreScratch {
 /** Options of {@link score}. */
 export interface ScoreOptions {
   structureId?: string;
+  /** Instance slugs the structure replaced (not candidates; see `visibility.ts`). */
+  hidden?: Hidden;
   /** How many candidates to keep. */
   depth: number;
   /** Documents whose figures are wanted whatever their rank or status (explain). */
@@ -151,7 +154,7 @@ export function score(source: ScoreSource, plan: QueryPlan, tuning: SearchTuning
       watched.set(doc, { doc, bm25, coverage, score: bm25 * Math.pow(coverage, power) });
     }
     const state = status[doc];
-    if ((state !== STATUS.complete && state !== STATUS.deprecated) || !docs.visibleTo(doc, options.structureId)) continue;
+    if ((state !== STATUS.complete && state !== STATUS.deprecated) || !docs.visibleTo(doc, options.structureId, options.hidden)) continue;
     // Coverage is at most 1: a document whose BM25F alone is under the heap's floor cannot enter it.
     if (heap.length >= options.depth && bm25 <= floor) continue;
     const coverage = coverageOf(bits);
