@@ -25,7 +25,7 @@ function started(run: Run, createdAt: string): StartedTurn {
 }
 
 /** A backend over `app` for the node of `key`. */
-export function createAppBackend(app: App, key: McpKeyRecord): OrgToolBackend {
+export function createAppBackend(app: App, key: McpKeyRecord, baseUrl?: string): OrgToolBackend {
   const principal: Principal = { kind: 'mcp', id: key.id, key };
   const structureId = key.structure_id;
   const authorize = (action: Action) => app.access.authorize(principal, action, structureId, key.role_id);
@@ -108,7 +108,7 @@ export function createAppBackend(app: App, key: McpKeyRecord): OrgToolBackend {
       const self = detail.agents.find((node) => node.id === key.node_id);
       if (!self) throw new ToolError(`node ${key.role_id} no longer exists`);
       return {
-        self: { role_id: self.role_id, label: self.label },
+        self: { role_id: self.role_id, label: self.label, state: self.state, parent: self.parent_id ? (roleOf.get(self.parent_id) ?? null) : null },
         peers: detail.agents
           .filter((node) => node.id !== self.id)
           .map((node) => ({ role_id: node.role_id, label: node.label, state: node.state, parent: node.parent_id ? (roleOf.get(node.parent_id) ?? null) : null })),
@@ -141,7 +141,7 @@ export function createAppBackend(app: App, key: McpKeyRecord): OrgToolBackend {
       }
     },
 
-    artifactUrl: (name) => artifactUrl(app.publicUrl(), structureId, key.role_id, name),
+    artifactUrl: (name) => artifactUrl(baseUrl ?? app.publicUrl(), structureId, key.role_id, name),
 
     async completeSkills() {
       authorize('read');

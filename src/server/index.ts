@@ -21,6 +21,7 @@ import type { MetricsApp } from './metrics/index.js';
 import { startTracing } from './telemetry/index.js';
 import { clientErrorHandler, frameworkErrors, handleExpectations, registerClosing, registerErrorHandling } from './errors.js';
 import { openapiOptions } from './openapi.js';
+import { publicBaseUrls } from './public-url.js';
 import { registerRequestIds, requestIdOf } from './request-id.js';
 import { auditRoutes } from './routes/audit.js';
 import { nodeRoutes } from './routes/nodes.js';
@@ -130,10 +131,13 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   await server.register(artifactRoutes, { app: { nodes: app.nodes, chat: app.chat } });
   await server.register(whoamiRoutes, { app: { access: app.access } });
   await server.register(userRoutes, { app: { users: app.users } });
-  await server.register(inboundRoutes, { app: { inbound: app.inbound, config: app.config } });
+  await server.register(inboundRoutes, { app: { inbound: app.inbound, config: app.config, clock: app.clock } });
   await server.register(webhookRoutes, { app: { webhooks: app.webhooks, egress: app.egress } });
   await server.register(auditRoutes, { app: { audit: app.audit } });
-  if (options.mcp) await server.register(mcpRoutes, { endpoint: options.mcp, publicUrl: () => app.publicUrl(), ...(options.mcpAllowedOrigins ? { allowedOrigins: options.mcpAllowedOrigins } : {}) });
+  if (options.mcp) {
+    const baseUrlOf = publicBaseUrls({ configured: app.config.publicUrl, trustProxy: app.config.trustProxy, listening: () => app.publicUrl() });
+    await server.register(mcpRoutes, { endpoint: options.mcp, publicUrl: () => app.publicUrl(), baseUrlOf, ...(options.mcpAllowedOrigins ? { allowedOrigins: options.mcpAllowedOrigins } : {}) });
+  }
   await server.register(webRoutes);
   await server.ready();
   return server;

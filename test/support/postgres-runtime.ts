@@ -41,10 +41,26 @@ async function traversable(path: string): Promise<boolean> {
   }
 }
 
-/** The package folder of a module as this checkout resolves it (links resolved). */
+/**
+ * The package folder of a module as this checkout resolves it (links resolved): the folder
+ * above its entry point that holds the package's own `package.json` (a package whose
+ * `exports` do not list `./package.json` cannot be resolved by that subpath).
+ */
 async function packageDir(name: string, from?: string): Promise<string> {
-  const resolved = createRequire(from ?? import.meta.url).resolve(`${name}/package.json`);
-  return realpath(dirname(resolved));
+  const require = createRequire(from ?? import.meta.url);
+  let entry: string;
+  try {
+    entry = require.resolve(`${name}/package.json`);
+  } catch {
+    entry = require.resolve(name);
+  }
+  for (let current = dirname(entry); current !== parse(current).root; current = dirname(current)) {
+    const manifest = join(current, 'package.json');
+    if (!existsSync(manifest)) continue;
+    const { name: found } = JSON.parse(await readFile(manifest, 'utf8')) as { name?: string };
+    if (found === name) return realpath(current);
+  }
+  throw new Error(`cannot find the package folder of ${name}`);
 }
 
 /** `cp -a` with hard links where the folders share a file system (fast, no space), else a copy. */

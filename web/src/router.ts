@@ -22,7 +22,9 @@ export type SkillsView =
   | { tab: 'deleted' }
   | { tab: 'search' }
   | { tab: 'problems' }
-  | { tab: 'new' }
+  /** `from`: a request to start the skill from (the gap report). */
+  | { tab: 'new'; from?: string }
+  | { tab: 'gaps' }
   | { tab: 'skill'; slug: string }
   | { tab: 'edit'; slug: string };
 
@@ -43,7 +45,11 @@ export function parseRoute(path: string): Route {
   if (section === 'skills') {
     if (a === undefined) return { page: 'skills', structureId, view: { tab: 'catalog' } };
     if (a === 'drafts') return { page: 'skills', structureId, view: b ? { tab: 'drafts', slug: seg(b)! } : { tab: 'drafts' } };
-    if (a === 'deleted' || a === 'search' || a === 'new' || a === 'problems') return { page: 'skills', structureId, view: { tab: a } };
+    if (a === 'new') {
+      const from = new URLSearchParams(path.split('?')[1] ?? '').get('from');
+      return { page: 'skills', structureId, view: from ? { tab: 'new', from } : { tab: 'new' } };
+    }
+    if (a === 'deleted' || a === 'search' || a === 'problems' || a === 'gaps') return { page: 'skills', structureId, view: { tab: a } };
     if (a === 's' && b) return { page: 'skills', structureId, view: parts[5] === 'edit' ? { tab: 'edit', slug: seg(b)! } : { tab: 'skill', slug: seg(b)! } };
   }
   return { page: 'not-found', path };

@@ -22,7 +22,9 @@ export type SkillDifficulty = Static<typeof SkillDifficultySchema>;
 export const SkillLearnerSchema = StringEnum(SKILL_LEARNERS);
 export type SkillLearner = Static<typeof SkillLearnerSchema>;
 
-const LearnedAt = Type.String({ description: 'ISO 8601 time of the first write; kept on every update' });
+const LearnedAt = Type.Optional(
+  Type.String({ description: 'ISO 8601 time of the first write; kept on every update. Absent for a hand-written file that does not say (never the file\'s modification time)' }),
+);
 const ToolUrl = Nullable(Type.String({ description: 'an http(s) URL the local runtime POSTs to, or null' }));
 const ScopeId = Type.String({ description: 'when set, the skill is that structure’s own (kept in skills/<structure_id>/), seen by it only' });
 const ForkedFrom = Type.String({ description: 'the instance skill this structure skill was forked from; the structure sees the fork instead of it' });

@@ -19,7 +19,8 @@ import {
 /** Values used for members that are absent; `type`, `name` and `status` have none. */
 export interface FrontmatterDefaults {
   learned_by: SkillLearner;
-  learned_at: string;
+  /** Absent: a skill that does not say when it was learned has no `learned_at`. */
+  learned_at?: string;
   category: string;
   difficulty: SkillDifficulty;
 }
@@ -142,8 +143,9 @@ export function validateFrontmatter(raw: unknown, defaults: FrontmatterDefaults)
   const learnedBy = raw.learned_by ?? defaults.learned_by;
   if (!(SKILL_LEARNERS as readonly unknown[]).includes(learnedBy)) fail('learned_by', oneOf(SKILL_LEARNERS));
 
-  const learnedAt = normaliseTimestamp(raw.learned_at ?? defaults.learned_at);
-  if (learnedAt === undefined) fail('learned_at', 'must be an ISO 8601 timestamp');
+  const givenAt = raw.learned_at ?? defaults.learned_at;
+  const learnedAt = givenAt === undefined ? undefined : normaliseTimestamp(givenAt);
+  if (givenAt !== undefined && learnedAt === undefined) fail('learned_at', 'must be an ISO 8601 timestamp');
 
   const toolUrl = raw.tool_url ?? null;
   if (toolUrl !== null && !isHttpUrl(toolUrl)) fail('tool_url', 'must be an http(s) URL or null');
@@ -179,7 +181,7 @@ export function validateFrontmatter(raw: unknown, defaults: FrontmatterDefaults)
     status: status as SkillStatus,
     summary: summary as string,
     learned_by: learnedBy as SkillLearner,
-    learned_at: learnedAt as string,
+    ...(learnedAt !== undefined ? { learned_at: learnedAt } : {}),
     tool_url: toolUrl as string | null,
   };
   if (structureId !== undefined) frontmatter.structure_id = structureId as string;

@@ -8,6 +8,7 @@ import { closeSync, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs
 import { lstat } from 'node:fs/promises';
 import { O_NOFOLLOW, READ_FLAGS, isLinkRefused, readFileSafe } from '../storage/index.js';
 import { parseSkillText } from './file-format.js';
+import type { FrontmatterDefaults } from './frontmatter.js';
 import { lineOfMember } from './front-matter-source.js';
 import { skillFile, type SkillKey } from './skill-key.js';
 import type { Skill } from './types.js';
@@ -119,13 +120,16 @@ export function readSkillFileSync(root: string, key: SkillKey, known?: FileSigna
   }
 }
 
+/**
+ * The defaults of a skill file's missing members. A file that does not say when its skill
+ * was learned has no `learned_at`: its modification time would change on every save.
+ */
+function fileDefaults(): FrontmatterDefaults {
+  return { learned_by: 'user', category: 'general', difficulty: 'medium' };
+}
+
 function parseFile(key: SkillKey, text: string, signature: FileSignature): ReadOutcome {
-  const parsed = parseSkillText(key.slug, text, {
-    learned_by: 'user',
-    learned_at: new Date(signature.mtimeMs).toISOString(),
-    category: 'general',
-    difficulty: 'medium',
-  });
+  const parsed = parseSkillText(key.slug, text, fileDefaults());
   if (!parsed.ok) return { kind: 'problem', message: parsed.message, signature, ...(parsed.line ? { line: parsed.line } : {}) };
   const declared = parsed.skill.frontmatter.structure_id;
   const misplaced = placementProblem(key, declared);

@@ -1,6 +1,6 @@
 /** Skill library calls of the Skills Editor, scoped to the structure. */
 import type { Api } from '../api/client';
-import type { DeletedSkill, SearchExplanation, SearchMatch, Skill, SkillCommit, SkillEntry, SkillProblem } from '../api/types';
+import type { DeletedSkill, SearchExplanation, SearchMatch, Skill, SkillCommit, SkillEntry, SkillGap, SkillProblem } from '../api/types';
 
 const base = '/api/org/knowledge';
 const slugPath = (slug: string) => `${base}/skills/${encodeURIComponent(slug)}`;
@@ -20,6 +20,8 @@ export function skillsApi(api: Api, structureId: string) {
     /** Creates a skill, never replacing one: 409 `already_exists` when the slug is taken. */
     create: (slug: string, frontmatter: Record<string, unknown>, body: string) =>
       api.post<Skill>(`${base}/skills`, { structure_id: structureId, slug, frontmatter, body }, { headers: { 'if-none-match': '*' } }),
+    /** The skill gap report of the structure: requests that matched nothing or weakly (operators and owners). */
+    gaps: (signal?: AbortSignal) => api.get<{ gaps: SkillGap[] }>(`${base}/gaps`, { query: { structure_id: structureId }, ...(signal ? { signal } : {}) }).then((body) => body.gaps),
     /** Skill files that do not load, with file, line and message. */
     problems: (signal?: AbortSignal) =>
       api.get<{ problems: SkillProblem[] }>(`${base}/problems`, { query: { structure_id: structureId }, ...(signal ? { signal } : {}) }).then((body) => body.problems),
