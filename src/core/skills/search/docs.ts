@@ -68,6 +68,12 @@ export class DocTable {
   readonly lengthSums = new Float64Array(FIELDS);
   /** Number of live documents. */
   live = 0;
+  /** Live documents of each structure (by index into `scopes`), and of all structures. */
+  private scopeLive: number[] = [];
+  scopedLive = 0;
+  /** Sums of the field lengths of each structure's live documents, and of all structures'. */
+  private scopeSums: Float64Array[] = [];
+  private readonly scopedSums = new Float64Array(FIELDS);
   /** Analysed labels of recently ranked documents. */
   private readonly labelCache = new Map<number, LabelInfo>();
 
@@ -96,6 +102,7 @@ export class DocTable {
     if (doc.successors && doc.successors.length > 0) this.successors.set(id, doc.successors);
     this.bySlug.set(doc.key, id);
     this.live++;
+    this.countScope(id, 1);
     return id;
   }
 
@@ -134,6 +141,30 @@ export class DocTable {
     this.successors.delete(id);
     if (this.bySlug.get(this.slugs[id] as string) === id) this.bySlug.delete(this.slugs[id] as string);
     this.live--;
+    this.countScope(id, -1);
+  }
+
+  /** The index into `scopes` of a structure's skills, or undefined when it has none indexed. */
+  scopeIndex(structureId: string): number | undefined {
+    return this.scopeIds.get(structureId);
+  }
+
+  /** Live documents of structure `scope` (an index into `scopes`). */
+  liveIn(scope: number): number {
+    return this.scopeLive[scope] ?? 0;
+  }
+
+  private countScope(id: number, by: 1 | -1): void {
+    const scope = this.scope[id] as number;
+    if (scope === -1) return;
+    this.scopeLive[scope] = (this.scopeLive[scope] ?? 0) + by;
+    this.scopedLive += by;
+    const sums = (this.scopeSums[scope] ??= new Float64Array(FIELDS));
+    for (let f = 0; f < FIELDS; f++) {
+      const length = (this.lengths[id * FIELDS + f] as number) * by;
+      sums[f] = (sums[f] as number) + length;
+      this.scopedSums[f] = (this.scopedSums[f] as number) + length;
+    }
   }
 
   /** Status name of a document. */
@@ -166,9 +197,16 @@ export class DocTable {
     return key.slice(key.indexOf('/') + 1);
   }
 
-  /** Average length of field `f` over live documents (at least 1). */
-  averageLength(f: number): number {
-    return this.live > 0 ? Math.max(1, (this.lengthSums[f] as number) / this.live) : 1;
+  /**
+   * Average length of field `f` over the live documents a structure sees (at least 1):
+   * the instance skills and, for `scope` (an index into `scopes`), its own. Without
+   * structure skills in the library, over every live document.
+   */
+  averageLength(f: number, scope?: number): number {
+    const own = scope === undefined ? 0 : this.liveIn(scope);
+    const count = this.live - this.scopedLive + own;
+    const sum = (this.lengthSums[f] as number) - (this.scopedSums[f] as number) + (scope === undefined ? 0 : ((this.scopeSums[scope]?.[f] as number | undefined) ?? 0));
+    return count > 0 ? Math.max(1, sum / count) : 1;
   }
 
   /**
@@ -195,6 +233,7 @@ export class DocTable {
       const successors = this.successors.get(id);
       if (successors) table.successors.set(next, successors);
       table.bySlug.set(this.slugs[id] as string, next);
+      table.countScope(next, 1);
     }
     table.lengthSums.set(this.lengthSums);
     table.live = this.live;
@@ -237,6 +276,7 @@ export class DocTable {
       if (table.status[id] === STATUS.removed) continue;
       table.bySlug.set(table.slugs[id] as string, id);
       table.live++;
+      table.countScope(id, 1);
       for (let f = 0; f < FIELDS; f++) {
         table.lengthSums[f] = (table.lengthSums[f] as number) + (table.lengths[id * FIELDS + f] as number);
       }

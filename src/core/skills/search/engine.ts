@@ -16,7 +16,8 @@ import { baseTerm, DeltaPostings, emptyBase, mergePostings, type BasePostings } 
 import { planQuery, type PlanSource, type QueryPlan } from './query.js';
 import { rankCandidates, type RankedCandidate } from './rank.js';
 import { reasonOf } from './reason.js';
-import { score, ScoreScratch, type ScoreResult } from './scorer.js';
+import { ScopeStats } from './scope-stats.js';
+import { score, ScoreScratch, type ScoreResult, type ScoreSource } from './scorer.js';
 import { resolveTuning, SEARCH_FIELDS, type SearchTuning } from './tuning.js';
 import type { SynonymSource } from './wordnet.js';
 
@@ -126,17 +127,27 @@ function buildIndex(initialDocs: DocTable, initialBase: BasePostings | (() => Ba
     return r < 0 ? 0 : (delta.rows().df[r] as number);
   };
 
-  const source = (): PlanSource & { docs: DocTable; base: BasePostings; delta: DeltaPostings } => {
+  // The structures' word counts, taken on the first search that needs them (see scope-stats.ts).
+  let stats: ScopeStats | undefined;
+  const statsNow = (): ScopeStats => (stats ??= ScopeStats.build(docs, base(), delta));
+
+  /** What ranking reads, as the searching structure sees the library: its own skills and the instance skills. */
+  const source = (structureId?: string): PlanSource & ScoreSource => {
     const b = base();
+    const total = (term: string): number => {
+      const t = baseTerm(b, term);
+      return (t >= 0 ? (b.df[t] as number) : 0) + deltaDf(term);
+    };
+    // A library without structure skills: every search sees all of it.
+    const scoped = docs.scopes.length > 0;
+    const scope = structureId === undefined ? undefined : docs.scopeIndex(structureId);
+    const counts = scoped ? statsNow() : undefined;
     return {
       docs,
       base: b,
       delta,
-      documentCount: docs.live,
-      documentFrequency(term) {
-        const t = baseTerm(b, term);
-        return (t >= 0 ? (b.df[t] as number) : 0) + deltaDf(term);
-      },
+      documentCount: scoped ? docs.live - docs.scopedLive + (scope === undefined ? 0 : docs.liveIn(scope)) : docs.live,
+      documentFrequency: counts ? (term) => counts.frequency(total(term), term, scope) : total,
       synonyms() {
         if (!synonymsTried) {
           synonymsTried = true;
@@ -148,7 +159,7 @@ function buildIndex(initialDocs: DocTable, initialBase: BasePostings | (() => Ba
   };
 
   const run = (query: string, opts: SkillExplainOptions, watch?: Set<number>): { plan: QueryPlan; scored: ScoreResult; ranked: RankedCandidate[] } => {
-    const src = source();
+    const src = source(opts.structureId);
     const plan = planQuery(query, src, tuning);
     const depth = Math.max(tuning.rerankDepth, opts.limit ?? 5);
     const scored = score(src, plan, tuning, scratch, { depth, ...(opts.structureId ? { structureId: opts.structureId } : {}), ...(opts.hidden ? { hidden: opts.hidden } : {}), ...(watch ? { watch } : {}) });
@@ -165,8 +176,11 @@ function buildIndex(initialDocs: DocTable, initialBase: BasePostings | (() => Ba
       const analysed = analyseDocument(doc);
       const id = docs.add(documentFacts(doc), analysed.lengths);
       delta.add(id, analysed.fields, analysed.words);
+      const scope = docs.scope[id] as number;
+      if (stats && scope !== -1) stats.add(scope, analysed.fields.flatMap((counts) => [...counts.keys()]));
     },
     addBatch(batch) {
+      const first = docs.count;
       const rows = delta.rowsOf(batch.stems);
       let entry = 0;
       let word = 0;
@@ -181,6 +195,7 @@ function buildIndex(initialDocs: DocTable, initialBase: BasePostings | (() => Ba
           delta.addWord(batch.words[w] as string, batch.stems[batch.wordStem[w] as number] as string);
         }
       });
+      stats?.addBatch(docs, batch, first);
     },
     remove(key) {
       const id = docs.bySlug.get(key);
@@ -213,7 +228,7 @@ function buildIndex(initialDocs: DocTable, initialBase: BasePostings | (() => Ba
         if (id !== undefined) watch.add(id);
       }
       const { plan, scored, ranked } = run(query, opts, watch);
-      return explainSearch({ query, plan, scored, ranked, source: source(), tuning, limit: opts.limit ?? 5, slugs: opts.slugs ?? [], structureId: opts.structureId, hidden: opts.hidden });
+      return explainSearch({ query, plan, scored, ranked, source: source(opts.structureId), tuning, limit: opts.limit ?? 5, slugs: opts.slugs ?? [], structureId: opts.structureId, hidden: opts.hidden });
     },
     compact(force = false) {
       const b = base();
@@ -223,6 +238,8 @@ function buildIndex(initialDocs: DocTable, initialBase: BasePostings | (() => Ba
       baseValue = mergePostings(b, delta, remap);
       docs = table;
       delta = new DeltaPostings();
+      // Replaced documents are gone from the library's counts now: take the structures' again when needed.
+      stats = undefined;
     },
     toData() {
       index.compact(true);

@@ -172,6 +172,11 @@ export class DeltaPostings {
     return this.sortedWords;
   }
 
+  /** The delta's stems in row order (row `r` of {@link rows} is the postings of `termOrder()[r]`). */
+  termOrder(): readonly string[] {
+    return this.names;
+  }
+
   /** The delta's stems, sorted (cached until the next add). */
   termList(): string[] {
     this.sortedTerms ??= [...this.names].sort();

@@ -134,7 +134,8 @@ function compoundsOf(query: string, words: readonly { word: string; stem: string
     const second = tokens[i + 1] as string;
     const joined = first + second;
     const term = stemOf(joined);
-    if (term === null || own.has(term) || !hasWord(joined, source)) continue;
+    // The joined word must be in a skill the searcher sees, not only in the lexicon.
+    if (term === null || own.has(term) || !hasWord(joined, source) || source.documentFrequency(term) === 0) continue;
     const owner = stemOf(second) ?? stemOf(first);
     if (owner === null || !own.has(owner)) continue;
     const list = out.get(owner) ?? [];

@@ -165,7 +165,7 @@ export function rankCandidates(
   structureId: string | undefined,
   hidden?: Hidden,
 ): RankedCandidate[] {
-  const n = Math.max(source.docs.live, tuning.minCorpusSize);
+  const n = Math.max(source.documentCount, tuning.minCorpusSize);
   const top = candidates[0]?.score ?? 0;
   const weights = new Map<string, number>();
   const weightOf = (stem: string): number => {

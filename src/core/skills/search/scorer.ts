@@ -19,6 +19,9 @@ export interface ScoreSource {
   docs: DocTable;
   base: BasePostings;
   delta: DeltaPostings;
+  /** Live documents the searching structure sees (see `scope-stats.ts`). */
+  documentCount: number;
+  /** Documents the searching structure sees that hold `term`. */
   documentFrequency(term: string): number;
 }
 
@@ -43,8 +46,8 @@ export class ScoreScratch {
   conceptDocs = new Int32Array(0);
   /** Per document and field: boost / length normalisation, so a posting costs one multiply. */
   norms = new Float64Array(0);
-  /** The document table and tuning the norms were computed for (recomputed when either changes). */
-  normsOf: { docs: DocTable; count: number; live: number; tuning: SearchTuning } | undefined;
+  /** The document table, tuning and average field lengths the norms were computed for (recomputed when any changes). */
+  normsOf: { docs: DocTable; count: number; live: number; tuning: SearchTuning; average: number[] } | undefined;
   generation = 0;
 
   /** Makes room for `n` documents. */
@@ -60,21 +63,27 @@ export class ScoreScratch {
     this.generation = 0;
   }
 
-  /** The field norms of `docs` under `tuning`, computed again only when the table changed. */
-  fieldNorms(docs: DocTable, tuning: SearchTuning): Float64Array {
+  /**
+   * The field norms of `docs` under `tuning`, with the average field lengths of what the
+   * searching structure sees (`scope`, see `DocTable.averageLength`), computed again only
+   * when the table or those averages changed.
+   */
+  fieldNorms(docs: DocTable, tuning: SearchTuning, scope?: number): Float64Array {
+    const average = SEARCH_FIELDS.map((_, f) => docs.averageLength(f, scope));
     const held = this.normsOf;
-    if (held && held.docs === docs && held.count === docs.count && held.live === docs.live && held.tuning === tuning) return this.norms;
+    if (held && held.docs === docs && held.count === docs.count && held.live === docs.live && held.tuning === tuning && held.average.every((value, f) => value === average[f])) {
+      return this.norms;
+    }
     if (this.norms.length < docs.count * FIELDS) this.norms = new Float64Array(Math.max(docs.count * FIELDS, this.norms.length * 2, 64 * FIELDS));
     const boost = SEARCH_FIELDS.map((f) => tuning.boosts[f]);
     const bFactor = SEARCH_FIELDS.map((f) => tuning.b[f]);
-    const average = SEARCH_FIELDS.map((_, f) => docs.averageLength(f));
     for (let doc = 0; doc < docs.count; doc++) {
       for (let f = 0; f < FIELDS; f++) {
         const bf = bFactor[f] as number;
         this.norms[doc * FIELDS + f] = (boost[f] as number) / (1 - bf + (bf * (docs.lengths[doc * FIELDS + f] as number)) / (average[f] as number));
       }
     }
-    this.normsOf = { docs, count: docs.count, live: docs.live, tuning };
+    this.normsOf = { docs, count: docs.count, live: docs.live, tuning, average };
     return this.norms;
   }
 }
@@ -104,9 +113,9 @@ const TF_MASK = (1 << TF_BITS) - 1;
 export function score(source: ScoreSource, plan: QueryPlan, tuning: SearchTuning, scratch: ScoreScratch, options: ScoreOptions): ScoreResult {
   const { docs, base, delta } = source;
   scratch.ensure(docs.count);
-  const norms = scratch.fieldNorms(docs, tuning);
+  const norms = scratch.fieldNorms(docs, tuning, options.structureId === undefined ? undefined : docs.scopeIndex(options.structureId));
   const { total, best, mask, touched, conceptDocs } = scratch;
-  const n = Math.max(docs.live, tuning.minCorpusSize);
+  const n = Math.max(source.documentCount, tuning.minCorpusSize);
   const status = docs.status;
   let touchedCount = 0;
 
