@@ -43,7 +43,7 @@ describe('createEventPrinter', () => {
     expect(out).toEqual([
       '▸ Step 1: Assess',
       'Check the dashboard.',
-      '◆ Decision: Declare SEV1 — Declare SEV1 now.',
+      '◆ Decision: Declare SEV1 now.',
       '✎ learned a draft skill: plan-offsite-2 (Plan an offsite)',
       '  review it: org drafts approve plan-offsite-2   or the queue: org drafts',
       '✔ Done',

@@ -9,6 +9,7 @@
 import type { ChatEvent } from '../client/types.js';
 import { callLine, delegateCall, delegateOutcome, outcomeLine } from './delegation-print.js';
 import { excerpt } from './format.js';
+import { decisionText } from './decision.js';
 import { describeLearned, learnedOutcome } from './learned.js';
 import type { Output } from './output.js';
 
@@ -66,7 +67,7 @@ export function createEventPrinter(sink: EventSink): { print(event: ChatEvent): 
           line(`▸ ${event.content.title}`);
           return;
         case 'decision':
-          line(`◆ Decision: ${event.content.title}${event.content.body && event.content.body !== event.content.title ? ` — ${event.content.body}` : ''}`);
+          line(`◆ Decision: ${decisionText(event.content.title, event.content.body)}`);
           return;
         case 'skill_learned': {
           const outcome = learnedOutcome(event.content);

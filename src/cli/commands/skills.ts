@@ -69,7 +69,15 @@ export interface SkillsShowArgs extends SkillFlags {
 export async function runSkillsShow(args: SkillsShowArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
   const deps = withDefaults(partial);
   const client = await connect(args, deps);
-  const skill = await client.getSkill(args.slug, await namedScope(client, args.structure, deps.env));
+  const skill = await client.getSkill(args.slug, await namedScope(client, args.structure, deps.env)).catch(async (error: unknown) => {
+    // A file that is there but does not load is no missing skill: say what is wrong with it.
+    if (!isOrgError(error) || error.code !== 'not_found') throw error;
+    const problem = (await client.skillProblems().catch(() => ({ problems: [] as { file: string; message: string; line?: number }[] }))).problems.find(
+      (entry) => entry.file === `${args.slug}.md` || entry.file.endsWith(`/${args.slug}.md`),
+    );
+    if (!problem) throw error;
+    throw invalid(`skills/${problem.file}${problem.line ? `:${problem.line}` : ''} does not load, so the server skips it: ${problem.message} (fix the file; org skills lint checks it)`);
+  });
   if (args.json) {
     printJson(deps.output, skill);
     return 0;
@@ -196,17 +204,25 @@ export async function runSkillsFork(args: SkillsForkArgs, partial: Partial<Comma
   return 0;
 }
 
-/** Lists deleted skills that can be restored. */
-export async function runSkillsDeleted(args: SkillFlags, partial: Partial<CommandDeps> = {}): Promise<number> {
+/** Flags of `org skills deleted`. */
+export interface SkillsDeletedArgs extends SkillFlags {
+  /** Also the earlier versions that updates replaced (kept beside the deleted ones). */
+  replaced?: boolean;
+}
+
+/** Lists deleted skills that can be restored (`--replaced`: with the versions updates replaced). */
+export async function runSkillsDeleted(args: SkillsDeletedArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
   const deps = withDefaults(partial);
   const client = await connect(args, deps);
   const structureId = await skillScope(client, args.structure, deps.env);
   const { skills } = await client.deletedSkills(structureId);
-  printRows(deps.output, skills, {
+  const shown = args.replaced ? skills : skills.filter((skill) => skill.reason !== 'replaced');
+  printRows(deps.output, shown, {
     json: args.json,
     columns: [
       { header: 'slug', value: (s) => s.slug },
-      { header: 'deleted at', value: (s) => s.deleted_at },
+      { header: args.replaced ? 'when' : 'deleted at', value: (s) => s.deleted_at },
+      ...(args.replaced ? [{ header: 'what', value: (s: (typeof skills)[number]) => (s.reason === 'replaced' ? 'replaced by an update' : 'deleted') }] : []),
       { header: 'name', value: (s) => s.name, max: 60 },
     ],
     empty: 'nothing to restore',

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { SkillsEditArgs, SkillsLintArgs, SkillsNewArgs } from '../commands/skills-author.js';
 import type { SkillsGapsArgs } from '../commands/skills-gaps.js';
 import type { SkillsExportArgs, SkillsImportArgs } from '../commands/skills-transfer.js';
-import type { SkillFlags, SkillsForkArgs, SkillsListArgs, SkillsSearchArgs, SkillsShowArgs, SkillsSlugArgs } from '../commands/skills.js';
+import type { SkillFlags, SkillsDeletedArgs, SkillsForkArgs, SkillsListArgs, SkillsSearchArgs, SkillsShowArgs, SkillsSlugArgs } from '../commands/skills.js';
 import { collect, examples, positiveInt, run, withConnection, withStructure, type CommandContext } from './common.js';
 
 const readers = () => import('../commands/skills.js');
@@ -62,7 +62,7 @@ export function registerSkills(program: Command, ctx: CommandContext): Command {
     .addHelpText('after', examples('org skills lint', 'org skills lint skills/plan-offsite.md', 'org skills lint --strict && git commit'))
     .action((paths: string[], flags: Omit<SkillsLintArgs, 'paths'>) => run(ctx, { ...flags, paths }, async () => (await authors()).runSkillsLint));
 
-  withStructure(withConnection(skills.command('rm <slug>').description('delete a skill of the structure (its file moves to the deleted area; restorable); instance skills: the instance administrator')))
+  withStructure(withConnection(skills.command('rm <slug>').aliases(['delete', 'remove']).description('delete a skill of the structure (its file moves to the deleted area; restorable); instance skills: the instance administrator')))
     .addHelpText('after', examples('org skills rm old-onboarding', 'org skills restore old-onboarding'))
     .action((slug: string, flags: SkillsSlugArgs) => run(ctx, { ...flags, slug }, async () => (await readers()).runSkillsRm));
 
@@ -76,9 +76,10 @@ export function registerSkills(program: Command, ctx: CommandContext): Command {
     .action((slug: string, flags: SkillsForkArgs) => run(ctx, { ...flags, slug }, async () => (await readers()).runSkillsFork));
 
   withStructure(withConnection(skills.command('deleted').description('list deleted skills that can be restored')))
+    .option('--replaced', 'also list the earlier versions that updates replaced (kept in skills/.deleted/ too)')
     .option('--json', 'print JSON')
-    .addHelpText('after', examples('org skills deleted'))
-    .action((flags: SkillFlags) => run(ctx, flags, async () => (await readers()).runSkillsDeleted));
+    .addHelpText('after', examples('org skills deleted', 'org skills deleted --replaced'))
+    .action((flags: SkillsDeletedArgs) => run(ctx, flags, async () => (await readers()).runSkillsDeleted));
 
   withConnection(skills.command('problems').description('skill files the server could not load, and why'))
     .option('--json', 'print JSON')

@@ -23,6 +23,8 @@ export interface LocalRuntimeOptions {
 }
 
 const DECISION = /^\s*(?:[-*]\s*)?(?:\*\*)?Decision:(?:\*\*)?\s*(.+)$/im;
+/** The step's first decision line, with its line break, to leave out of the step's text. */
+const DECISION_LINES = new RegExp(`${DECISION.source}\\n?`, 'im');
 
 /** Splits a decision line into a short title and the full text. */
 function decisionOf(text: string): { title: string; body: string } | undefined {
@@ -128,7 +130,9 @@ export function createLocalRuntime(options: LocalRuntimeOptions = {}): AgentRunt
         const asked = stepDelegation(step.text);
         if (asked.roles.length === 0) {
           await emit({ type: 'milestone', content: { title } });
-          if (step.text.trim()) await emit({ type: 'text', content: `${step.text.trim()}\n\n` });
+          // The step's decision line is said once, as the decision event below.
+          const said = step.text.replace(DECISION_LINES, '').trim();
+          if (said) await emit({ type: 'text', content: `${said}\n\n` });
           lines.push(`### ${title}`, '', step.text.trim() || '(no instructions)', '');
         } else {
           // The step is another node's: hand it over, wait, and mark it with what came back.

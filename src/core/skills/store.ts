@@ -251,8 +251,10 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
     const files = report.removedTemps.map((name) => `skills/${name}`);
     options.log('warn', 'removed temp files of writes cut short by an earlier stop', { files: files.slice(0, 20), count: files.length });
   }
+  // At info: `org serve` names each skipped file in its start-up lines (a file broken while
+  // the server runs is a warning of the watcher).
   for (const problem of catalog.problems.values()) {
-    options.log('warn', 'skill file skipped', { file: problem.file, message: problem.message });
+    options.log('info', 'skill file skipped', { file: problem.file, message: problem.message });
   }
 
   const events = new SkillEvents();

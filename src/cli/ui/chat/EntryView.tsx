@@ -8,6 +8,7 @@ import { Box, Text } from 'ink';
 import Spinner from 'ink-spinner';
 import { nodeName } from '../../delegation-print.js';
 import { excerpt } from '../../format.js';
+import { decisionText } from '../../decision.js';
 import { describeLearned } from '../../learned.js';
 import type { Entry } from './state.js';
 
@@ -105,12 +106,9 @@ export function EntryView({ entry, width = 100, labelOf }: EntryViewProps) {
       );
     case 'decision':
       return (
-        <Box flexDirection="column">
-          <Text color="magenta" bold>
-            ◆ Decision: {entry.title}
-          </Text>
-          {entry.body && entry.body !== entry.title ? <Text dimColor>  {entry.body}</Text> : null}
-        </Box>
+        <Text color="magenta" bold>
+          ◆ Decision: {decisionText(entry.title, entry.body)}
+        </Text>
       );
     case 'milestone':
       return (
