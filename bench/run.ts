@@ -10,12 +10,14 @@
  *   npm run bench -- outbound      # memory of big tool answers and replays
  *   npm run bench -- hardening     # fuzzing, kills, slow connections and streams against org serve
  *   npm run bench -- web-canvas    # the web UI with a 200-node tree, the layout at 500, the main chunk
+ *   npm run bench -- delegation    # what a delegation adds to a turn; 100 concurrent chains of depth 3
  *
  * See bench/README.md for what each figure means.
  */
 import { benchChat } from './chat.js';
 import { benchCliStartup } from './cli-startup.js';
 import { benchCluster } from './cluster.js';
+import { benchDelegation } from './delegation.js';
 import { benchHardening } from './hardening.js';
 import { benchHttp } from './http.js';
 import { benchOutbound } from './outbound.js';
@@ -62,6 +64,11 @@ const BENCHES: Bench[] = [
     name: 'chat',
     description: 'chat: time to first event, container relay throughput, 1,000 open streams',
     run: benchChat,
+  },
+  {
+    name: 'delegation',
+    description: 'delegation: what handing a step to another node adds to a local-runtime turn (p50, against the same turn without it), and 100 concurrent chains of depth 3 with no terminal event lost',
+    run: benchDelegation,
   },
   {
     name: 'cluster',

@@ -176,6 +176,25 @@ describe('delegation from container agents over HTTP', () => {
     expect(stream.frames().at(-1)?.event).toMatchObject({ type: 'complete', content: { summary: 'Delegated 1 task(s). exec-coo did it: released' } });
   });
 
+  it('a delegation from the run of a person demoted to viewer is refused (409, in the stream too), and starts nothing', async () => {
+    const olive = await c.t.createUser(`olive-${Date.now()}@example.com`);
+    await c.t.app.members.set(c.structure.id, olive.id, 'operator');
+    const held = holder.turns.length + 1;
+    const parent = await c.send('hold while I am demoted', { roleId: 'exec-coo', token: olive.token });
+    expect(parent.status).toBe(200);
+    const access = (await holder.turn(held)).delegation!;
+    await c.t.app.members.set(c.structure.id, olive.id, 'viewer');
+    const before = (await c.history({ roleId: 'exec-cmo' })).length;
+    const refused = await call(access.token, 'POST', '/api/org/chat/message/sync', { structure_id: c.structure.id, role_id: 'exec-cmo', message: 'draft it' });
+    expect(refused).toMatchObject({ status: 409, body: { code: 'delegation_refused', refused: 'authority', detail: expect.stringContaining('who started this work, is a viewer of this structure now') } });
+    expect((await c.history({ roleId: 'exec-cmo' })).length).toBe(before);
+    const followed = await c.resume(String(parent.headers['x-org-run-id']));
+    await followed.until((response) => delegateFrames(response).length >= 2);
+    followed.abort();
+    expect(contentOf(delegateFrames(followed)[1]).result).toMatchObject({ run_id: null, status: 'error', refused: 'authority' });
+    holder.release(held);
+  });
+
   it('cancelling the delegating run stops the delegated container run: both end "cancelled", the agent sees its request closed', async () => {
     const stream = await c.send('delegate to exec-cto: stall', { roleId: 'exec-ceo' });
     await stream.until((response) => delegateFrames(response).length >= 1);

@@ -7,32 +7,30 @@
  * `ChatDirectory`. The turn itself runs in turn-runner.ts, history pages are read in
  * history-page.ts and recovery is recovery.ts.
  */
-import { join } from 'node:path';
 import { OrgError, conflict, notFound } from '../errors.js';
-import type { AgentRuntime, Turn } from '../runtimes/types.js';
+import type { AgentRuntime } from '../runtimes/types.js';
 import { KeyedMutex } from '../storage/index.js';
-import { isoNow, uuid, type Clock, type IdGenerator, systemClock } from '../util/index.js';
+import { uuid, type Clock, type IdGenerator, systemClock } from '../util/index.js';
 import { errorFields, type Log } from '../util/log.js';
 import type { NodeRecord } from '../structures/types.js';
-import { RunAppender } from './appender.js';
 import type { ArtifactShelf, DecodedAttachment } from './artifacts.js';
 import type { EncodedEvent } from './encoded.js';
-import { endRecordOf } from './end-record.js';
 import { historyPage } from './history-page.js';
 import { LiveRuns, type LiveRun } from './live-runs.js';
 import { outcomeOf, RunObservers, type RunObserver, type TraceCarrier } from './observer.js';
 import type { ChatActivity, ChatDirectory, ChatSkills, RunCredentials } from './ports.js';
-import { DELEGATION_DEPTH, type DelegatedBy } from '../schemas/delegation.js';
-import { Delegator, rootLineage, type Delegation, type DelegationRequest, type RunLineage } from './delegation/index.js';
+import { DELEGATION_DEPTH } from '../schemas/delegation.js';
+import { Delegator, type Delegation, type DelegationRequest, type RunLineage } from './delegation/index.js';
 import { recoverOpenRuns } from './recovery.js';
-import { Run } from './run.js';
+import type { Run } from './run.js';
+import { startRun, type RunStartDeps } from './run-start.js';
 import { DEFAULT_ARTIFACT_QUOTA } from './shelf-quota.js';
 import { NodeShelves } from './shelves.js';
 import { DEFAULT_MAX_QUEUED_TURNS, TurnQueueLimit } from './turn-queue.js';
 import type { ChatStore, MessagePage, RunLocation } from './store.js';
-import { logEntriesOf, runTurn, type TurnRunnerDeps } from './turn-runner.js';
+import type { TurnRunnerDeps } from './turn-runner.js';
 import type { EventInput, HistoryMessage, MessageAuthor } from './types.js';
-import { NodeLines, waitingThought } from './waiting.js';
+import { NodeLines } from './waiting.js';
 
 /** Picks the runtime for a node (container, LLM or local). */
 export type RuntimeRouter = (node: NodeRecord) => AgentRuntime;
@@ -88,9 +86,6 @@ export interface SendInput {
   traceContext?: TraceCarrier;
 }
 
-/** How many recent messages a runtime receives. */
-const TURN_HISTORY = 20;
-
 /** Runs chat turns, one at a time per node in arrival order; each run numbers, persists and fans out its events; `recover` closes runs a stopped process left open. */
 export class ChatEngine {
   private readonly runs: LiveRuns;
@@ -107,6 +102,7 @@ export class ChatEngine {
   private readonly onError: (error: unknown) => void;
   private readonly observers: RunObservers;
   private readonly turns: TurnRunnerDeps;
+  private readonly starts: RunStartDeps;
   private readonly delegator: Delegator;
   private readonly stopNotes: () => void;
   private closing = false;
@@ -158,6 +154,19 @@ export class ChatEngine {
       shelfOf: (s, n) => this.shelfOf(s, n),
       delegate: (where, request) => this.delegator.delegate(where, request),
       ...(credentials ? { credentials } : {}),
+      onError: this.onError,
+    };
+    this.starts = {
+      store,
+      shelves: this.shelves,
+      runs: this.runs,
+      lines: this.lines,
+      queue: this.queue,
+      observers: this.observers,
+      turns: this.turns,
+      clock: this.clock,
+      ids: this.ids,
+      ended: (entry) => this.ended(entry),
       onError: this.onError,
     };
   }
@@ -222,7 +231,7 @@ export class ChatEngine {
     return this.delegator.delegate(parent, request, attachments);
   }
 
-  /** `send`, for a delegated turn with the lineage of the run that delegated it. */
+  /** `send`, for a delegated turn with the lineage of the run that delegated it: registered and queued at once, resolved once recorded. */
   private async accept(input: SendInput, delegatedFrom?: RunLineage): Promise<Run> {
     // Retry-After: another instance (behind the same load balancer) takes the message now.
     if (this.closing) throw new OrgError('unavailable', 'the server is shutting down; send the message again in a moment', { retryAfter: 1 });
@@ -230,7 +239,7 @@ export class ChatEngine {
     // A place in the node's queue first (429 when it is full), given back when the turn ends.
     const release = this.places.take(node.id, node.role_id);
     try {
-      const run = await this.start(input, node, delegatedFrom);
+      const run = await startRun(this.starts, input, node, delegatedFrom);
       run.done.then(release, release);
       return run;
     } catch (error) {
@@ -239,63 +248,13 @@ export class ChatEngine {
     }
   }
 
-  /** Stages the attachments, records the messages and queues the turn of an accepted message. */
-  private async start(input: SendInput, node: NodeRecord, delegatedFrom: RunLineage | undefined): Promise<Run> {
-    const where: RunLocation = { runId: this.ids(), structureId: input.structureId, nodeId: node.id, roleId: node.role_id };
-    const link = { runId: where.runId, nodeId: node.id, roleId: node.role_id };
-    const lineage: RunLineage = delegatedFrom ? { ...delegatedFrom, chain: [...delegatedFrom.chain, link] } : rootLineage(link, input.message, input.author?.kind === 'user' ? input.author.id : undefined);
-    const parent = delegatedFrom?.chain.at(-1);
-    const delegatedBy: DelegatedBy | undefined = parent && { role_id: parent.roleId, run_id: parent.runId, root_run_id: lineage.chain[0]!.runId };
-    const shelf = this.shelfOf(input.structureId, node.id);
-    // All of a message's attachments fit in the structure's quota, or none is written.
-    if (input.attachments?.length) await this.shelves.checkFits(input.structureId, node.id, input.attachments.map((file) => ({ name: file.name, size: file.data.length })));
-    const staged: Turn['attachments'] = [];
-    for (const attachment of input.attachments ?? []) {
-      const info = await shelf.write(attachment.name, attachment.data, attachment.content_type, { runId: where.runId, source: 'attachment' });
-      staged.push({ name: info.name, content_type: info.content_type, size: info.size, path: join(shelf.dir, info.name) });
-    }
-    const now = isoNow(this.clock);
-    const run = new Run(where, delegatedBy);
-    const appender = new RunAppender(run, this.options.store.eventWriter(where), () => isoNow(this.clock), {
-      logged: (events) => {
-        const entries = logEntriesOf(run, events);
-        return entries ? this.options.directory.appendLog(run.structureId, entries) : undefined;
-      },
-      end: (terminal, text, truncated) => this.options.store.endRun(where, endRecordOf(where.runId, terminal, text, truncated)),
-      onError: this.onError,
-    });
-    const history = await this.options.store.messages(where, { limit: TURN_HISTORY });
-    await this.options.store.startRun(
-      where,
-      {
-        id: this.ids(),
-        run_id: where.runId,
-        text: input.message,
-        attachments: staged.map(({ name, content_type, size }) => ({ name, content_type, size })),
-        created_at: now,
-        ...(input.origin ? { origin: input.origin } : {}),
-        ...(delegatedBy ? { delegated_by: delegatedBy } : {}),
-        ...(input.author ? { author: input.author } : {}),
-      },
-      { id: this.ids(), run_id: where.runId, created_at: now },
-      lineage.startedBy ? { startedBy: lineage.startedBy } : {},
-    );
-    const entry: LiveRun = { run, appender, lineage, delegations: 0, children: new Set(), delegated: new Set() };
-    this.runs.add(entry);
-    this.observers.notify('queued', run, input.traceContext);
-    void run.done.then(() => {
-      this.runs.retire(entry);
-      this.options.credentials?.end(run.id);
-      this.observers.notify('finished', run, outcomeOf(run), entry.runtime);
-      // What the run delegated and did not wait for stops with it.
-      this.cascade(entry).catch(this.onError);
-    });
-    // A message to a busy node says at once what it waits for (its stream would be silent otherwise).
-    const ahead = this.lines.join(node.id, run);
-    if (ahead.length > 0) await appender.append({ type: 'thought', content: waitingThought(ahead) });
-    const queued = { message: input.message, attachments: staged, history };
-    this.queue.run(node.id, () => this.observers.within(run, () => runTurn(this.turns, entry, queued))).catch(this.onError);
-    return run;
+  /** What happens when a run ends: it is kept among the recent ones, its credentials end, observers hear it, and what it delegated stops. */
+  private ended(entry: LiveRun): void {
+    this.runs.retire(entry);
+    this.options.credentials?.end(entry.run.id);
+    this.observers.notify('finished', entry.run, outcomeOf(entry.run), entry.runtime);
+    // What the run delegated and did not wait for stops with it.
+    this.cascade(entry).catch(this.onError);
   }
 
   /**
