@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { SkillsEditArgs, SkillsLintArgs, SkillsNewArgs } from '../commands/skills-author.js';
 import type { SkillsGapsArgs } from '../commands/skills-gaps.js';
 import type { SkillsExportArgs, SkillsImportArgs } from '../commands/skills-transfer.js';
-import type { SkillFlags, SkillsDeletedArgs, SkillsForkArgs, SkillsListArgs, SkillsSearchArgs, SkillsShowArgs, SkillsSlugArgs } from '../commands/skills.js';
+import type { SkillsDeletedArgs, SkillsForkArgs, SkillsListArgs, SkillsSearchArgs, SkillsShowArgs, SkillsSlugArgs } from '../commands/skills.js';
 import { collect, examples, positiveInt, run, withConnection, withStructure, type CommandContext } from './common.js';
 
 const readers = () => import('../commands/skills.js');
