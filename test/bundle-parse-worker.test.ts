@@ -29,7 +29,7 @@ describe('the bundled parse worker', () => {
       const answer = await new Promise<{ id: number; slice: ParsedSlice }>((resolve, reject) => {
         worker.once('message', resolve);
         worker.once('error', reject);
-        worker.postMessage({ id: 7, root: home.root, slugs: ['chase-invoices', 'broken', 'gone'] });
+        worker.postMessage({ id: 7, root: home.root, keys: ['chase-invoices', 'broken', 'gone'] });
       });
       expect(answer.id).toBe(7);
       expect(answer.slice.files.map((file) => file.kind)).toEqual(['skill', 'problem', 'missing']);

@@ -161,6 +161,21 @@ describe('delegation from container agents over HTTP', () => {
     expect((await call(token, 'POST', '/api/org/chat/message/sync', { structure_id: sid, role_id: 'exec-cfo', message: 'late' })).status).toBe(401);
   });
 
+  it('while a delegated turn runs, the structure shows both nodes working and the delegated one working for the delegating one', async () => {
+    const held = holder.turns.length + 1;
+    const stream = await c.send('delegate to exec-coo: hold this for me', { roleId: 'exec-ceo' });
+    await holder.turn(held);
+    const detail = await c.t.server.inject({ method: 'GET', url: `/api/org/structures/${c.structure.id}`, headers: c.t.auth(c.owner.token) });
+    const nodes = detail.json<{ agents: { role_id: string; state: string; working_for?: string }[] }>().agents;
+    const byRole = new Map(nodes.map((node) => [node.role_id, node]));
+    expect(byRole.get('exec-coo')).toMatchObject({ state: 'working', working_for: 'exec-ceo' });
+    expect(byRole.get('exec-ceo')).toMatchObject({ state: 'working' });
+    expect(byRole.get('exec-ceo')).not.toHaveProperty('working_for');
+    holder.release(held);
+    await stream.ended;
+    expect(stream.frames().at(-1)?.event).toMatchObject({ type: 'complete', content: { summary: 'Delegated 1 task(s). exec-coo did it: released' } });
+  });
+
   it('cancelling the delegating run stops the delegated container run: both end "cancelled", the agent sees its request closed', async () => {
     const stream = await c.send('delegate to exec-cto: stall', { roleId: 'exec-ceo' });
     await stream.until((response) => delegateFrames(response).length >= 1);

@@ -59,7 +59,7 @@ describe('HTTP', () => {
     const response = await exportZip(viewer.token);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/zip');
-    const { folders } = agentSkills.unzipFolders(new Uint8Array(await response.arrayBuffer()));
+    const { folders } = await agentSkills.unzipFolders(new Uint8Array(await response.arrayBuffer()));
     expect(folders.map((folder) => [folder.name, [...folder.files.keys()]])).toEqual([['chase-overdue-invoices', ['SKILL.md', 'scripts/aging.sh']]]);
     const md = matter(new TextDecoder().decode(folders[0]!.files.get('SKILL.md')), {});
     expect(agentSkills.validateAgentSkill(md.data, 'chase-overdue-invoices')).toEqual([]);

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signBody } from '../src/core/inbound/index.js';
+import { inboundHeaders } from '../src/core/inbound/index.js';
 import type { AgentRuntime } from '../src/core/runtimes/types.js';
 import { dispatchRuntime } from './helpers/chat.js';
 import { ADMIN_TOKEN, startInstance, type TestInstance } from './helpers/instance.js';
@@ -280,11 +280,11 @@ describe('live answers match the OpenAPI document', () => {
 
     // The inbound channels, signed.
     const text = JSON.stringify({ structure_id: structure.id, role_id: role, text: 'please summarise', sender: '+15550100' });
-    expect((await call('receiveChannelMessage', '/api/org/inbound/message', { token: null, raw: Buffer.from(text), headers: { 'content-type': 'application/json', 'x-org-signature': signBody(SECRET, text) } })).status).toBe(202);
+    expect((await call('receiveChannelMessage', '/api/org/inbound/message', { token: null, raw: Buffer.from(text), headers: { 'content-type': 'application/json', ...inboundHeaders(SECRET, text) } })).status).toBe(202);
     const email = Buffer.from(
-      [`From: Alice <alice@example.com>`, `To: ${role}.${structure.id}@${DOMAIN}`, 'Subject: Numbers', 'Message-ID: <m1@example.com>', 'Content-Type: text/plain; charset=utf-8', '', 'Send me the numbers.', ''].join('\r\n'),
+      [`From: Owner <owner@example.com>`, `To: ${role}.${structure.id}@${DOMAIN}`, 'Subject: Numbers', 'Message-ID: <m1@example.com>', 'Content-Type: text/plain; charset=utf-8', '', 'Send me the numbers.', ''].join('\r\n'),
     );
-    expect((await call('receiveEmail', '/api/org/inbound/email', { token: null, raw: email, headers: { 'content-type': 'message/rfc822', 'x-org-signature': signBody(SECRET, email) } })).status).toBe(202);
+    expect((await call('receiveEmail', '/api/org/inbound/email', { token: null, raw: email, headers: { 'content-type': 'message/rfc822', ...inboundHeaders(SECRET, email) } })).status).toBe(202);
 
     const all = Object.values(document.paths).flatMap((item) => METHODS.flatMap((method) => (item[method] ? [item[method].operationId] : [])));
     expect(all.filter((id) => !driven.has(id)), 'operations of the document that this test does not drive').toEqual([]);

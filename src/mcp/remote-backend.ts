@@ -184,7 +184,7 @@ export async function connectRemoteBackend(options: RemoteBackendOptions): Promi
       const entries = (await client.listSkills({ structure_id: identity.structure_id, status: ['complete'] })).skills;
       if (!entries.some((entry) => entry.slug === slug)) return undefined;
       const zip = await client.exportSkill(slug, identity.structure_id).catch(notFoundIsUndefined<never>);
-      return zip ? agentSkills.unzipFolders(zip).folders.find((folder) => folder.name === slug) : undefined;
+      return zip ? (await agentSkills.unzipFolders(zip)).folders.find((folder) => folder.name === slug) : undefined;
     },
   };
 }

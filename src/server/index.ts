@@ -131,7 +131,7 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   await server.register(artifactRoutes, { app: { nodes: app.nodes, chat: app.chat } });
   await server.register(whoamiRoutes, { app: { access: app.access } });
   await server.register(userRoutes, { app: { users: app.users } });
-  await server.register(inboundRoutes, { app: { inbound: app.inbound, config: app.config } });
+  await server.register(inboundRoutes, { app: { inbound: app.inbound, config: app.config, clock: app.clock } });
   await server.register(webhookRoutes, { app: { webhooks: app.webhooks, egress: app.egress } });
   await server.register(auditRoutes, { app: { audit: app.audit } });
   if (options.mcp) {

@@ -73,7 +73,7 @@ export async function runSkillsShow(args: SkillsShowArgs, partial: Partial<Comma
     // A file that is there but does not load is no missing skill: say what is wrong with it.
     if (!isOrgError(error) || error.code !== 'not_found') throw error;
     const problem = (await client.skillProblems().catch(() => ({ problems: [] as { file: string; message: string; line?: number }[] }))).problems.find(
-      (entry) => entry.file === `${args.slug}.md`,
+      (entry) => entry.file === `${args.slug}.md` || entry.file.endsWith(`/${args.slug}.md`),
     );
     if (!problem) throw error;
     throw invalid(`skills/${problem.file}${problem.line ? `:${problem.line}` : ''} does not load, so the server skips it: ${problem.message} (fix the file; org skills lint checks it)`);

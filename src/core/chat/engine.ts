@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import { OrgError, conflict, notFound } from '../errors.js';
 import type { AgentRuntime, Turn } from '../runtimes/types.js';
 import { KeyedMutex } from '../storage/index.js';
-import { BoundedCache, isoNow, uuid, type Clock, type IdGenerator, systemClock } from '../util/index.js';
+import { isoNow, uuid, type Clock, type IdGenerator, systemClock } from '../util/index.js';
 import { errorFields, type Log } from '../util/log.js';
 import type { NodeRecord } from '../structures/types.js';
 import { RunAppender } from './appender.js';
-import { FsArtifactShelf, type ArtifactShelf, type DecodedAttachment } from './artifacts.js';
+import type { ArtifactShelf, DecodedAttachment } from './artifacts.js';
 import type { EncodedEvent } from './encoded.js';
 import { endRecordOf } from './end-record.js';
 import { historyPage } from './history-page.js';
@@ -26,6 +26,9 @@ import { DELEGATION_DEPTH, type DelegatedBy } from '../schemas/delegation.js';
 import { Delegator, rootLineage, type Delegation, type DelegationRequest, type RunLineage } from './delegation/index.js';
 import { recoverOpenRuns } from './recovery.js';
 import { Run } from './run.js';
+import { DEFAULT_ARTIFACT_QUOTA } from './shelf-quota.js';
+import { NodeShelves } from './shelves.js';
+import { DEFAULT_MAX_QUEUED_TURNS, TurnQueueLimit } from './turn-queue.js';
 import type { ChatStore, MessagePage, RunLocation } from './store.js';
 import { logEntriesOf, runTurn, type TurnRunnerDeps } from './turn-runner.js';
 import type { EventInput, HistoryMessage, MessageAuthor } from './types.js';
@@ -48,6 +51,10 @@ export interface ChatEngineOptions {
   recentRunBytes?: number;
   /** How many artifact shelves are kept open (default 256). */
   shelves?: number;
+  /** Open turns (running or waiting) a node may have; more are refused with 429 (default 20). */
+  maxQueuedTurns?: number;
+  /** Bytes the artifact shelves of one structure may hold (default 512 MiB). */
+  artifactQuota?: number;
   /** Opens a node's artifact shelf (default: the filesystem shelf in the node's folder). */
   openShelf?: (structureId: string, nodeId: string) => ArtifactShelf;
   /** Approximate bytes of artifact listings kept open (default 4 MiB). */
@@ -89,8 +96,10 @@ export class ChatEngine {
   private readonly runs: LiveRuns;
   private recovering: Promise<number> | undefined;
   private readonly stopCancels: () => void;
-  private readonly shelves: BoundedCache<string, ArtifactShelf>;
+  private readonly shelves: NodeShelves;
   private readonly queue = new KeyedMutex();
+  /** Places in each node's queue (the cap on open turns). */
+  private readonly places: TurnQueueLimit;
   /** The open runs of each node, for the `thought` of a message that waits. */
   private readonly lines = new NodeLines();
   private readonly clock: Clock;
@@ -112,7 +121,15 @@ export class ChatEngine {
       options.store.cluster?.onCancel((runId, reason, by) => {
         if (this.runs.has(runId)) this.cancel(runId, reason, by).catch(() => undefined);
       }) ?? (() => undefined);
-    this.shelves = new BoundedCache({ maxEntries: options.shelves ?? 256, maxBytes: options.shelfBytes ?? 4 * 1024 * 1024 });
+    this.shelves = new NodeShelves({
+      directory: options.directory,
+      clock: this.clock,
+      ...(options.openShelf ? { openShelf: options.openShelf } : {}),
+      maxOpen: options.shelves ?? 256,
+      maxBytes: options.shelfBytes ?? 4 * 1024 * 1024,
+      quotaBytes: options.artifactQuota ?? DEFAULT_ARTIFACT_QUOTA,
+    });
+    this.places = new TurnQueueLimit(options.maxQueuedTurns ?? DEFAULT_MAX_QUEUED_TURNS);
     this.observers = new RunObservers(this.onError);
     const shared = options.store.cluster?.delegations;
     this.delegator = new Delegator({
@@ -183,11 +200,7 @@ export class ChatEngine {
 
   /** The artifact shelf of a node (by ids). */
   shelfOf(structureId: string, nodeId: string): ArtifactShelf {
-    const key = `${structureId}/${nodeId}`;
-    const shelf = this.shelves.get(key) ?? this.options.openShelf?.(structureId, nodeId) ?? new FsArtifactShelf(this.options.directory.nodeDir(structureId, nodeId), this.clock);
-    // Re-measured on every use: a shelf's listing grows with its artifacts.
-    this.shelves.set(key, shelf, shelf.bytes);
-    return shelf;
+    return this.shelves.of(structureId, nodeId);
   }
 
   /**
@@ -214,12 +227,28 @@ export class ChatEngine {
     // Retry-After: another instance (behind the same load balancer) takes the message now.
     if (this.closing) throw new OrgError('unavailable', 'the server is shutting down; send the message again in a moment', { retryAfter: 1 });
     const node = this.options.directory.node(input.structureId, input.roleId);
+    // A place in the node's queue first (429 when it is full), given back when the turn ends.
+    const release = this.places.take(node.id, node.role_id);
+    try {
+      const run = await this.start(input, node, delegatedFrom);
+      run.done.then(release, release);
+      return run;
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  /** Stages the attachments, records the messages and queues the turn of an accepted message. */
+  private async start(input: SendInput, node: NodeRecord, delegatedFrom: RunLineage | undefined): Promise<Run> {
     const where: RunLocation = { runId: this.ids(), structureId: input.structureId, nodeId: node.id, roleId: node.role_id };
     const link = { runId: where.runId, nodeId: node.id, roleId: node.role_id };
     const lineage: RunLineage = delegatedFrom ? { ...delegatedFrom, chain: [...delegatedFrom.chain, link] } : rootLineage(link, input.message, input.author?.kind === 'user' ? input.author.id : undefined);
     const parent = delegatedFrom?.chain.at(-1);
     const delegatedBy: DelegatedBy | undefined = parent && { role_id: parent.roleId, run_id: parent.runId, root_run_id: lineage.chain[0]!.runId };
     const shelf = this.shelfOf(input.structureId, node.id);
+    // All of a message's attachments fit in the structure's quota, or none is written.
+    if (input.attachments?.length) await this.shelves.checkFits(input.structureId, node.id, input.attachments.map((file) => ({ name: file.name, size: file.data.length })));
     const staged: Turn['attachments'] = [];
     for (const attachment of input.attachments ?? []) {
       const info = await shelf.write(attachment.name, attachment.data, attachment.content_type, { runId: where.runId, source: 'attachment' });

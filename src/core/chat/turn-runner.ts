@@ -52,7 +52,7 @@ export async function runTurn(deps: TurnRunnerDeps, entry: LiveRun, queued: Queu
   await deps.store.cluster?.awaitTurn(run.where, run.controller.signal);
   if (appender.sealed) return;
   const wasIdle = deps.activity.stateOf(run.nodeId) === 'idle';
-  deps.activity.begin(run.nodeId, run.structureId);
+  deps.activity.begin(run.nodeId, run.structureId, run.delegatedBy?.role_id);
   if (wasIdle) deps.observers.notify('nodeState', run.where, 'working');
   try {
     const structure = deps.directory.structure(run.structureId);

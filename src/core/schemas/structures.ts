@@ -32,7 +32,14 @@ export const NodeRecordSchema = Type.Object(nodeFields, { title: 'NodeRecord' })
 export type NodeRecord = Static<typeof NodeRecordSchema>;
 
 /** A node as returned by the API: the record plus its live state. */
-export const NodeSchema = Type.Object({ ...nodeFields, state: NodeStateSchema }, { title: 'Node' });
+export const NodeSchema = Type.Object(
+  {
+    ...nodeFields,
+    state: NodeStateSchema,
+    working_for: Type.Optional(Type.String({ description: 'present while the node works on a task another node delegated (API.md §10): that node’s role_id' })),
+  },
+  { title: 'Node' },
+);
 export type Node = Static<typeof NodeSchema>;
 
 /** A node in the archive, with the time it was archived. */

@@ -6,8 +6,9 @@
  * Run once per home before the library loads: each such file, its own files
  * (`<slug>/`) and its deleted versions (`.deleted/<slug>--….md`) move into the
  * structure's folder, each by one rename (the skill file last, so a start cut short
- * finishes the move the next time), with `git mv` when the folder is in a git work tree so
- * the history follows the file; with `commit` (or a skills remote) the moves are committed.
+ * finishes the move the next time). In a git work tree the moves of tracked files are
+ * staged as `git mv` stages them (the history follows the file), and with `commit` (or a
+ * skills remote) committed.
  * A file whose place in the structure's folder is taken stays where it is, and the load
  * lists it as a problem of that structure. A marker in the state folder records that the
  * move was made; files that arrive in the old place later (a pull from an older instance)
@@ -66,19 +67,14 @@ export async function migrateLayout(options: LayoutOptions): Promise<LayoutMigra
   if (typeof marker.layout === 'number' && marker.layout >= SKILLS_LAYOUT) return done;
   const { root } = options;
   const top = await workTreeRoot(root);
+  // Paths (absolute) to stage: both ends of each move of a file git tracks.
+  const staged: string[] = [];
   const move = async (from: string, to: string): Promise<boolean> => {
     if (await lstatOrUndefined(join(root, to))) return false;
     await mkdirSafe(join(root, to, '..'));
-    if (top && (await tracked(top, join(root, from)))) {
-      try {
-        await runGit(top, ['mv', '--', relative(top, join(root, from)), relative(top, join(root, to))]);
-        done.moved.push({ from, to });
-        return true;
-      } catch {
-        // Not movable by git (an unusual index state): an ordinary rename still moves it.
-      }
-    }
+    const known = top !== undefined && (await tracked(top, join(root, from)));
     await renameSafe(join(root, from), join(root, to));
+    if (known) staged.push(join(root, from), join(root, to));
     done.moved.push({ from, to });
     return true;
   };
@@ -104,28 +100,31 @@ export async function migrateLayout(options: LayoutOptions): Promise<LayoutMigra
 
   for (const { from, to } of done.moved) options.log('info', 'moved a structure skill into its structure’s folder', { from: `skills/${from}`, to: `skills/${to}` });
   for (const file of done.kept) options.log('warn', 'a structure skill stays in the root: its place in the structure’s folder is taken', { file: `skills/${file}` });
-  if (done.moved.length > 0) await commitMoves(options, done);
+  if (top && staged.length > 0) await stageMoves(options, top, staged, done);
   await writeJsonAtomic(markerPath(options.stateDir), { layout: SKILLS_LAYOUT, migrated_at: new Date().toISOString(), moved: done.moved.length });
   return done;
 }
 
-/** True when git tracks `file`. */
-async function tracked(top: string, file: string): Promise<boolean> {
+/** True when git tracks `path` (a file, or a folder holding tracked files). */
+async function tracked(top: string, path: string): Promise<boolean> {
   try {
-    await runGit(top, ['ls-files', '--error-unmatch', '--', relative(top, file)]);
-    return true;
+    return (await runGit(top, ['ls-files', '--', relative(top, path)])).trim() !== '';
   } catch {
     return false;
   }
 }
 
-/** Commits (or publishes) the moves, when the store commits its writes. */
-async function commitMoves(options: LayoutOptions, done: LayoutMigration): Promise<void> {
-  const files = done.moved.flatMap(({ from, to }) => [join(options.root, from), join(options.root, to)]);
+/**
+ * Stages the moves of tracked files as `git mv` would (each as a removal and an addition,
+ * which git shows as a rename), and commits or publishes them when the store commits its
+ * writes.
+ */
+async function stageMoves(options: LayoutOptions, top: string, files: string[], done: LayoutMigration): Promise<void> {
   const message = `skills: ${done.moved.length} structure skill file${done.moved.length === 1 ? '' : 's'} moved into their structures' folders`;
   try {
     if (options.remote) await options.remote.publish(files, message);
     else if (options.commit) await commitSkillChange(options.root, files, message);
+    else await runGit(top, ['add', '-A', '--', ...files.map((file) => relative(top, file))]);
   } catch (error) {
     // The files are in their new places either way; the commit is the user's to make then.
     options.log('warn', 'committing the move of structure skills into their folders failed', errorFields(error));

@@ -79,7 +79,7 @@ export const skillTransferRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'sk
       if (body.length === 0) throw invalid('the body is empty: send a zip file of skill folders');
       let unpacked;
       try {
-        unpacked = agentSkills.unzipFolders(new Uint8Array(body.buffer, body.byteOffset, body.byteLength));
+        unpacked = await agentSkills.unzipFolders(new Uint8Array(body.buffer, body.byteOffset, body.byteLength));
       } catch (error) {
         if (error instanceof agentSkills.ZipError) throw new OrgError(/more than \d+ bytes|larger than/.test(error.message) ? 'payload_too_large' : 'invalid_request', error.message);
         throw error;

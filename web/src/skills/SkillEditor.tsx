@@ -280,7 +280,7 @@ export function SkillEditor({ structureId, slug, skills, from }: { structureId: 
           </label>
         ) : null}
         {tab !== 'write' ? (
-          <div className="editor-preview" aria-label="Preview">
+          <div className="editor-preview" role="region" aria-label="Preview" tabIndex={0}>
             <SkillMarkdown body={form.body} />
           </div>
         ) : null}

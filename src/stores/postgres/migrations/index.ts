@@ -9,6 +9,7 @@ import { webhooks } from './0004-webhooks.js';
 import { delegation } from './0005-delegation.js';
 import { messageAuthors } from './0006-message-authors.js';
 import { userAdmin } from './0007-user-admin.js';
+import { inboundMessageIds } from './0008-inbound-message-ids.js';
 
 /** One numbered step of the schema. */
 export interface Migration {
@@ -20,4 +21,4 @@ export interface Migration {
 }
 
 /** Every migration, oldest first. */
-export const MIGRATIONS: readonly Migration[] = [initial, audit, rateCounts, webhooks, delegation, messageAuthors, userAdmin];
+export const MIGRATIONS: readonly Migration[] = [initial, audit, rateCounts, webhooks, delegation, messageAuthors, userAdmin, inboundMessageIds];
