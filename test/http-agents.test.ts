@@ -71,17 +71,16 @@ describe('nodes', () => {
       expect(lines).toEqual([expect.objectContaining({ type: 'created', actor: 'owner@example.com', at: expect.stringMatching(ISO) })]);
     });
 
-    it('takes the parent as a role_id (parent) as well as an id, and places a node without x and y below its parent, right of its last child', async () => {
+    it('takes the parent as a role_id (parent) as well as an id', async () => {
       const s = await t.createStructure(owner.token, 'exec-team');
       const cfo = s.agents.find((node) => node.role_id === 'exec-cfo')!;
       const byRole = await add(s.id, { role_id: 'exec-treasurer', label: 'Treasurer', parent: 'exec-cfo' });
       expect(byRole.statusCode).toBe(201);
-      // exec-cfo sits at (-450, 180) and has one child, the controller, at (-450, 360).
-      expect(byRole.json()).toMatchObject({ parent_id: cfo.id, x: -150, y: 360 });
+      expect(byRole.json()).toMatchObject({ parent_id: cfo.id });
       const next = await add(s.id, { role_id: 'exec-analyst', label: 'Analyst', parent: 'exec-cfo', parent_id: cfo.id });
-      expect(next.json()).toMatchObject({ parent_id: cfo.id, x: 150, y: 360 });
+      expect(next.json()).toMatchObject({ parent_id: cfo.id });
       const leaf = await add(s.id, { role_id: 'exec-intern', label: 'Intern', parent: 'exec-analyst' });
-      expect(leaf.json()).toMatchObject({ x: 150, y: 540 });
+      expect(leaf.json()).toMatchObject({ parent_id: next.json<{ id: string }>().id });
       expect(expectProblem(await add(s.id, { role_id: 'exec-ghost', label: 'Ghost', parent: 'exec-nobody' }), 400, 'invalid_request').errors).toEqual([
         { path: 'body.parent', message: expect.any(String) },
       ]);

@@ -104,7 +104,7 @@ export const NewNodeSchema = Type.Object({
   y: Type.Optional(Coordinate),
   starting_context: Type.Optional(StartingContext),
   container_url: Type.Optional(ContainerUrl),
-}, { title: 'NewNode', description: 'Without x and y, a node is placed below its parent, right of its last child.' });
+}, { title: 'NewNode' });
 export type NewNode = Static<typeof NewNodeSchema>;
 
 /** Body of `PATCH /structures/{id}/agents/{role_id}`. */

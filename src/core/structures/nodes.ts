@@ -62,14 +62,14 @@ export class NodeService {
       if (parent === null && record.agents.length > 0) {
         throw invalid('parent (a role_id) or parent_id is required: this structure already has a root node', [{ path: 'body.parent_id', message: 'must be the id of a node of this structure (or give parent, its role_id)' }]);
       }
-      const place = parent ? besideParent(record.agents, parent) : { x: 0, y: 0 };
       const created: NodeRecord = {
         id: this.ids(),
         role_id: input.role_id,
         label: input.label,
         parent_id: parent?.id ?? null,
-        x: input.x ?? place.x,
-        y: input.y ?? place.y,
+        // Without a position the node stays at 0,0, where the web canvas lays it out clear of the others.
+        x: input.x ?? 0,
+        y: input.y ?? 0,
         starting_context: input.starting_context ?? '',
         container_url: input.container_url ?? null,
         created_at: isoNow(this.clock),
@@ -162,9 +162,6 @@ export class NodeService {
  * parent is named by role_id (`parent`) or id (`parent_id`); both must agree, it must
  * be a live node of the structure, and it may not be the node or one of its descendants.
  */
-/** Layout steps of a new node placed by its parent (the templates' spacing). */
-const LAYOUT = { dx: 300, dy: 180 };
-
 /** The parent a new node names (`parent` as a role id, or `parent_id`; both must agree), or null for none. */
 function parentOfNew(agents: NodeRecord[], input: NewNode): NodeRecord | null {
   const byRole = input.parent === undefined ? undefined : agents.find((candidate) => candidate.role_id === input.parent);
@@ -177,13 +174,6 @@ function parentOfNew(agents: NodeRecord[], input: NewNode): NodeRecord | null {
   }
   if (byRole && byId && byRole.id !== byId.id) throw invalid('parent and parent_id name different nodes', [{ path: 'body.parent', message: 'must name the same node as parent_id' }]);
   return byRole ?? byId ?? null;
-}
-
-/** Where a new child of `parent` goes without a position: one row below it, right of its last child. */
-function besideParent(agents: NodeRecord[], parent: NodeRecord): { x: number; y: number } {
-  const children = agents.filter((candidate) => candidate.parent_id === parent.id);
-  const x = children.length === 0 ? parent.x : Math.max(...children.map((child) => child.x)) + LAYOUT.dx;
-  return { x, y: parent.y + LAYOUT.dy };
 }
 
 function newParent(agents: NodeRecord[], node: NodeRecord, patch: NodePatch): string | undefined {
