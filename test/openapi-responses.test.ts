@@ -229,6 +229,14 @@ describe('live answers match the OpenAPI document', () => {
     expect((await call('listSkills', `/api/org/knowledge/skills?structure_id=${structure.id}`, { token: owner })).status).toBe(200);
     expect((await call('getSkill', '/api/org/knowledge/skills/chase-late-invoices', { token: owner })).status).toBe(200);
     expect((await call('getSkillHistory', '/api/org/knowledge/skills/chase-late-invoices/history', { token: owner })).status).toBe(200);
+    // Versions: an update keeps the replaced text, which is then a version to view and restore.
+    expect((await call('upsertSkill', '/api/org/knowledge/skills', { token: owner, body: { ...skill, frontmatter: { ...skill.frontmatter, summary: 'Remind late payers.' } } })).status).toBe(200);
+    const versions = await call<{ versions: { id: string }[] }>('listSkillVersions', `/api/org/knowledge/skills/chase-late-invoices/versions?structure_id=${structure.id}`, { token: owner });
+    const kept = versions.body.versions[0]!.id;
+    const viewed = await call<{ current: { etag: string } }>('getSkillVersion', `/api/org/knowledge/skills/chase-late-invoices/versions/${kept}?structure_id=${structure.id}`, { token: owner });
+    expect(viewed.status).toBe(200);
+    const restored = await call('restoreSkillVersion', `/api/org/knowledge/skills/chase-late-invoices/versions/${kept}/restore?structure_id=${structure.id}`, { token: owner, headers: { 'if-match': viewed.body.current.etag } });
+    expect(restored.status).toBe(200);
     const found = await call<{ matches: unknown[] }>('searchSkills', '/api/org/knowledge/search', { token: owner, body: { structure_id: structure.id, query: 'late invoices' } });
     expect(found.body.matches.length).toBeGreaterThan(0);
     expect((await call('listSkillProblems', '/api/org/knowledge/problems', { token: owner })).status).toBe(200);

@@ -34,6 +34,7 @@ import { memberRoutes } from './routes/members.js';
 import { skillRoutes } from './routes/skills.js';
 import { skillTransferRoutes } from './routes/skill-transfer.js';
 import { skillForkRoutes } from './routes/skill-fork.js';
+import { skillVersionRoutes } from './routes/skill-versions.js';
 import { structureRoutes } from './routes/structures.js';
 import { systemRoutes } from './routes/system.js';
 import { webRoutes } from './routes/web.js';
@@ -127,6 +128,7 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   await server.register(skillRoutes, { app: { skills: app.skills, access: app.access, paths: app.paths, egress: app.egress } });
   await server.register(skillTransferRoutes, { app: { skills: app.skills, egress: app.egress } });
   await server.register(skillForkRoutes, { app: { skills: app.skills } });
+  await server.register(skillVersionRoutes, { app: { skills: app.skills, access: app.access, paths: app.paths, egress: app.egress } });
   await server.register(chatRoutes, { app: { chat: app.chat, config: app.config, connections: app.connections, streams: app.streams, access: app.access } });
   await server.register(artifactRoutes, { app: { nodes: app.nodes, chat: app.chat } });
   await server.register(whoamiRoutes, { app: { access: app.access } });

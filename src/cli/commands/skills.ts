@@ -63,10 +63,13 @@ export interface SkillsShowArgs extends SkillFlags {
   slug: string;
   raw?: boolean;
   width?: number;
+  /** Only with a version (`--version`, see skills-versions.ts): refused here. */
+  diff?: boolean;
 }
 
 /** Shows a skill: its front matter in brief, then the body rendered for the terminal. */
 export async function runSkillsShow(args: SkillsShowArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
+  if (args.diff) throw invalid('--diff compares a version with the current file: name the version with --version <version> (org skills versions lists them)');
   const deps = withDefaults(partial);
   const client = await connect(args, deps);
   const skill = await client.getSkill(args.slug, await namedScope(client, args.structure, deps.env)).catch(async (error: unknown) => {

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { SkillsEditArgs, SkillsLintArgs, SkillsNewArgs } from '../commands/skills-author.js';
 import type { SkillsGapsArgs } from '../commands/skills-gaps.js';
+import type { SkillsRestoreVersionArgs, SkillsShowVersionArgs, SkillsVersionsArgs } from '../commands/skills-versions.js';
 import type { SkillsExportArgs, SkillsImportArgs } from '../commands/skills-transfer.js';
 import type { SkillsDeletedArgs, SkillsForkArgs, SkillsListArgs, SkillsSearchArgs, SkillsShowArgs, SkillsSlugArgs } from '../commands/skills.js';
 import { collect, examples, positiveInt, run, withConnection, withStructure, type CommandContext } from './common.js';
@@ -10,6 +11,7 @@ const readers = () => import('../commands/skills.js');
 const authors = () => import('../commands/skills-author.js');
 const transfer = () => import('../commands/skills-transfer.js');
 const gaps = () => import('../commands/skills-gaps.js');
+const versions = () => import('../commands/skills-versions.js');
 
 /** Registers `org skills …` and returns the `skills` command (other files add subcommands to it). */
 export function registerSkills(program: Command, ctx: CommandContext): Command {
@@ -27,10 +29,15 @@ export function registerSkills(program: Command, ctx: CommandContext): Command {
     .action((flags: SkillsListArgs) => run(ctx, flags, async () => (await readers()).runSkillsList));
 
   withStructure(withConnection(skills.command('show <slug>').description('show a skill, its markdown rendered for the terminal (the structure’s own, else the instance skill)')))
-    .option('--raw', 'print the markdown body as it is')
+    .option('--raw', 'print the markdown body as it is (with --version: the version’s whole file)')
     .option('--json', 'print the skill record as JSON')
-    .addHelpText('after', examples('org skills show run-month-end-close', 'org skills show run-month-end-close --raw | less'))
-    .action((slug: string, flags: SkillsShowArgs) => run(ctx, { ...flags, slug }, async () => (await readers()).runSkillsShow));
+    .option('--version <version>', 'show this version instead (a commit or kept copy, as org skills versions lists them)')
+    .option('--diff', 'with --version: a unified diff from that version to the current file')
+    .addHelpText('after', examples('org skills show run-month-end-close', 'org skills show run-month-end-close --raw | less', 'org skills show run-month-end-close --version 1a2b3c4d --diff'))
+    .action((slug: string, flags: SkillsShowArgs & { version?: string }) => {
+      if (flags.version !== undefined) return run(ctx, { ...flags, slug, version: flags.version } satisfies SkillsShowVersionArgs, async () => (await versions()).runSkillsShowVersion);
+      return run(ctx, { ...flags, slug }, async () => (await readers()).runSkillsShow);
+    });
 
   withStructure(withConnection(skills.command('search <query...>').description('rank the complete skills an agent would match, with score and reason')))
     .option('-n, --limit <n>', 'how many matches (1–50, default 5)', positiveInt)
@@ -90,6 +97,15 @@ export function registerSkills(program: Command, ctx: CommandContext): Command {
     .option('--json', 'print JSON')
     .addHelpText('after', examples('org skills history run-month-end-close'))
     .action((slug: string, flags: SkillsSlugArgs) => run(ctx, { ...flags, slug }, async () => (await readers()).runSkillsHistory));
+
+  withStructure(withConnection(skills.command('versions <slug>').description('versions of a skill, newest first: git commits of its file, and the texts updates replaced')))
+    .option('--json', 'print JSON')
+    .addHelpText('after', examples('org skills versions run-month-end-close', 'org skills show run-month-end-close --version 1a2b3c4d --diff'))
+    .action((slug: string, flags: SkillsVersionsArgs) => run(ctx, { ...flags, slug }, async () => (await versions()).runSkillsVersions));
+
+  withStructure(withConnection(skills.command('restore-version <slug> <version>').description('write a version back as the skill’s next version (refused if the skill changed meanwhile)')))
+    .addHelpText('after', examples('org skills versions run-month-end-close', 'org skills restore-version run-month-end-close 1a2b3c4d'))
+    .action((slug: string, version: string, flags: SkillFlags) => run(ctx, { ...flags, slug, version } satisfies SkillsRestoreVersionArgs, async () => (await versions()).runSkillsRestoreVersion));
 
   withStructure(withConnection(skills.command('export [slugs...]').description('write skills as Agent Skills folders (<name>/SKILL.md) into a folder')))
     .option('--to <dir>', 'folder the skill folders go into, e.g. .claude/skills')

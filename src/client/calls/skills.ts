@@ -1,7 +1,7 @@
 /** Calls about the skill library: listing, reading, writing, deleting and restoring skills. */
 import { callOn, enc, transportOf, type ClientBase } from '../base.js';
 import { exchangeJson, type RequestOptions } from '../http.js';
-import type { DeletedSkill, Skill, SkillCommit, SkillListEntry, SkillListQuery, SkillProblem, SkillWrite } from '../types.js';
+import type { DeletedSkill, Skill, SkillCommit, SkillListEntry, SkillListQuery, SkillProblem, SkillVersionList, SkillVersionText, SkillWrite } from '../types.js';
 
 export const skillCalls = {
   /** Skills visible to a structure (a node key: its own structure). */
@@ -33,6 +33,25 @@ export const skillCalls = {
   /** Git commits of a skill's file (the skill found as `getSkill` finds it). */
   skillHistory(slug: string, structureId?: string, request?: RequestOptions): Promise<{ commits: SkillCommit[] }> {
     return callOn(this, `/api/org/knowledge/skills/${enc(slug)}/history`, { query: { structure_id: structureId } }, request);
+  },
+
+  /** The versions of a skill, newest first: git commits of its file, and the copies updates kept that git does not hold. */
+  skillVersions(slug: string, structureId?: string, request?: RequestOptions): Promise<SkillVersionList> {
+    return callOn(this, `/api/org/knowledge/skills/${enc(slug)}/versions`, { query: { structure_id: structureId } }, request);
+  },
+
+  /** One version of a skill (a listed id, or a unique commit prefix), with the current file and its ETag. */
+  skillVersion(slug: string, version: string, structureId?: string, request?: RequestOptions): Promise<SkillVersionText> {
+    return callOn(this, `/api/org/knowledge/skills/${enc(slug)}/versions/${enc(version)}`, { query: { structure_id: structureId } }, request);
+  },
+
+  /**
+   * Writes a version back as the skill's next version, only while the skill is still the
+   * version `etag` names (412 `precondition_failed` otherwise, and nothing is written).
+   * Without `structureId`: an instance skill (the instance administrator).
+   */
+  restoreSkillVersion(slug: string, version: string, structureId: string | undefined, etag: string, request?: RequestOptions): Promise<Skill> {
+    return callOn(this, `/api/org/knowledge/skills/${enc(slug)}/versions/${enc(version)}/restore`, { method: 'POST', query: { structure_id: structureId }, headers: { 'if-match': etag } }, request);
   },
 
   /** Copies an instance skill into a structure as its own skill (`as`: the copy's slug, default the original's). */

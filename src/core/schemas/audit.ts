@@ -33,6 +33,7 @@ export const AUDIT_ACTIONS = [
   'skill.import',
   'skill.import_dry_run',
   'skill.fork',
+  'skill.restore_version',
   'webhook.create',
   'webhook.delete',
 ] as const;

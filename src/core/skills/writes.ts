@@ -61,6 +61,8 @@ export interface UpsertInput {
    * (`*`: any existing version); otherwise 412 and nothing is written.
    */
   ifMatch?: readonly string[];
+  /** What the write is, for the git message (default `create` or `update`), e.g. `restore version 1a2b3c4d`. */
+  note?: string;
 }
 
 /** Result of an upsert: the stored record and whether the slug was new. */
@@ -144,7 +146,7 @@ export async function upsertSkill(ctx: StoreContext, input: UpsertInput): Promis
     if (signature) ctx.catalog.put(parsed.skill, signature);
     const created = existing.kind === 'missing';
     ctx.changed({ type: 'upsert', slug: input.slug, ...structureOf(key), created, source: 'api' });
-    await commit(ctx, files, `skill ${describeKey(key)}: ${created ? 'create' : 'update'}`, input.actor);
+    await commit(ctx, files, `skill ${describeKey(key)}: ${input.note ?? (created ? 'create' : 'update')}`, input.actor);
     return { skill: parsed.skill, created };
   });
 }

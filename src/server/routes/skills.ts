@@ -8,8 +8,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../app.js';
-import { invalid, isOrgError, notFound } from '../../core/errors.js';
-import { parseIfMatch, skillETag, skillHistory, type Skill, type SkillStatus } from '../../core/skills/index.js';
+import { parseIfMatch, skillCommits, skillETag, type Skill, type SkillStatus } from '../../core/skills/index.js';
 import { actorOf } from '../access.js';
 import {
   DeletedSkillSchema,
@@ -31,6 +30,7 @@ import type { SkillWriteHeaders } from '../../core/schemas/index.js';
 import type { WritePrecondition } from '../../core/skills/index.js';
 import { NoContent, problems } from '../schemas/common.js';
 import { fromBody, fromParams } from '../audit.js';
+import { keyOfSkill, readableSkill } from './skill-read.js';
 
 /** The store's write condition for a skill write's headers (undefined: create or replace). */
 function writePrecondition(headers: SkillWriteHeaders): WritePrecondition | undefined {
@@ -41,11 +41,6 @@ function writePrecondition(headers: SkillWriteHeaders): WritePrecondition | unde
 function scopeOption(request: FastifyRequest): { structureId?: string } {
   const structureId = request.scope?.structureId;
   return structureId !== undefined ? { structureId } : {};
-}
-
-/** Throws `error` (an expression form for `??`). */
-function raise(error: Error): never {
-  throw error;
 }
 
 /** The `If-Match` condition of a write, when the request has one. */
@@ -64,35 +59,7 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'skills' | 
   });
   const SlugParams = Type.Object({ slug: Slug });
 
-  /**
-   * The skill a read reaches by slug. With a structure: its own skill, else the instance
-   * skill. Without one: the instance skill, else the skill of the one structure of the
-   * caller's that has such a skill (several → 400 asking for structure_id). Another
-   * structure's skill is answered exactly like a slug nobody has.
-   */
-  const readable = async (request: FastifyRequest, slug: string): Promise<Skill> => {
-    const scope = request.scope?.structureId;
-    const missing = () => notFound(`skill ${slug} not found`);
-    if (scope !== undefined) return (await app.skills.get(slug, scope)) ?? raise(missing());
-    const instance = await app.skills.get(slug);
-    if (instance) return instance;
-    const mine = app.skills.structuresWith(slug).filter((structureId) => canRead(request, structureId));
-    if (mine.length > 1) {
-      throw invalid(`${mine.length} of your structures have a skill ${slug}: name the one you mean with structure_id`, [
-        { path: 'querystring.structure_id', message: 'is required when several of your structures have this slug' },
-      ]);
-    }
-    return (mine[0] !== undefined ? await app.skills.get(slug, mine[0]) : undefined) ?? raise(missing());
-  };
-  const canRead = (request: FastifyRequest, structureId: string): boolean => {
-    try {
-      app.access.authorize(request.principal!, 'read', structureId);
-      return true;
-    } catch (error) {
-      if (isOrgError(error)) return false;
-      throw error;
-    }
-  };
+  const readable = (request: FastifyRequest, slug: string): Promise<Skill> => readableSkill(app, request, slug);
   /** The structure a request acts for; optional where the instance library (or GET one's resolution) stands in for it. */
   const ReadQuery = Type.Object({ structure_id: Type.Optional(Uuid) });
 
@@ -157,11 +124,7 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'skills' | 
         response: { 200: Type.Object({ commits: Type.Array(SkillCommitSchema) }), ...problems(400, 401, 404) },
       },
     },
-    async (request) => {
-      const skill = await readable(request, request.params.slug);
-      const structureId = skill.frontmatter.structure_id;
-      return { commits: await skillHistory(app.paths.skills, structureId === undefined ? { slug: skill.slug } : { slug: skill.slug, structureId }) };
-    },
+    async (request) => ({ commits: await skillCommits(app.paths.skills, keyOfSkill(await readable(request, request.params.slug))) }),
   );
 
   server.post(
