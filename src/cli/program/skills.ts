@@ -4,7 +4,7 @@ import type { SkillsEditArgs, SkillsLintArgs, SkillsNewArgs } from '../commands/
 import type { SkillsGapsArgs } from '../commands/skills-gaps.js';
 import type { SkillsRestoreVersionArgs, SkillsShowVersionArgs, SkillsVersionsArgs } from '../commands/skills-versions.js';
 import type { SkillsExportArgs, SkillsImportArgs } from '../commands/skills-transfer.js';
-import type { SkillsDeletedArgs, SkillsForkArgs, SkillsListArgs, SkillsSearchArgs, SkillsShowArgs, SkillsSlugArgs } from '../commands/skills.js';
+import type { SkillFlags, SkillsDeletedArgs, SkillsForkArgs, SkillsListArgs, SkillsSearchArgs, SkillsShowArgs, SkillsSlugArgs } from '../commands/skills.js';
 import { collect, examples, positiveInt, run, withConnection, withStructure, type CommandContext } from './common.js';
 
 const readers = () => import('../commands/skills.js');
