@@ -301,6 +301,28 @@ describe('container runtime against raw servers', () => {
     expect(events).toEqual([{ type: 'complete', content: { summary: 'done', artifacts: [] } }]);
   });
 
+  it('bounds one event both ways it can grow (an unfinished line, data lines without their blank line), relaying what came before it', async () => {
+    const shapes = [
+      // One data line that never ends.
+      `data: {"type":"text","content":"${'x'.repeat(3000)}`,
+      // Many short data lines, the blank line that would end the event never sent.
+      Array.from({ length: 400 }, () => 'data: xxxxxxxxxx\n').join(''),
+    ];
+    for (const shape of shapes) {
+      const url = await rawServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(`data: {"type":"text","content":"${'a'.repeat(900)}"}\n\n`);
+        res.write(shape);
+        // Never ends: only the limit can end this turn (no idle timeout will).
+      });
+      const events = await turnOn(url, 'x', { maxEventChars: 1000, idleTimeoutMs: 3_600_000 });
+      expect(events).toEqual([
+        { type: 'text', content: 'a'.repeat(900) },
+        { type: 'error', content: { message: `container at ${url} sent an event larger than 1000 characters, the limit of one event; the turn was ended there` } },
+      ]);
+    }
+  });
+
   it('reports an answer that is not an event stream', async () => {
     const url = await rawServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"type":"complete"}');

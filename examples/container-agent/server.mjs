@@ -20,6 +20,8 @@
  *   fail           ends with an error event
  *   status <code>  answers with that HTTP status and a JSON body
  *   flood <n>      n text events as fast as the socket takes them, then complete
+ *   oversize [MiB] one text event whose `data:` line is that many MiB (default 16), written
+ *                  64 KiB at a time, then complete; stops when org closes the request
  *
  * A message with lines `delegate to <role_id>: <task>` hands each task, in order, to that
  * node of the structure with the turn's `delegation` credentials (org's delegation API,
@@ -191,6 +193,14 @@ async function flood(stream, count) {
   await stream.send({ type: 'complete', content: { summary: `flooded ${count} events`, artifacts: [] } });
 }
 
+async function oversize(stream, mebibytes) {
+  const piece = 'x'.repeat(64 * 1024);
+  await stream.write(`id: ${++stream.seq}\ndata: {"type":"text","content":"`);
+  for (let sent = 0; sent < mebibytes * 16 && !stream.closed; sent++) await stream.write(piece);
+  await stream.write('"}\n\n');
+  await stream.send({ type: 'complete', content: { summary: `sent an event of ${mebibytes} MiB`, artifacts: [] } });
+}
+
 /** Answers one turn according to the first word of its message. */
 async function answer(turn, res, options, log) {
   const [command = '', argument] = turn.message.trim().split(/\s+/);
@@ -255,6 +265,9 @@ async function answer(turn, res, options, log) {
       break;
     case 'flood':
       await flood(stream, Number.isInteger(number) && number >= 0 ? number : 1000);
+      break;
+    case 'oversize':
+      await oversize(stream, Number.isInteger(number) && number > 0 ? number : 16);
       break;
     default:
       await demoTurn(turn, stream, 0);

@@ -12,7 +12,7 @@ import { isTerminal } from '../chat/types.js';
 import { OrgError } from '../errors.js';
 import type { DelegationAccess } from '../schemas/delegation.js';
 import type { Log } from '../util/log.js';
-import { streamSse, type SseOutcome } from './sse.js';
+import { formatChars, MAX_EVENT_CHARS, streamSse, type SseOutcome } from './sse.js';
 import type { AgentRuntime, Emit, RelayedEvent, Turn, TurnTools } from './types.js';
 import { PendingEmits, displayUrl, excerpt, formatDuration } from './util.js';
 
@@ -29,13 +29,19 @@ export interface ContainerRuntimeOptions {
    * not stopped by one slower write.
    */
   maxPendingBytes?: number;
+  /**
+   * Largest single event read from the container, in characters of its `data` lines
+   * (default 1 MiB, {@link MAX_EVENT_CHARS}): a larger one ends the turn with an `error`
+   * naming the limit, and the request is closed.
+   */
+  maxEventChars?: number;
   /** The undici dispatcher: the egress gate's (default: undici's global one, which checks nothing). */
   dispatcher?: Dispatcher;
   /** Where the start of a container's error answer goes, for the operator (it is never shown to users). */
   log?: Log;
 }
 
-const DEFAULTS = { connectTimeoutMs: 10_000, idleTimeoutMs: 120_000, maxPendingBytes: 8 * 1024 * 1024 };
+const DEFAULTS = { connectTimeoutMs: 10_000, idleTimeoutMs: 120_000, maxPendingBytes: 8 * 1024 * 1024, maxEventChars: MAX_EVENT_CHARS };
 
 /** `{container_url}/turn`, validated. */
 function turnEndpoint(containerUrl: string): URL {
@@ -74,6 +80,8 @@ function failureMessage(outcome: SseOutcome, where: string, options: typeof DEFA
       return `container at ${where} answered HTTP ${outcome.status}`;
     case 'content-type':
       return `container at ${where} answered with content type ${JSON.stringify(outcome.contentType)} instead of text/event-stream`;
+    case 'too-large':
+      return `container at ${where} sent an event larger than ${formatChars(outcome.limit)}, the limit of one event; the turn was ended there`;
     case 'ended':
     case 'stopped':
     case 'aborted':
@@ -96,6 +104,7 @@ export function createContainerRuntime(containerUrl: string, options: ContainerR
     connectTimeoutMs: positive('connectTimeoutMs', options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs),
     idleTimeoutMs: positive('idleTimeoutMs', options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs),
     maxPendingBytes: Math.max(1, options.maxPendingBytes ?? DEFAULTS.maxPendingBytes),
+    maxEventChars: Math.max(1, options.maxEventChars ?? DEFAULTS.maxEventChars),
   };
   const headers: Record<string, string> = {
     'content-type': 'application/json',
@@ -133,6 +142,7 @@ export function createContainerRuntime(containerUrl: string, options: ContainerR
           signal,
           connectTimeoutMs: settings.connectTimeoutMs,
           idleTimeoutMs: settings.idleTimeoutMs,
+          maxEventChars: settings.maxEventChars,
           ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
         },
         {

@@ -11,7 +11,7 @@ import { OrgError } from '../errors.js';
 import { DELEGATE_TOOL } from '../schemas/delegation.js';
 import { LLM_TOOLS, executeTool } from './llm-tools.js';
 import { systemPrompt, userPrompt } from './llm-prompt.js';
-import { streamSse, type SseOutcome } from './sse.js';
+import { formatChars, streamSse, type SseOutcome } from './sse.js';
 import type { AgentRuntime, Emit, Turn, TurnTools } from './types.js';
 import { PendingEmits, displayUrl, excerpt, formatDuration } from './util.js';
 
@@ -149,6 +149,8 @@ export function createLlmRuntime(options: LlmRuntimeOptions): AgentRuntime {
         return `lost the connection to the model provider at ${where} (${outcome.detail})`;
       case 'content-type':
         return `the model provider answered with content type ${JSON.stringify(outcome.contentType)} instead of a stream`;
+      case 'too-large':
+        return `the model provider at ${where} sent an event larger than ${formatChars(outcome.limit)}, the limit of one event`;
       case 'ended':
       case 'stopped':
       case 'aborted':

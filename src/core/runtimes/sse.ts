@@ -29,6 +29,8 @@ export interface SseRequest {
   idleTimeoutMs: number;
   /** The undici dispatcher to use (default: undici's global one). */
   dispatcher?: Dispatcher;
+  /** Largest event read, in characters (default {@link MAX_EVENT_CHARS}); a larger one ends the exchange as `too-large`. */
+  maxEventChars?: number;
 }
 
 /** What the caller does with the stream. */
@@ -62,7 +64,23 @@ export type SseOutcome =
   /** A status outside 2xx; `body` is the start of the answer (for the operator's log, never for users). */
   | { kind: 'status'; status: number; body: string }
   /** A 2xx answer that is not `text/event-stream`. */
-  | { kind: 'content-type'; contentType: string };
+  | { kind: 'content-type'; contentType: string }
+  /** One event (its `data` lines and its unfinished line) grew past `limit` characters before its end; reading stopped there. */
+  | { kind: 'too-large'; limit: number };
+
+/**
+ * The largest event read from a stream by default: 1 MiB (1,048,576 characters of its
+ * `data` lines, the line still unfinished included). Without a bound, one `data:` line that
+ * never ends would be buffered whole.
+ */
+export const MAX_EVENT_CHARS = 1024 * 1024;
+
+/** A character count as people read it: `1 MiB`, `64 KiB`, `1000 characters`. */
+export function formatChars(chars: number): string {
+  if (chars % (1024 * 1024) === 0) return `${chars / (1024 * 1024)} MiB`;
+  if (chars % 1024 === 0) return `${chars / 1024} KiB`;
+  return `${chars} characters`;
+}
 
 const ABORTED = new Error('aborted by the caller');
 const CONNECT_TIMEOUT = new Error('connect timeout');
@@ -132,14 +150,26 @@ async function readSome(body: AsyncIterable<Buffer>, limit: number): Promise<str
  */
 class SseReader {
   stopped = false;
+  /** Set when an event grew past the limit (the reader is then stopped too). */
+  tooLarge = false;
   private readonly parser: EventSourceParser;
   /** Holds back a character split between chunks (and costs less per chunk than TextDecoder's streaming mode). */
   private readonly decoder = new StringDecoder('utf8');
 
-  constructor(onMessage: SseHandlers['onMessage']) {
+  constructor(
+    onMessage: SseHandlers['onMessage'],
+    private readonly maxEventChars: number,
+  ) {
     this.parser = createParser({
       onEvent: (message) => {
         if (!this.stopped && onMessage(message) === true) this.stopped = true;
+      },
+      // The parser's bound covers both ways an event grows: an unfinished line and `data:` lines without the blank line.
+      maxBufferSize: maxEventChars,
+      onError: (error) => {
+        if (error.type !== 'max-buffer-size-exceeded') return;
+        this.tooLarge = true;
+        this.stopped = true;
       },
     });
   }
@@ -152,6 +182,11 @@ class SseReader {
   /** Reads the end of the stream (an unfinished last frame is dropped). */
   end(): void {
     if (!this.stopped) this.parser.feed(this.decoder.end());
+  }
+
+  /** How a stopped reader ended: asked to by `onMessage`, or at an event past the limit. */
+  outcome(): SseOutcome {
+    return this.tooLarge ? { kind: 'too-large', limit: this.maxEventChars } : { kind: 'stopped' };
   }
 }
 
@@ -187,7 +222,7 @@ function readBody(body: Readable, reader: SseReader, handlers: SseHandlers, sign
       try {
         idleClock.touch();
         reader.feed(chunk);
-        if (reader.stopped) return settle({ kind: 'stopped' });
+        if (reader.stopped) return settle(reader.outcome());
         const wait = handlers.afterChunk?.();
         if (!wait) return;
         body.pause();
@@ -204,7 +239,7 @@ function readBody(body: Readable, reader: SseReader, handlers: SseHandlers, sign
       } catch (error) {
         return settle(error instanceof Error ? error : new Error(String(error)));
       }
-      settle(reader.stopped ? { kind: 'stopped' } : { kind: 'ended' });
+      settle(reader.stopped ? reader.outcome() : { kind: 'ended' });
     }
     function onError(error: unknown): void {
       settle(ours() ?? { kind: 'lost', detail: detailOf(error) });
@@ -278,7 +313,7 @@ export async function streamSse(req: SseRequest, handlers: SseHandlers): Promise
       return { kind: 'content-type', contentType: (Array.isArray(contentType) ? contentType[0] : contentType) ?? '' };
     }
 
-    return await readBody(body, new SseReader(handlers.onMessage), handlers, req.signal, idleClock, ours);
+    return await readBody(body, new SseReader(handlers.onMessage, req.maxEventChars ?? MAX_EVENT_CHARS), handlers, req.signal, idleClock, ours);
   } finally {
     connectClock.stop();
     idleClock.stop();
