@@ -111,4 +111,32 @@ describe('slow and idle connections are timed out and capped', () => {
     await stream.ended;
     expect(stream.frames().at(-1)?.event?.type).toBe('complete');
   });
+
+  it('timed-out connections are released even when their client never closes its side', async () => {
+    // Another address, with a full share of connections that stop halfway through their headers and
+    // never close (half-open: the client keeps its side open after the server's answer).
+    const { port } = new URL(t.url);
+    const address = '127.0.0.3';
+    const halfOpen = await Promise.all(
+      Array.from({ length: PER_ADDRESS }, () => {
+        const socket = connect({ host: '127.0.0.1', port: Number(port), localAddress: address, allowHalfOpen: true });
+        let received = '';
+        socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+        socket.on('error', () => undefined);
+        socket.once('connect', () => socket.write('GET /api/org/health HTTP/1.1\r\nHost: x\r\nX-Slow: '));
+        return new Promise<string>((resolve) => socket.once('end', () => resolve(received)));
+      }),
+    );
+    for (const received of halfOpen) expect(received).toMatch(/^HTTP\/1\.1 408 /);
+    // The server let go of all of them: the same address is served again, its share free.
+    const answer = await new Promise<string>((resolve) => {
+      const socket = connect({ host: '127.0.0.1', port: Number(port), localAddress: address });
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+      socket.on('error', () => undefined);
+      socket.once('close', () => resolve(received));
+      socket.once('connect', () => socket.end('GET /api/org/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+  });
 });

@@ -59,7 +59,8 @@ export function frameworkErrors(error: Error, request: FastifyRequest, reply: Fa
 
 /**
  * Fastify's `clientErrorHandler` option (Node's `clientError` event): answers a request
- * the HTTP parser refused with a problem and closes the connection.
+ * the HTTP parser refused (or that timed out) with a problem and closes the connection,
+ * both ways, whether or not the client ever closes its side.
  */
 export function clientErrorHandler(this: { log?: { debug(object: object, message: string): void } } | undefined, error: Error & { code?: string }, socket: Socket): void {
   // A reset connection has nobody left to answer.
@@ -72,7 +73,10 @@ export function clientErrorHandler(this: { log?: { debug(object: object, message
   // No request object exists yet: the answer gets an id of its own.
   const id = randomUUID();
   const problem = clientErrorProblem(error);
-  socket.end(rawProblemResponse({ ...problem, body: { ...problem.body, instance: problemInstance(id) }, headers: { ...problem.headers, [REQUEST_ID_HEADER]: id } }));
+  // Written, then closed for good (as Node's own answer does): ending only our side would keep the
+  // connection, its descriptor and its address's share, for as long as a client that never closes wants.
+  socket.write(rawProblemResponse({ ...problem, body: { ...problem.body, instance: problemInstance(id) }, headers: { ...problem.headers, [REQUEST_ID_HEADER]: id } }));
+  socket.destroy();
 }
 
 /**
