@@ -7,6 +7,7 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { App } from '../app.js';
+import { MemoryRelease } from '../core/util/memory-release.js';
 import { registerAccess } from './access.js';
 import { registerAudit } from './audit.js';
 import { registerLogIds } from './log-ids.js';
@@ -112,6 +113,15 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   registerCompressedBodies(server);
   await registerCompression(server);
   server.decorate('sseStreams', { open: 0 });
+  // After a burst of turns and streams, the heap that grew for it goes back to the system once the server is quiet.
+  const memoryRelease = new MemoryRelease(() => app.chat.active().length > 0 || server.sseStreams.open > 0, {
+    onCollected: (ms) => app.log('debug', 'memory: collected after a burst of runs', { ms: Math.round(ms) }),
+  });
+  const unobserve = app.chat.observe({ finished: () => memoryRelease.runEnded() });
+  server.addHook('onClose', async () => {
+    unobserve();
+    memoryRelease.close();
+  });
   if (app.config.metrics) await mountMetrics(server, { chat: app.chat, skillCount: app.skillCount, observeSearches: app.observeSearches }, app.config.metricsPort !== undefined, options.mcp);
 
   const onAuthFailure = registerRateLimit(server, { max: app.config.rateLimit, authFailures: app.config.authFailureLimit, ...(app.rateCounter ? { counter: app.rateCounter } : {}) });
