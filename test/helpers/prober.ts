@@ -22,6 +22,8 @@ import { ADMIN_TOKEN } from './instance.js';
 /** What a fuzz run found. */
 export interface FuzzFigures {
   sent: number;
+  /** How many of them went to `/mcp` (JSON-RPC bodies, valid and not). */
+  sentToMcp: number;
   /** Answers 500 or above. */
   serverErrors: number;
   /** 4xx answers of the API that are not problem+json (`/mcp` answers JSON-RPC errors: not counted). */
@@ -106,7 +108,7 @@ export async function fuzzOverHttp(target: ProbeTarget, runs: number, seed: numb
   const doc = await api<{ paths: Record<string, Record<string, unknown>> }>(target, 'GET', '/api/org/openapi.json', undefined);
   const operations = operationsOf(doc);
   const arbitrary = fc.constantFrom(...operations).chain((op) => requestsFor(op, pool, { tokens, actors: 3, inboundSecret: INBOUND_SECRET }));
-  const figures: FuzzFigures = { sent: 0, serverErrors: 0, nonProblem4xx: 0, hung: 0, examples: [] };
+  const figures: FuzzFigures = { sent: 0, sentToMcp: 0, serverErrors: 0, nonProblem4xx: 0, hung: 0, examples: [] };
   const seen = new Set<string>();
   const note = (kind: string, line: string) => {
     if (process.env.ORG_PROBER_VERBOSE) console.log(line);
@@ -151,6 +153,7 @@ export async function fuzzOverHttp(target: ProbeTarget, runs: number, seed: numb
           return '';
         });
         figures.sent++;
+        if (fuzzed.url.startsWith('/mcp')) figures.sentToMcp++;
         const type = String(answer.headers['content-type'] ?? '');
         if (answer.statusCode >= 500) {
           figures.serverErrors++;
