@@ -5,13 +5,11 @@
  * printed indented under their delegations, before the outcome; `--json --follow` marks
  * the lines of delegated runs with their run id and depth.
  */
-import { copyFile, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runChat } from '../src/cli/commands/chat.js';
 import { capture, depsFor } from './cli-helpers.js';
-import { REPO_ROOT } from './helpers/child.js';
+import { homeWithPackageSkills } from './helpers/package-skills.js';
 import { startChat, type ChatFixture } from './helpers/chat.js';
 
 describe('org chat shows delegations', () => {
@@ -19,9 +17,7 @@ describe('org chat shows delegations', () => {
   let home: string;
 
   beforeAll(async () => {
-    home = await mkdtemp(join(tmpdir(), 'org-cli-delegation-'));
-    await mkdir(join(home, 'skills'));
-    for (const name of await readdir(join(REPO_ROOT, 'skills'))) if (name.endsWith('.md')) await copyFile(join(REPO_ROOT, 'skills', name), join(home, 'skills', name));
+    home = await homeWithPackageSkills('org-cli-delegation-');
     c = await startChat({ home });
   }, 60_000);
   afterAll(async () => {
