@@ -5,25 +5,21 @@
  * printed indented under their delegations, before the outcome; `--json --follow` marks
  * the lines of delegated runs with their run id and depth.
  */
-import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runChat } from '../src/cli/commands/chat.js';
 import { runHistory, runLog } from '../src/cli/commands/history.js';
 import { capture, depsFor } from './cli-helpers.js';
-import { homeWithPackageSkills } from './helpers/package-skills.js';
-import { startChat, type ChatFixture } from './helpers/chat.js';
+import { startChatWithPackageSkills } from './helpers/package-skills.js';
+import type { ChatFixture } from './helpers/chat.js';
 
 describe('org chat shows delegations', () => {
   let c: ChatFixture;
-  let home: string;
 
   beforeAll(async () => {
-    home = await homeWithPackageSkills('org-cli-delegation-');
-    c = await startChat({ home });
+    c = await startChatWithPackageSkills('org-cli-delegation-');
   }, 60_000);
   afterAll(async () => {
     await c?.close();
-    await rm(home, { recursive: true, force: true });
   });
 
   it('prints each delegation and its outcome; --follow prints the delegated runs indented under them, before the outcome', async () => {
