@@ -3,11 +3,13 @@
  * `run.completed` / `run.failed` of a delegated run carry `parent_run_id` and
  * `root_run_id` (and a root run's carry neither), Prometheus counts delegations by outcome,
  * and the OpenTelemetry span of a delegated run is a child of the delegating run's
- * `invoke_agent` span, in the same trace — against a real webhook receiver, `GET
- * /metrics` and a real OTLP receiver.
+ * `invoke_agent` span, in the same trace, and so is the delegation request of a container
+ * agent that sends on the trace context of its turn (the example agent, a real process) —
+ * against a real webhook receiver, `GET /metrics` and a real OTLP receiver.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRuntime } from '../src/core/runtimes/types.js';
+import { startAgentProcess, type AgentProcess } from './helpers/agent-process.js';
 import { startChat, type ChatFixture } from './helpers/chat.js';
 import { attributeOf as attribute, startOtlpReceiver, type OtlpSpan } from './helpers/otlp-receiver.js';
 import { startReceiver, type WebhookReceiver } from './helpers/webhook-receiver.js';
@@ -29,12 +31,17 @@ describe('delegation in webhooks, metrics and traces', () => {
   let c: ChatFixture;
   let hooks: WebhookReceiver;
   let otlp: Awaited<ReturnType<typeof startOtlpReceiver>>;
+  let agent: AgentProcess;
   let closed = false;
 
   beforeAll(async () => {
     hooks = await startReceiver();
     otlp = await startOtlpReceiver();
-    c = await startChat({ config: { metrics: true, otlpTracesUrl: `${otlp.url}/v1/traces` }, deps: { runtime: () => delegating } });
+    agent = await startAgentProcess();
+    // Nodes with a container URL run the container runtime; every other node delegates as told.
+    c = await startChat({ config: { metrics: true, otlpTracesUrl: `${otlp.url}/v1/traces` }, deps: { runtime: (node) => (node.container_url ? undefined : delegating) } });
+    const container = await c.t.server.inject({ method: 'PATCH', url: `/api/org/structures/${c.structure.id}/agents/exec-coo`, headers: c.t.auth(c.owner.token), payload: { container_url: agent.url } });
+    expect(container.statusCode, container.body).toBe(200);
     const created = await c.t.server.inject({
       method: 'POST',
       url: `/api/org/structures/${c.structure.id}/webhooks`,
@@ -47,6 +54,7 @@ describe('delegation in webhooks, metrics and traces', () => {
     if (!closed) await c.close();
     await hooks.close();
     await otlp.close();
+    await agent?.stop();
   });
 
   it('webhooks of delegated runs carry parent_run_id and root_run_id; a root run\'s carry neither', async () => {
@@ -71,16 +79,27 @@ describe('delegation in webhooks, metrics and traces', () => {
     expect(text).toMatch(/^org_delegations_total\{outcome="unknown_role"\} 1$/m);
   });
 
-  it('the span of a delegated run is a child of the delegating run\'s invoke_agent span', async () => {
+  it('the span of a delegated run is a child of the delegating run\'s invoke_agent span, and a container agent\'s delegation request joins its run\'s trace', async () => {
     const root = await c.sync('trace\ndelegate exec-cto: trace too', { roleId: 'exec-ceo' });
     const rootId = root.json<{ run_id: string }>().run_id;
+    const viaAgent = await c.sync('delegate to exec-cmo: trace the agent', { roleId: 'exec-coo' });
+    expect(viaAgent.json<{ summary: string }>().summary).toMatch(/^Delegated 1 task\(s\)\. exec-cmo did it/);
+    const cooId = viaAgent.json<{ run_id: string }>().run_id;
     closed = true;
     await c.close(); // flushes the exporter
-    await otlp.exported.until(() => otlp.spans.some((span) => attribute(span, 'org.run_id') === rootId && span.name.startsWith('invoke_agent')), 'the run spans');
+    await otlp.exported.until(() => [rootId, cooId].every((runId) => otlp.spans.some((span) => attribute(span, 'org.run_id') === runId && span.name.startsWith('invoke_agent'))), 'the run spans');
     const runSpan = (predicate: (span: OtlpSpan) => boolean) => otlp.spans.find((span) => span.name.startsWith('invoke_agent') && predicate(span))!;
     const parent = runSpan((span) => attribute(span, 'org.run_id') === rootId);
     const child = runSpan((span) => span.name === 'invoke_agent exec-cto');
     expect(child.traceId).toBe(parent.traceId);
     expect(child.parentSpanId).toBe(parent.spanId);
+
+    // The example agent sent on its turn's traceparent: its request to org is a child of its run's span.
+    const coo = runSpan((span) => attribute(span, 'org.run_id') === cooId);
+    const request = otlp.spans.find((span) => span.name === 'request' && attribute(span, 'http.route') === '/api/org/chat/message/sync' && span.traceId === coo.traceId);
+    expect(request?.parentSpanId).toBe(coo.spanId);
+    const cmo = runSpan((span) => span.name === 'invoke_agent exec-cmo');
+    expect(cmo.traceId).toBe(coo.traceId);
+    expect(cmo.parentSpanId).toBe(coo.spanId);
   });
 });
