@@ -1,7 +1,8 @@
 /**
  * What delegation leaves for operators (API.md §10, §9 operations): the webhooks
  * `run.completed` / `run.failed` of a delegated run carry `parent_run_id` and
- * `root_run_id` (and a root run's carry neither), Prometheus counts delegations by outcome,
+ * `root_run_id` (and a root run's carry neither), Prometheus counts delegations by outcome
+ * (a runaway chain stopped by the instance's `ORG_DELEGATION_DEPTH` among them),
  * and the OpenTelemetry span of a delegated run is a child of the delegating run's
  * `invoke_agent` span, in the same trace, and so is the delegation request of a container
  * agent that sends on the trace context of its turn (the example agent, a real process) —
@@ -39,7 +40,7 @@ describe('delegation in webhooks, metrics and traces', () => {
     otlp = await startOtlpReceiver();
     agent = await startAgentProcess();
     // Nodes with a container URL run the container runtime; every other node delegates as told.
-    c = await startChat({ config: { metrics: true, otlpTracesUrl: `${otlp.url}/v1/traces` }, deps: { runtime: (node) => (node.container_url ? undefined : delegating) } });
+    c = await startChat({ config: { metrics: true, otlpTracesUrl: `${otlp.url}/v1/traces`, delegationDepth: 2 }, deps: { runtime: (node) => (node.container_url ? undefined : delegating) } });
     const container = await c.t.server.inject({ method: 'PATCH', url: `/api/org/structures/${c.structure.id}/agents/exec-coo`, headers: c.t.auth(c.owner.token), payload: { container_url: agent.url } });
     expect(container.statusCode, container.body).toBe(200);
     const created = await c.t.server.inject({
@@ -71,12 +72,21 @@ describe('delegation in webhooks, metrics and traces', () => {
     expect(ofRole('exec-finance-controller')).toMatchObject({ type: 'run.failed', data: { parent_run_id: cfo.data.run_id, root_run_id: rootId, message: 'it failed' } });
   });
 
-  it('Prometheus counts delegations, started and refused by the rule that refused them', async () => {
+  it('Prometheus counts delegations, started and refused by the rule that refused them; a runaway chain stops at the instance\'s ORG_DELEGATION_DEPTH', async () => {
     await c.sync('delegate exec-ceo: myself\ndelegate exec-nobody: someone', { roleId: 'exec-ceo' });
+    // A runaway chain: the instance's depth limit (2 here) refuses its third hop.
+    const runaway = await c.sync('delegate exec-cto: delegate exec-eng-lead: delegate exec-cmo: one hop too far', { roleId: 'exec-ceo' });
+    expect(runaway.json<{ summary: string }>().summary).toMatch(/^did delegate exec-cto/);
+    const engLead = (await c.history({ roleId: 'exec-eng-lead' })).find((message) => message.sender === 'agent')!;
+    expect(engLead.events).toContainEqual(
+      expect.objectContaining({ type: 'tool_result', content: { tool: 'delegate', result: expect.objectContaining({ run_id: null, status: 'error', summary: expect.stringMatching(/3 hops below the root run .*the most is 2 \(ORG_DELEGATION_DEPTH\)/) }) } }),
+    );
+    expect(await c.history({ roleId: 'exec-cmo' })).toEqual([]);
     const text = await (await fetch(c.url('/metrics'))).text();
-    expect(text).toMatch(/^org_delegations_total\{outcome="started"\} 2$/m);
+    expect(text).toMatch(/^org_delegations_total\{outcome="started"\} 4$/m);
     expect(text).toMatch(/^org_delegations_total\{outcome="self"\} 1$/m);
     expect(text).toMatch(/^org_delegations_total\{outcome="unknown_role"\} 1$/m);
+    expect(text).toMatch(/^org_delegations_total\{outcome="depth"\} 1$/m);
   });
 
   it('the span of a delegated run is a child of the delegating run\'s invoke_agent span, and a container agent\'s delegation request joins its run\'s trace', async () => {
@@ -85,12 +95,15 @@ describe('delegation in webhooks, metrics and traces', () => {
     const viaAgent = await c.sync('delegate to exec-cmo: trace the agent', { roleId: 'exec-coo' });
     expect(viaAgent.json<{ summary: string }>().summary).toMatch(/^Delegated 1 task\(s\)\. exec-cmo did it/);
     const cooId = viaAgent.json<{ run_id: string }>().run_id;
+    const delegatedBy = async (roleId: string, runId: string) => (await c.history({ roleId })).find((message) => message.delegated_by?.run_id === runId)!.run_id;
+    const ctoId = await delegatedBy('exec-cto', rootId);
+    const cmoId = await delegatedBy('exec-cmo', cooId);
     closed = true;
     await c.close(); // flushes the exporter
-    await otlp.exported.until(() => [rootId, cooId].every((runId) => otlp.spans.some((span) => attribute(span, 'org.run_id') === runId && span.name.startsWith('invoke_agent'))), 'the run spans');
+    await otlp.exported.until(() => [rootId, ctoId, cooId, cmoId].every((runId) => otlp.spans.some((span) => attribute(span, 'org.run_id') === runId && span.name.startsWith('invoke_agent'))), 'the run spans');
     const runSpan = (predicate: (span: OtlpSpan) => boolean) => otlp.spans.find((span) => span.name.startsWith('invoke_agent') && predicate(span))!;
     const parent = runSpan((span) => attribute(span, 'org.run_id') === rootId);
-    const child = runSpan((span) => span.name === 'invoke_agent exec-cto');
+    const child = runSpan((span) => attribute(span, 'org.run_id') === ctoId);
     expect(child.traceId).toBe(parent.traceId);
     expect(child.parentSpanId).toBe(parent.spanId);
 
@@ -98,7 +111,7 @@ describe('delegation in webhooks, metrics and traces', () => {
     const coo = runSpan((span) => attribute(span, 'org.run_id') === cooId);
     const request = otlp.spans.find((span) => span.name === 'request' && attribute(span, 'http.route') === '/api/org/chat/message/sync' && span.traceId === coo.traceId);
     expect(request?.parentSpanId).toBe(coo.spanId);
-    const cmo = runSpan((span) => span.name === 'invoke_agent exec-cmo');
+    const cmo = runSpan((span) => attribute(span, 'org.run_id') === cmoId);
     expect(cmo.traceId).toBe(coo.traceId);
     expect(cmo.parentSpanId).toBe(coo.spanId);
   });
