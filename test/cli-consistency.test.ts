@@ -84,5 +84,10 @@ describe('one CLI', () => {
   it('with no $EDITOR and no terminal, nothing starts vi', async () => {
     const file = join(await mkdtemp(join(tmpdir(), 'org-editor-')), 'x.md');
     await expect(openInEditor(file, {}, false)).rejects.toThrow(`no editor: set $EDITOR (or $VISUAL), or edit ${file} yourself; without a terminal org does not start vi`);
+    // org skills new itself, run with no terminal and no $EDITOR: the scaffold is written, no vi starts, and it says what to do.
+    const created = await org(['skills', 'new', 'plan-offsite', '--remote', '-s', 'Demo'], env);
+    expect(created.stderr).toContain('no editor: set $EDITOR (or $VISUAL)');
+    expect(created.stderr).toContain('without a terminal org does not start vi');
+    expect(created.code).not.toBe(0);
   });
 });
