@@ -53,6 +53,14 @@ export function findNode(structure: StructureDetail, ref: string): Node {
 /** A whole run id (any case). */
 const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Refuses what can be no run id nor the start of one (before anything is asked of a server). */
+export function checkRunRef(ref: string): void {
+  if (RUN_ID.test(ref)) return;
+  if (ref.length < RUN_PREFIX_MIN || !/^[0-9a-f-]+$/i.test(ref)) {
+    throw invalid(`--run takes a run id or its first ${RUN_PREFIX_MIN} or more characters (hex digits), not "${ref}"`);
+  }
+}
+
 /**
  * The run id `ref` names: a whole run id, or its first characters (at least
  * `RUN_PREFIX_MIN`, as `org history` and the chat print them) matching exactly one run the
@@ -60,9 +68,7 @@ const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
  */
 export async function findRunId(client: Pick<OrgClient, 'findRuns'>, ref: string, structureId?: string): Promise<string> {
   if (RUN_ID.test(ref)) return ref.toLowerCase();
-  if (ref.length < RUN_PREFIX_MIN || !/^[0-9a-f-]+$/i.test(ref)) {
-    throw invalid(`--run takes a run id or its first ${RUN_PREFIX_MIN} or more characters (hex digits), not "${ref}"`);
-  }
+  checkRunRef(ref);
   const { runs, more } = await client.findRuns(ref, structureId);
   if (runs.length === 1) return runs[0]!.run_id;
   if (runs.length === 0) throw notFound(`no run of yours starts with "${ref}" (org history STRUCTURE ROLE lists a node's runs)`);

@@ -10,7 +10,7 @@ import type { OrgClient } from '../../client/index.js';
 import { printRunTree } from '../run-tree.js';
 import type { ConnectionFlags } from '../connection.js';
 import { connect, withDefaults, type CommandDeps } from '../deps.js';
-import { findNode, findRunId, findStructure, findStructureDetail } from '../resolve.js';
+import { checkRunRef, findNode, findRunId, findStructure, findStructureDetail } from '../resolve.js';
 
 /** Exit code of a turn that ended with an `error` event. */
 export const EXIT_TURN_ERROR = 1;
@@ -66,6 +66,7 @@ async function printRun(stream: ChatStream, args: ChatArgs, deps: CommandDeps, c
 /** Runs `org chat`: non-interactive with `-m`/`--run`, else the Ink app. */
 export async function runChat(args: ChatArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
   const deps = withDefaults(partial);
+  if (args.run) checkRunRef(args.run);
   const client = await connect(args, deps);
   const attachments = await Promise.all((args.attach ?? []).map((path) => checkAttachment(path, deps.cwd)));
 
