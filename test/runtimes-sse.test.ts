@@ -160,4 +160,25 @@ describe('streamSse', () => {
     expect(outcome).toEqual({ kind: 'stopped' });
     expect(seen).toEqual(['é', 'stop']);
   });
+
+  it('ends an exchange whose one event grows past maxEventChars as too-large, and closes the request, after the events before it', async () => {
+    let closed!: () => void;
+    const requestClosed = new Promise<void>((resolve) => (closed = resolve));
+    const url = await serve((req, res) => {
+      req.resume();
+      res.on('close', () => closed());
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: small\n\n');
+      // One data line that never ends: only the limit can end the exchange (the idle clock is far away).
+      res.write(`data: ${'x'.repeat(5000)}`);
+    });
+    const seen: string[] = [];
+    const outcome = await streamSse(
+      { url, headers: {}, body: '{}', signal: new AbortController().signal, connectTimeoutMs: 5000, idleTimeoutMs: 3_600_000, maxEventChars: 4096 },
+      { onMessage: (message) => void seen.push(message.data) },
+    );
+    expect(outcome).toEqual({ kind: 'too-large', limit: 4096 });
+    expect(seen).toEqual(['small']);
+    await requestClosed;
+  });
 });
