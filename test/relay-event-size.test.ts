@@ -1,5 +1,5 @@
 /**
- * One relayed event is bounded (docs/runtime-protocol.md "Limits"): a container that streams
+ * One relayed event is bounded (docs/runtime-protocol.md "Response": 1 MiB): a container that streams
  * one enormous `data:` line, never ended, must not make the relay buffer it whole. Against
  * the example agent as a real child process (`oversize <MiB>`), over a listening server:
  * the turn ends with an `error` naming the limit, the oversized event is never relayed or
