@@ -5,7 +5,8 @@
  * their own token; a `#token=` link never replaces a signed-in browser's token without
  * asking; an owner is asked before changing their own role and the page shows the
  * server's role; an unknown workspace address says so; owners rename, delete and restore
- * a workspace; a browser signed out by a revoked token keeps the unsent message and the page.
+ * a workspace, and an invite to a deleted one says so; a browser signed out by a revoked
+ * token keeps the unsent message and the page.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,9 +21,9 @@ import { inviteTokenFor } from './helpers/outbox.js';
  * Refusals the tests provoke on purpose, which chromium reports on the console: the
  * revoked token (401), unknown workspace addresses (400 for one that is no id, 404), and
  * the members list read once more right after the owner became operator (403), and the
- * stale Undo of a node already restored (409).
+ * stale Undo of a node already restored (409), and invites to a deleted workspace (410).
  */
-const EXPECTED = [/status of 401/, /status of 404/, /status of 400/, /status of 403/, /status of 409/];
+const EXPECTED = [/status of 401/, /status of 404/, /status of 400/, /status of 403/, /status of 409/, /status of 410/];
 
 describe('signing in, invites and roles in the web UI', () => {
   let t: TestInstance;
@@ -30,6 +31,7 @@ describe('signing in, invites and roles in the web UI', () => {
   let owner: { token: string; id: string };
   let structureId = '';
   const problems: BrowserProblem[] = [];
+  const PHONE = { width: 390, height: 844 };
   const contexts: BrowserContext[] = [];
 
   const visible = (locator: Locator) => locator.waitFor({ state: 'visible', timeout: 0 });
@@ -192,6 +194,37 @@ describe('signing in, invites and roles in the web UI', () => {
     await page.getByRole('button', { name: 'Restore Sketches' }).click();
     await visible(page.getByRole('link', { name: 'Sketches' }));
     expect((await fetch(`${t.url}/api/org/structures/${id}`, { headers: t.auth(owner.token) })).status).toBe(200);
+  });
+
+  it('an invite to a workspace deleted into the archive says so and offers no acceptance, read before or after the deletion', async () => {
+    const id = (await t.createStructure(owner.token, 'personal', 'Side project')).id;
+    const shareTo = async (email: string) => {
+      const response = await fetch(`${t.url}/api/org/structures/${id}/share`, { method: 'POST', headers: { ...t.auth(owner.token), 'content-type': 'application/json' }, body: JSON.stringify({ email, role: 'operator' }) });
+      expect(response.status).toBe(200);
+      return inviteTokenFor(t.home, email);
+    };
+    const early = await shareTo('early@example.com');
+    const late = await shareTo('late@example.com');
+    const reason = 'This invite cannot be used. The workspace "Side project" this invite is for was deleted; the invite works again if an owner of it restores the workspace.';
+
+    // Read before the deletion, accepted after it.
+    const before = await fresh();
+    await before.goto(`${t.url}/#invite=${early}`);
+    await visible(before.getByText('olivia@example.com invited early@example.com to the workspace Side project as operator.'));
+    expect((await fetch(`${t.url}/api/org/structures/${id}`, { method: 'DELETE', headers: t.auth(owner.token) })).status).toBe(204);
+    await before.getByRole('button', { name: 'Accept the invite' }).click();
+    await visible(before.getByRole('alert').filter({ hasText: reason }));
+    expect(await before.getByRole('button', { name: 'Accept the invite' }).count()).toBe(0);
+    expect(await t.app.users.byEmail('early@example.com')).toBeUndefined();
+
+    // Opened after the deletion: the reason instead of the offer.
+    const after = await fresh(PHONE);
+    await after.goto(`${t.url}/#invite=${late}`);
+    await visible(after.getByRole('alert').filter({ hasText: reason }));
+    await visible(after.getByText('Ask the person who invited you, or an owner of the workspace, for a new invite.'));
+    expect(await after.getByRole('button', { name: 'Accept the invite' }).count()).toBe(0);
+    expect(await after.getByText('invited late@example.com').count()).toBe(0);
+    await screenshot(after, 'access-invite-archived');
   });
 
   it('a browser signed out by a revoked token keeps the page it was on and the unsent message', async () => {
