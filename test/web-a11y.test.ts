@@ -80,6 +80,8 @@ describe('every page, on a phone, on a desktop and in dark mode', () => {
       message: '/onboard-new-hire for the new analyst, please',
       attachments: [{ name: 'notes.md', content_type: 'text/markdown', content_base64: Buffer.from('# Notes\n').toString('base64') }],
     });
+    // A request no skill answers: a gap on the report.
+    await post('/api/org/chat/message/sync', { structure_id: sid, role_id: 'exec-cfo', message: 'translate the brochure into Portuguese' });
     await post(`/api/org/structures/${sid}/agents/exec-cfo/mcp-key`, { label: 'laptop agent' });
     await post(`/api/org/structures/${sid}/share`, { email: 'new.colleague.with.a.long.address@example.com', role: 'viewer' });
     const outbox = join(t.home, '.org', 'outbox');
@@ -92,7 +94,7 @@ describe('every page, on a phone, on a desktop and in dark mode', () => {
     screens = [
       { name: 'workspaces', path: '/', title: 'Workspaces · org', ready: heading('Workspaces') },
       { name: 'canvas', path: w, title: 'Acme · org', ready: heading('Acme') },
-      { name: 'node chat', path: `${w}/n/exec-cfo`, title: 'Chief Financial Officer · Acme · org', ready: (page) => page.locator('.ev-complete').waitFor({ timeout: WAIT }) },
+      { name: 'node chat', path: `${w}/n/exec-cfo`, title: 'Chief Financial Officer · Acme · org', ready: (page) => page.locator('.ev-complete').first().waitFor({ timeout: WAIT }) },
       {
         name: 'node files',
         path: `${w}/n/exec-cfo`,
@@ -139,7 +141,7 @@ describe('every page, on a phone, on a desktop and in dark mode', () => {
         title: 'plan-offsite at an earlier version · org',
         ready: (page) => page.locator('.diff-body .diff-add').first().waitFor({ timeout: WAIT }),
       },
-      { name: 'skill gaps', path: `${w}/skills/gaps`, title: 'What to teach next · org', ready: heading('What to teach next') },
+      { name: 'skill gaps', path: `${w}/skills/gaps`, title: 'What to teach next · org', ready: (page) => page.locator('.gap-card').first().waitFor({ timeout: WAIT }) },
       { name: 'skill problems', path: `${w}/skills/problems`, title: 'Skill problems · org', ready: (page) => page.locator('.problem').first().waitFor({ timeout: WAIT }) },
       { name: 'keys and members', path: `${w}/access`, title: 'Keys & members · org', ready: (page) => page.locator('.members tbody tr').first().waitFor({ timeout: WAIT }) },
       { name: 'webhooks', path: `${w}/webhooks`, title: 'Webhooks · org', ready: heading('Add a webhook') },
