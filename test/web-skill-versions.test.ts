@@ -122,6 +122,8 @@ describe.skipIf(GIT_MISSING !== undefined)('skill versions in the web UI', () =>
     await page.getByRole('dialog').getByRole('button', { name: 'Restore this version' }).click();
     const note = page.locator('.notice-error', { hasText: 'changed since you opened this version, so nothing was restored' });
     await visible(note);
+    // In the page's words: no ETag, no API phrasing.
+    expect(await note.textContent()).not.toMatch(/"[A-Za-z0-9_-]{12,}"|read it again and redo/);
     expect(await readFile(file(), 'utf8')).toContain('summary: Reconcile and sign off.');
     await screenshot(page, 'versions-03-stale');
     await note.getByRole('button', { name: 'Compare with the version it is now' }).click();

@@ -107,21 +107,26 @@ export function SkillVersionPage({ structureId, slug, version, compare, skills, 
         </button>
       </div>
       {isStale(error) ? (
-        <ErrorNote error={error} onDismiss={() => setError(null)}>
-          <p>{slug} changed since you opened this version, so nothing was restored. Compare again with the version it is now, then restore if you still want to.</p>
-          <button
-            type="button"
-            className="btn btn-small"
-            onClick={() => {
-              setError(null);
-              setMode('compare');
-              void read.reload();
-              void current.reload();
-            }}
-          >
-            Compare with the version it is now
-          </button>
-        </ErrorNote>
+        <div className="notice notice-error" role="alert">
+          <div className="notice-body">
+            <strong>{slug} changed since you opened this version, so nothing was restored.</strong> Compare again with the version it is now, then restore if you still
+            want to.
+            <div className="notice-actions">
+              <button
+                type="button"
+                className="btn btn-small"
+                onClick={() => {
+                  setError(null);
+                  setMode('compare');
+                  void read.reload();
+                  void current.reload();
+                }}
+              >
+                Compare with the version it is now
+              </button>
+            </div>
+          </div>
+        </div>
       ) : (
         <ErrorNote error={error} onDismiss={() => setError(null)} />
       )}
