@@ -10,10 +10,10 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_WEB_ROOT } from '../src/server/routes/web.js';
-import { launchBrowser, openSignedIn, screenshot, type BrowserProblem } from './helpers/browser.js';
+import { browserProfiles, type BrowserProfiles, openSignedIn, screenshot } from './helpers/browser.js';
 import { startInstance, type TestInstance } from './helpers/instance.js';
 import { inviteTokenFor } from './helpers/outbox.js';
 
@@ -27,25 +27,14 @@ const EXPECTED = [/status of 401/, /status of 404/, /status of 400/, /status of 
 
 describe('signing in, invites and roles in the web UI', () => {
   let t: TestInstance;
-  let browser: Browser;
+  let profiles: BrowserProfiles;
   let owner: { token: string; id: string };
   let structureId = '';
-  const problems: BrowserProblem[] = [];
   const PHONE = { width: 390, height: 844 };
-  const contexts: BrowserContext[] = [];
 
   const visible = (locator: Locator) => locator.waitFor({ state: 'visible', timeout: 0 });
   /** A fresh browser profile (its own storage) with one page. */
-  const fresh = async (viewport = { width: 1280, height: 800 }): Promise<Page> => {
-    const context = await browser.newContext({ viewport });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push({ kind: 'console', text: message.text() });
-    });
-    page.on('pageerror', (error) => problems.push({ kind: 'pageerror', text: `${error.name}: ${error.message}` }));
-    return page;
-  };
+  const fresh = (viewport = { width: 1280, height: 800 }) => profiles.open({ viewport });
   const share = async (email: string, role: string) => {
     const response = await fetch(`${t.url}/api/org/structures/${structureId}/share`, { method: 'POST', headers: { ...t.auth(owner.token), 'content-type': 'application/json' }, body: JSON.stringify({ email, role }) });
     expect(response.status).toBe(200);
@@ -57,12 +46,11 @@ describe('signing in, invites and roles in the web UI', () => {
     t = await startInstance({ listen: true });
     owner = await t.createUser('olivia@example.com');
     structureId = (await t.createStructure(owner.token, 'exec-team', 'Acme')).id;
-    browser = await launchBrowser();
+    profiles = await browserProfiles();
   }, 60_000);
 
   afterAll(async () => {
-    for (const context of contexts) await context.close();
-    await browser?.close();
+    await profiles?.close();
     await t?.close();
   });
 
@@ -274,6 +262,6 @@ describe('signing in, invites and roles in the web UI', () => {
   });
 
   it('logged no console errors but the refusals it provoked', () => {
-    expect(problems.filter((problem) => !EXPECTED.some((pattern) => pattern.test(problem.text)))).toEqual([]);
+    expect(profiles.problems.filter((problem) => !EXPECTED.some((pattern) => pattern.test(problem.text)))).toEqual([]);
   });
 });

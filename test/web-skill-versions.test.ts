@@ -9,10 +9,10 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_WEB_ROOT } from '../src/server/routes/web.js';
-import { launchBrowser, openSignedIn, screenshot, watchConsole, type BrowserProblem } from './helpers/browser.js';
+import { browserProfiles, type BrowserProfiles, screenshot } from './helpers/browser.js';
 import { GIT_MISSING, initRepo } from './helpers/git.js';
 import { startInstance, type TestInstance } from './helpers/instance.js';
 
@@ -21,11 +21,9 @@ const EXPECTED = [/status of 412/, /status of 403/];
 
 describe.skipIf(GIT_MISSING !== undefined)('skill versions in the web UI', () => {
   let t: TestInstance;
-  let browser: Browser;
+  let profiles: BrowserProfiles;
   let owner: { token: string; id: string };
   let structureId = '';
-  const seen: BrowserProblem[][] = [];
-  const contexts: BrowserContext[] = [];
   const file = () => join(t.home, 'skills', structureId, 'close-books.md');
 
   const visible = (locator: Locator) => locator.waitFor({ state: 'visible', timeout: 8000 });
@@ -39,14 +37,7 @@ describe.skipIf(GIT_MISSING !== undefined)('skill versions in the web UI', () =>
   };
   const versions = async () =>
     ((await (await fetch(`${t.url}/api/org/knowledge/skills/close-books/versions?structure_id=${structureId}`, { headers: t.auth(owner.token) })).json()) as { versions: { id: string; message: string }[] }).versions;
-  const signedIn = async (token: string): Promise<Page> => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    seen.push(watchConsole(page));
-    await openSignedIn(page, t.url, token);
-    return page;
-  };
+  const signedIn = (token: string) => profiles.open({ url: t.url, token });
 
   beforeAll(async () => {
     if (!existsSync(join(DEFAULT_WEB_ROOT, 'index.html'))) throw new Error('the web UI is not built: run `npm run build` first');
@@ -56,14 +47,13 @@ describe.skipIf(GIT_MISSING !== undefined)('skill versions in the web UI', () =>
     structureId = (await t.createStructure(owner.token, 'blank', 'Acme')).id;
     await write('Reconcile every account.');
     await write('Reconcile the bank accounts only.');
-    browser = await launchBrowser();
+    profiles = await browserProfiles();
   }, 60_000);
 
   afterAll(async () => {
-    for (const context of contexts) await context.close();
-    await browser?.close();
+    await profiles?.close();
     await t?.close();
-    expect(seen.flat().filter((problem) => !EXPECTED.some((pattern) => pattern.test(problem.text)))).toEqual([]);
+    expect(profiles.problems.filter((problem) => !EXPECTED.some((pattern) => pattern.test(problem.text)))).toEqual([]);
   });
 
   it('lists a skill’s versions, views one, compares it with the current text and restores it as the next version', async () => {

@@ -8,35 +8,26 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_WEB_ROOT } from '../src/server/routes/web.js';
-import { launchBrowser, openSignedIn, screenshot, watchConsole, type BrowserProblem } from './helpers/browser.js';
+import { browserProfiles, type BrowserProfiles, screenshot } from './helpers/browser.js';
 import { startInstance, type TestInstance } from './helpers/instance.js';
 
 const REQUEST = 'reconcile the warehouse vendor invoices';
 
 describe('the gap report and the tab badges in the web UI', () => {
   let t: TestInstance;
-  let browser: Browser;
+  let profiles: BrowserProfiles;
   let owner: { token: string; id: string };
   let structureId = '';
-  const seen: BrowserProblem[][] = [];
-  const contexts: BrowserContext[] = [];
 
   const visible = (locator: Locator) => locator.waitFor({ state: 'visible', timeout: 8000 });
   const post = async (path: string, body: unknown) => {
     const response = await fetch(`${t.url}${path}`, { method: 'POST', headers: { ...t.auth(owner.token), 'content-type': 'application/json' }, body: JSON.stringify(body) });
     if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
   };
-  const signedIn = async (token: string): Promise<Page> => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    seen.push(watchConsole(page));
-    await openSignedIn(page, t.url, token);
-    return page;
-  };
+  const signedIn = (token: string) => profiles.open({ url: t.url, token });
   /** The count badge of a Skills Editor tab ('' when it shows none). */
   const badge = async (page: Page, tab: string) => {
     const count = page.getByRole('navigation', { name: 'Skills Editor' }).getByRole('link').filter({ hasText: tab }).locator('.count');
@@ -58,14 +49,13 @@ describe('the gap report and the tab badges in the web UI', () => {
     for (const message of [REQUEST, REQUEST, 'translate the brochure into Portuguese']) {
       await post('/api/org/chat/message/sync', { structure_id: structureId, role_id: 'exec-cfo', message });
     }
-    browser = await launchBrowser();
+    profiles = await browserProfiles();
   }, 60_000);
 
   afterAll(async () => {
-    for (const context of contexts) await context.close();
-    await browser?.close();
+    await profiles?.close();
     await t?.close();
-    expect(seen.flat()).toEqual([]);
+    expect(profiles.problems).toEqual([]);
   });
 
   it('counts open gaps and waiting drafts on their tabs, lists the gaps most frequent first, and a skill started from one closes it', async () => {
