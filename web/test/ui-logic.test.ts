@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../src/api/client';
 import { href, parseRoute } from '../src/router';
-import { authorName } from '../src/chat/authors';
+import { authorName, readerAuthor } from '../src/chat/authors';
 import { previewKind, typeLabel } from '../src/shelf/kinds';
 import { explain, fieldLabel, plainDetail, plainMessage } from '../src/ui/explain';
 import { MAX_TOASTS, initialToasts, toastReducer } from '../src/ui/toasts';
@@ -124,5 +124,8 @@ describe('message authors', () => {
     expect(authorName({ author: { kind: 'node', id: 'exec-ceo', label: 'Chief Executive Officer' } }, owen)).toBe('Chief Executive Officer (delegated)');
     // Stored before authors were recorded.
     expect(authorName({}, owen)).toBe('Sender not recorded');
+    // A message just sent from this page is the reader's own before history has it.
+    expect(authorName({ author: readerAuthor(owen) }, owen)).toBe('You');
+    expect(authorName({ author: readerAuthor({ kind: 'admin' }) }, { kind: 'admin' })).toBe('You');
   });
 });

@@ -12,7 +12,7 @@ import type { HistoryMessage, OrgNode } from '../api/types';
 import { formatSize, formatTime } from '../ui/format';
 import { Empty, ErrorNote } from '../ui/Notice';
 import { EventList } from './EventList';
-import { authorName } from './authors';
+import { authorName, readerAuthor } from './authors';
 import { DelegatedBy } from './DelegatedBy';
 import { clearDraft, loadDraft, saveDraft } from './drafts';
 import { fileToAttachment, useChat, type Attachment } from './useChat';
@@ -37,7 +37,8 @@ export interface ChatPanelProps {
 /** Chat with one node. */
 export function ChatPanel({ structureId, node, canChat, showRun, onRunShown, onActivity, nodes }: ChatPanelProps) {
   const { api, me } = useSession();
-  const chat = useChat(api, structureId, node.role_id, onActivity ? { onActivity } : {});
+  const author = readerAuthor(me);
+  const chat = useChat(api, structureId, node.role_id, { ...(onActivity ? { onActivity } : {}), ...(author ? { author } : {}) });
   const viewer = me.user?.email;
   const draftKey = { structureId, roleId: node.role_id, userId: me.user?.id ?? me.kind };
   const [text, setTextState] = useState(() => loadDraft(draftKey));

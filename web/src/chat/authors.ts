@@ -25,3 +25,10 @@ export function authorName(message: Pick<HistoryMessage, 'author' | 'origin'>, m
       return `${author.label} (delegated)`;
   }
 }
+
+/** The reader as history records a message's author (what a message sent from this page says until history has it). */
+export function readerAuthor(me: Me): HistoryMessage['author'] {
+  if (me.kind === 'admin') return { kind: 'admin', label: 'administrator' };
+  if (me.kind === 'user' && me.user) return { kind: 'user', id: me.user.id, label: me.user.email };
+  return undefined;
+}

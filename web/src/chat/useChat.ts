@@ -58,6 +58,8 @@ export interface Chat {
 export interface ChatHooks {
   /** A turn of this chat started (true: the message was accepted) or ended (false). */
   onActivity?: (running: boolean) => void;
+  /** Who the reader is, as history records authors: the author of a message sent here until history says it. */
+  author?: HistoryMessage['author'];
 }
 
 /** The first pause before trying again to reach a server that did not answer; doubled up to {@link RECOVER_MAX_MS}. */
@@ -212,7 +214,7 @@ export function useChat(api: Api, structureId: string, roleId: string, hooks: Ch
         const base = { run_id: runId, created_at: now, completed_at: null, summary: null, artifacts: [] };
         dispatch({
           type: 'sent',
-          user: { ...base, id: `local-user-${runId}`, sender: 'user', text: message, attachments: attachments.map(({ name, content_type, size }) => ({ name, content_type, size })), events: [], status: 'complete' },
+          user: { ...base, id: `local-user-${runId}`, sender: 'user', ...(hooksRef.current.author ? { author: hooksRef.current.author } : {}), text: message, attachments: attachments.map(({ name, content_type, size }) => ({ name, content_type, size })), events: [], status: 'complete' },
           agent: { ...base, id: `local-agent-${runId}`, sender: 'agent', text: '', attachments: [], events: [], status: 'running' },
         });
         setSending(false);
