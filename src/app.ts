@@ -10,7 +10,7 @@ import { AccessControl, ConnectionRegistry, KeyService, RunTokens, UserService, 
 import { homePaths, type HomePaths, type OrgConfig } from './core/config.js';
 import { ChatEngine, StreamDrain, createChatSkills, createFsChatStore, type ChatDirectory } from './core/chat/index.js';
 import { createContainerRuntime, createLocalRuntime, createLlmRuntime, type AgentRuntime } from './core/runtimes/index.js';
-import { createSkillRemote, observeSkillSearches, openSkillStore, syncSkills, type SearchListener, type LibraryPrefetch, type SkillStore, type SkillStoreOptions } from './core/skills/index.js';
+import { createSkillRemote, observeSkillSearches, openSkillStore, syncSkills, type SearchListener, type SkillStore, type SkillStoreOptions } from './core/skills/index.js';
 import { WebhookService, createFsWebhookStore, webhookRunObserver } from './core/webhooks/index.js';
 import { EgressGate, EgressPolicy, type EgressLookup } from './core/egress/index.js';
 import { prepareHome } from './core/home.js';
@@ -60,12 +60,6 @@ export interface AppDeps {
    * start-up and delay the listen. Default false: loading starts at once.
    */
   deferSkillLoad?: boolean;
-  /**
-   * The file signatures of the skills folder being taken by a worker thread since before
-   * the app was built (`org serve` starts it first thing): the library load uses them
-   * instead of stat'ing every file on the main thread (see `prefetchLibrary`).
-   */
-  skillPrefetch?: LibraryPrefetch;
   /** Delays before each webhook retry in ms (default: about 24 h of backoff); tests shorten it. */
   webhookRetrySchedule?: readonly number[];
   /** Resolves host names for the egress gate (default: the system resolver); tests give names of their own. */
@@ -277,7 +271,6 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
       sweepTemps: true,
       commit: config.commit,
       ...(skillsRemote ? { remote: skillsRemote } : {}),
-      ...(deps.skillPrefetch ? { prefetch: deps.skillPrefetch } : {}),
       log,
     }, gate),
     (error) => log('error', 'search: an observer failed', errorFields(error)),

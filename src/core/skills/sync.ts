@@ -1,66 +1,64 @@
 /**
- * Applies a burst of file events to the catalog by id: each named file is stat'ed
- * and, unless the catalog already holds that exact version (the store's own writes),
- * read again and put, recorded as a problem, or dropped when gone. Files are read
- * synchronously in slices (yielding between them), then applied under the store mutex.
+ * Applies file changes to the catalog by id: each named file (a path relative to the
+ * skills folder) is read again and put, recorded as a problem, or dropped when gone,
+ * unless the catalog already holds that exact version (the store's own writes, and the
+ * watcher's first scan of files the load has just read: the signature the watcher saw is
+ * compared without a system call). Files are read synchronously in slices, yielding
+ * between them, under the store mutex.
  */
-import { STORE_LOCK, type StoreContext } from './context.js';
+import { join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { readSkillFileSync, signatureOf, skillPath, type FileSignature, type ReadOutcome } from './skill-file.js';
+import { relativeFile } from './catalog.js';
+import { STORE_LOCK, type StoreContext } from './context.js';
+import { readSkillFileSync, signatureOf } from './skill-file.js';
 import { isValidSlug } from './slug.js';
+import type { WatchedChange } from './watch.js';
 
 const SLICE = 256;
 
-type Pending =
-  | { name: string; kind: 'bad-name'; signature: FileSignature | undefined }
-  | { name: string; slug: string; kind: 'read'; outcome: ReadOutcome };
+/** A change as the watcher reports it, or just a file's name (a pull, a refused push). */
+export type FileChange = WatchedChange | string;
 
-/** Re-reads the named files (`<slug>.md`) and updates the catalog; resolves to the number applied. */
-export function applyFileChanges(ctx: StoreContext, names: string[]): Promise<number> {
-  return ctx.mutex.run(STORE_LOCK, () => applyFileChangesHeld(ctx, names));
+/** Re-reads the named files and updates the catalog; resolves to the number of changes applied. */
+export function applyFileChanges(ctx: StoreContext, changes: readonly FileChange[]): Promise<number> {
+  return ctx.mutex.run(STORE_LOCK, () => applyFileChangesHeld(ctx, changes));
 }
 
 /** {@link applyFileChanges} for a caller that already holds the store lock. */
-export async function applyFileChangesHeld(ctx: StoreContext, names: string[]): Promise<number> {
+export async function applyFileChangesHeld(ctx: StoreContext, changes: readonly FileChange[]): Promise<number> {
   const { root, log, onFileRead } = ctx.options;
-  const pending: Pending[] = [];
-  for (let i = 0; i < names.length; i += SLICE) {
+  const { catalog } = ctx;
+  let applied = 0;
+  for (let i = 0; i < changes.length; i += SLICE) {
     if (i > 0) await yieldToEventLoop();
-    for (const name of names.slice(i, i + SLICE)) {
-      const slug = name.slice(0, -3);
-      if (!isValidSlug(slug)) {
-        pending.push({ name, kind: 'bad-name', signature: await signatureOf(skillPath(root, slug)) });
+    for (const change of changes.slice(i, i + SLICE)) {
+      const { file, seen } = typeof change === 'string' ? { file: change, seen: undefined } : change;
+      const id = file.slice(0, -3);
+      if (!isValidSlug(id)) {
+        const signature = await signatureOf(join(root, file));
+        if (signature) catalog.putProblem(file, 'file name is not a valid slug', signature);
+        else catalog.problems.delete(file);
         continue;
       }
-      const held = ctx.catalog.records.get(slug) ?? ctx.catalog.problems.get(name);
-      const outcome = readSkillFileSync(root, slug, held);
+      if (seen && seen !== 'gone' && catalog.isCurrent(id, seen)) continue;
+      const held = catalog.signatureOf(id) ?? catalog.problems.get(relativeFile(id));
+      const outcome = readSkillFileSync(root, id, held);
       if (outcome === 'unchanged') continue;
-      if (outcome.kind !== 'missing') onFileRead(slug);
-      pending.push({ name, slug, kind: 'read', outcome });
+      if (outcome.kind === 'skill') {
+        onFileRead(id);
+        const created = !catalog.has(id);
+        catalog.put(outcome.skill, outcome.signature);
+        ctx.changed({ type: 'upsert', slug: id, created, source: 'watcher' });
+      } else if (outcome.kind === 'problem') {
+        onFileRead(id);
+        log('warn', 'skill file skipped', { file, message: outcome.message });
+        catalog.putProblem(file, outcome.message, outcome.signature, outcome.line);
+        ctx.changed({ type: 'problem', file, message: outcome.message, source: 'watcher' });
+      } else if (catalog.drop(id)) {
+        ctx.changed({ type: 'remove', slug: id, source: 'watcher' });
+      } else continue;
+      applied++;
     }
-  }
-
-  let applied = 0;
-  for (const item of pending) {
-    if (item.kind === 'bad-name') {
-      if (item.signature) ctx.catalog.putProblem(item.name, 'file name is not a valid slug', item.signature);
-      else ctx.catalog.problems.delete(item.name);
-      continue;
-    }
-    const { name, slug, outcome } = item;
-    if (outcome.kind === 'skill') {
-      if (ctx.catalog.isCurrent(slug, outcome.signature) && ctx.catalog.records.has(slug)) continue;
-      const created = !ctx.catalog.records.has(slug);
-      ctx.catalog.put(outcome.skill, outcome.signature);
-      ctx.changed({ type: 'upsert', slug, created, source: 'watcher' });
-    } else if (outcome.kind === 'problem') {
-      log('warn', 'skill file skipped', { file: name, message: outcome.message });
-      ctx.catalog.putProblem(name, outcome.message, outcome.signature, outcome.line);
-      ctx.changed({ type: 'problem', file: name, message: outcome.message, source: 'watcher' });
-    } else if (ctx.catalog.drop(slug)) {
-      ctx.changed({ type: 'remove', slug, source: 'watcher' });
-    } else continue;
-    applied++;
   }
   return applied;
 }
