@@ -7,15 +7,23 @@
  *   npm run bench -- search-core   # only the search-core benchmark (1,000 and 10,000 skills)
  *   npm run bench -- cli-startup   # start-up time of the org command
  *   npm run bench -- cluster       # several org serve processes on one PostgreSQL
+ *   npm run bench -- outbound      # memory of big tool answers and replays
+ *   npm run bench -- hardening     # fuzzing, kills, slow connections and streams against org serve
+ *   npm run bench -- web-canvas    # the web UI with a 200-node tree, the layout at 500, the main chunk
+ *   npm run bench -- delegation    # what a delegation adds to a turn; 100 concurrent chains of depth 3
  *
  * See bench/README.md for what each figure means.
  */
 import { benchChat } from './chat.js';
 import { benchCliStartup } from './cli-startup.js';
 import { benchCluster } from './cluster.js';
+import { benchDelegation } from './delegation.js';
+import { benchHardening } from './hardening.js';
 import { benchHttp } from './http.js';
+import { benchOutbound } from './outbound.js';
 import { benchSearchCore } from './search-core.js';
 import { benchSearchHttp, searchSizes } from './search-http.js';
+import { benchWebCanvas } from './web-canvas.js';
 
 type Figures = Record<string, unknown>;
 
@@ -58,9 +66,29 @@ const BENCHES: Bench[] = [
     run: benchChat,
   },
   {
+    name: 'delegation',
+    description: 'delegation: what handing a step to another node adds to a local-runtime turn (p50, against the same turn without it), and 100 concurrent chains of depth 3 with no terminal event lost',
+    run: benchDelegation,
+  },
+  {
     name: 'cluster',
     description: 'org serve processes on one PostgreSQL: turns/s and reads/s with 1, 2, 3 instances; cross-instance time to an event',
     run: benchCluster,
+  },
+  {
+    name: 'outbound',
+    description: 'memory of a 150 MB tool answer and of 10 replays of a 40 MB run, against unbounded reads of the same bytes',
+    run: benchOutbound,
+  },
+  {
+    name: 'hardening',
+    description: 'org serve under the prober: fuzzed requests (5xx, non-problem 4xx), malformed HTTP, SIGKILL cycles (stray temp files), slow connections held, RSS kept after 500 streams',
+    run: benchHardening,
+  },
+  {
+    name: 'web-canvas',
+    description: 'web UI: first render, Tidy up and select-and-centre of a 200-node tree in chromium; layout at 200 and 500 nodes beside dagre; main chunk size',
+    run: benchWebCanvas,
   },
   {
     name: 'cli-startup',

@@ -6,7 +6,7 @@ import { constants as fsConstants } from 'node:fs';
 import { access as fsAccess } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AuditLog, createFsAuditStore } from './core/audit/index.js';
-import { AccessControl, ConnectionRegistry, KeyService, RunTokens, UserService, delegationAuthority, runCredentials, type RateCounter } from './core/auth/index.js';
+import { AccessControl, ConnectionRegistry, KeyService, RunTokens, UserService, delegationAuthority, roleAtLeast, runCredentials, type RateCounter } from './core/auth/index.js';
 import { homePaths, type HomePaths, type OrgConfig } from './core/config.js';
 import { ChatEngine, StreamDrain, createChatSkills, createFsChatStore, type ChatDirectory } from './core/chat/index.js';
 import { createContainerRuntime, createLocalRuntime, createLlmRuntime, type AgentRuntime } from './core/runtimes/index.js';
@@ -305,6 +305,8 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     clock,
     log,
     router: (node) => deps.runtime?.(node) ?? (node.container_url ? container(node.container_url) : (llm ?? local)),
+    maxQueuedTurns: config.maxQueuedTurns,
+    artifactQuota: config.artifactQuotaBytes,
     delegationDepth: config.delegationDepth,
     authority: delegationAuthority(members, users),
     credentials: runCredentials(runTokens, publicUrl),
@@ -332,6 +334,14 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
     domain: config.inboundDomain,
     log,
     journal: shared?.replies ?? join(paths.state, 'inbound-replies.jsonl'),
+    ...(config.inboundAuthservId ? { authservId: config.inboundAuthservId } : {}),
+    // Mail starts work only from the structure's operators and owners (API.md §3: chat).
+    mayChat: async (structureId, email) => {
+      const user = await users.byEmail(email);
+      const role = user && members.roleOf(structureId, user.id);
+      return role !== undefined && roleAtLeast(role, 'operator');
+    },
+    ...(shared ? { replays: shared.inboundIds } : {}),
   });
   await inbound.recover();
   takeOver = () => {
@@ -404,7 +414,8 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
       if (config.adminToken || (await users.count()) > 0) return undefined;
       let created;
       try {
-        created = await users.create('owner@localhost');
+        // The first start's user administers the instance (its skills): the single-user set-up.
+        created = await users.create('owner@localhost', { admin: true });
       } catch (error) {
         // Another instance sharing the store made the first start at the same moment.
         if (isOrgError(error) && error.code === 'conflict') return undefined;

@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import nodemailer from 'nodemailer';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signBody } from '../src/core/inbound/index.js';
+import { inboundHeaders } from '../src/core/inbound/index.js';
 import type { AgentRuntime } from '../src/core/runtimes/types.js';
 import { startInstance, type TestInstance } from './helpers/instance.js';
 
@@ -109,7 +109,7 @@ describe('attachment media types are validated at upload', () => {
       text: 'typed by mail',
       attachments: [{ filename: 'odd.bin', content: 'odd', contentType: 'text/pl@in' }],
     })) as { message: Buffer };
-    const response = await fetch(`${t.url}/api/org/inbound/email`, { method: 'POST', headers: { 'content-type': 'message/rfc822', 'x-org-signature': signBody(SECRET, message) }, body: message });
+    const response = await fetch(`${t.url}/api/org/inbound/email`, { method: 'POST', headers: { 'content-type': 'message/rfc822', ...inboundHeaders(SECRET, message) }, body: message });
     expect(response.status).toBe(202);
     await t.app.inbound.idle();
     const odd = (await artifacts()).find((artifact) => artifact.name === 'odd.bin');

@@ -154,7 +154,7 @@ describe('the audit log', () => {
     expect(nodes.map((entry) => entry.action)).toEqual(['node.delete', 'node.add']);
   });
 
-  it('records a skill import that writes, and not its dry run', async () => {
+  it('records a skill import that writes, and its dry run as a dry run', async () => {
     const exported = await fetch(`${t.url}/api/org/knowledge/skills/${SKILL.slug}/export?structure_id=${structureId}`, { headers: { authorization: `Bearer ${owner.token}` } });
     expect(exported.status).toBe(200);
     const zip = Buffer.from(await exported.arrayBuffer());
@@ -166,6 +166,7 @@ describe('the audit log', () => {
       });
     expect((await importing(true)).status).toBe(200);
     expect((await audit('?action=skill.import')).body.entries).toEqual([]);
+    expect((await audit('?action=skill.import_dry_run')).body.entries).toEqual([expect.objectContaining({ structure_id: structureId, status: 200, request_id: 'import-dry-7' })]);
     expect((await importing(false)).status).toBe(200);
     const entries = (await audit('?action=skill.import')).body.entries;
     expect(entries).toHaveLength(1);
@@ -175,7 +176,7 @@ describe('the audit log', () => {
 
   it('filters by action prefix, actor and time, and pages with next_before', async () => {
     const skills = (await audit('?action=skill.')).body.entries;
-    expect(skills.map((entry) => entry.action)).toEqual(['skill.import', 'skill.restore', 'skill.delete', 'skill.write']);
+    expect(skills.map((entry) => entry.action)).toEqual(['skill.import', 'skill.import_dry_run', 'skill.restore', 'skill.delete', 'skill.write']);
     const byEmail = (await audit('?actor=operator@example.com')).body.entries.filter((entry) => entry.action !== 'token.new_client');
     expect(byEmail.map((entry) => entry.action)).toEqual(['skill.restore', 'skill.delete', 'skill.write', 'node.update']);
     expect((await audit(`?actor=${operator.id}`)).body.entries).toEqual((await audit('?actor=operator@example.com')).body.entries);

@@ -7,49 +7,12 @@
  * the delegated container run.
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DelegationAccess } from '../src/core/schemas/index.js';
-import type { Turn } from '../src/core/runtimes/types.js';
 import { startAgentProcess, type AgentProcess } from './helpers/agent-process.js';
 import { startChat, type ChatFixture } from './helpers/chat.js';
-import { notifier } from './helpers/notifier.js';
+import { startHoldingContainer, type HoldingContainer } from './helpers/holding-container.js';
 import type { Frame, SseResponse } from './helpers/sse.js';
-
-/** A container that answers each turn with one text event and holds it until released; it keeps every turn it was sent. */
-async function holdingContainer() {
-  const turns: (Turn & { delegation?: DelegationAccess })[] = [];
-  const releases: (() => void)[] = [];
-  const changes = notifier();
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(`data: ${JSON.stringify({ type: 'text', content: 'holding' })}\n\n`);
-      releases.push(() => res.end(`data: ${JSON.stringify({ type: 'complete', content: { summary: 'released', artifacts: [] } })}\n\n`));
-      turns.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Turn);
-      changes.notify();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    turns,
-    /** Resolves with the n-th turn (1-based) once it arrived. */
-    turn: async (n: number) => {
-      await changes.until(() => turns.length >= n, `turn ${n} to reach the container`);
-      return turns[n - 1]!;
-    },
-    release: (n: number) => releases[n - 1]?.(),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
-}
 
 const delegateFrames = (stream: SseResponse) =>
   stream.frames().filter((frame) => (frame.event?.type === 'tool_call' || frame.event?.type === 'tool_result') && (frame.event.content as { tool: string }).tool === 'delegate');
@@ -58,7 +21,7 @@ const contentOf = (frame: Frame | undefined) => frame?.event?.content as { args?
 describe('delegation from container agents over HTTP', () => {
   let c: ChatFixture;
   let agent: AgentProcess;
-  let holder: Awaited<ReturnType<typeof holdingContainer>>;
+  let holder: HoldingContainer;
   let other: { id: string };
 
   const setContainer = async (roleId: string, url: string | null) => {
@@ -73,7 +36,7 @@ describe('delegation from container agents over HTTP', () => {
 
   beforeAll(async () => {
     agent = await startAgentProcess();
-    holder = await holdingContainer();
+    holder = await startHoldingContainer();
     c = await startChat();
     other = await c.t.createStructure(c.owner.token, 'exec-team', 'Other');
     await setContainer('exec-ceo', agent.url);
@@ -196,6 +159,40 @@ describe('delegation from container agents over HTTP', () => {
     await parent.ended;
     expect((await call(token, 'GET', `/api/org/structures/${sid}`)).status).toBe(401);
     expect((await call(token, 'POST', '/api/org/chat/message/sync', { structure_id: sid, role_id: 'exec-cfo', message: 'late' })).status).toBe(401);
+  });
+
+  it('while a delegated turn runs, the structure shows both nodes working and the delegated one working for the delegating one', async () => {
+    const held = holder.turns.length + 1;
+    const stream = await c.send('delegate to exec-coo: hold this for me', { roleId: 'exec-ceo' });
+    await holder.turn(held);
+    const detail = await c.t.server.inject({ method: 'GET', url: `/api/org/structures/${c.structure.id}`, headers: c.t.auth(c.owner.token) });
+    const nodes = detail.json<{ agents: { role_id: string; state: string; working_for?: string }[] }>().agents;
+    const byRole = new Map(nodes.map((node) => [node.role_id, node]));
+    expect(byRole.get('exec-coo')).toMatchObject({ state: 'working', working_for: 'exec-ceo' });
+    expect(byRole.get('exec-ceo')).toMatchObject({ state: 'working' });
+    expect(byRole.get('exec-ceo')).not.toHaveProperty('working_for');
+    holder.release(held);
+    await stream.ended;
+    expect(stream.frames().at(-1)?.event).toMatchObject({ type: 'complete', content: { summary: 'Delegated 1 task(s). exec-coo did it: released' } });
+  });
+
+  it('a delegation from the run of a person demoted to viewer is refused (409, in the stream too), and starts nothing', async () => {
+    const olive = await c.t.createUser(`olive-${Date.now()}@example.com`);
+    await c.t.app.members.set(c.structure.id, olive.id, 'operator');
+    const held = holder.turns.length + 1;
+    const parent = await c.send('hold while I am demoted', { roleId: 'exec-coo', token: olive.token });
+    expect(parent.status).toBe(200);
+    const access = (await holder.turn(held)).delegation!;
+    await c.t.app.members.set(c.structure.id, olive.id, 'viewer');
+    const before = (await c.history({ roleId: 'exec-cmo' })).length;
+    const refused = await call(access.token, 'POST', '/api/org/chat/message/sync', { structure_id: c.structure.id, role_id: 'exec-cmo', message: 'draft it' });
+    expect(refused).toMatchObject({ status: 409, body: { code: 'delegation_refused', refused: 'authority', detail: expect.stringContaining('who started this work, is a viewer of this structure now') } });
+    expect((await c.history({ roleId: 'exec-cmo' })).length).toBe(before);
+    const followed = await c.resume(String(parent.headers['x-org-run-id']));
+    await followed.until((response) => delegateFrames(response).length >= 2);
+    followed.abort();
+    expect(contentOf(delegateFrames(followed)[1]).result).toMatchObject({ run_id: null, status: 'error', refused: 'authority' });
+    holder.release(held);
   });
 
   it('cancelling the delegating run stops the delegated container run: both end "cancelled", the agent sees its request closed', async () => {

@@ -87,7 +87,7 @@ describe('auto-learned drafts', () => {
     expect(stream.frames().at(-1)?.event?.type).toBe('complete');
     expect(learner.turns.at(-1)?.skills).toEqual([]);
 
-    const skill = await c.t.app.skills.get('gather-supplier-contacts');
+    const skill = await c.t.app.skills.get('gather-supplier-contacts', c.structure.id);
     expect(skill).toBeDefined();
     expect(skill!.frontmatter).toMatchObject({ status: 'draft', learned_by: 'agent', structure_id: c.structure.id, name: 'Gather supplier contacts', type: 'skill' });
     expect(skill!.body.match(STEP_HEADING)).toEqual([
@@ -123,7 +123,7 @@ describe('auto-learned drafts', () => {
   it('a second learn of the same slug stores `-2` and tells the client', async () => {
     const stream = await c.send('distil gather supplier contacts again');
     await stream.ended;
-    const second = await c.t.app.skills.get('gather-supplier-contacts-2');
+    const second = await c.t.app.skills.get('gather-supplier-contacts-2', c.structure.id);
     expect(second?.frontmatter).toMatchObject({ status: 'draft', learned_by: 'agent', structure_id: c.structure.id });
     // The stream carries one skill_learned: the outcome, naming the slug actually stored, just before complete.
     const learned = stream.frames().filter((frame) => frame.event?.type === 'skill_learned').map((frame) => frame.event?.content);
@@ -134,13 +134,13 @@ describe('auto-learned drafts', () => {
     expect(agent.events.filter((event) => event.type === 'skill_learned').map((event) => event.content)).toEqual(learned);
     expect(drafts()).toEqual(expect.arrayContaining(['gather-supplier-contacts', 'gather-supplier-contacts-2']));
     // The first draft is unchanged.
-    expect((await c.t.app.skills.get('gather-supplier-contacts'))?.frontmatter.name).toBe('Gather supplier contacts');
+    expect((await c.t.app.skills.get('gather-supplier-contacts', c.structure.id))?.frontmatter.name).toBe('Gather supplier contacts');
   });
 
   it('takes the body from the event when it has one', async () => {
     const stream = await c.send('body greet the visitors');
     await stream.ended;
-    const skill = await c.t.app.skills.get('greet-visitors');
+    const skill = await c.t.app.skills.get('greet-visitors', c.structure.id);
     expect(skill?.body.trim()).toBe('## [welcome] Step 1: Welcome them\n\nSay hello.');
     expect(skill?.frontmatter).toMatchObject({ status: 'draft', learned_by: 'agent', tags: ['front-desk'] });
   });
@@ -149,7 +149,7 @@ describe('auto-learned drafts', () => {
     const stream = await c.send('learn', { roleId: 'exec-cto' });
     await stream.ended;
     expect(stream.frames().at(-1)?.event?.type).toBe('complete');
-    const skill = await c.t.app.skills.get('echo-a-message');
+    const skill = await c.t.app.skills.get('echo-a-message', c.structure.id);
     expect(skill?.frontmatter).toMatchObject({ status: 'draft', learned_by: 'agent', structure_id: c.structure.id });
     expect(skill?.steps.map((step) => [step.n, step.title])).toEqual([
       [1, 'Read the message'],
@@ -181,13 +181,13 @@ describe('auto-learned drafts', () => {
     expect(failed.frames().at(-2)?.event?.content).toMatchObject({ slug: 'failed-lesson', stored: false, reason: expect.stringContaining('did not complete') });
 
     expect(c.t.app.skills.count()).toBe(before);
-    expect(await c.t.app.skills.get('gather-supplier-contacts-3')).toBeUndefined();
-    expect(await c.t.app.skills.get('failed-lesson')).toBeUndefined();
+    expect(await c.t.app.skills.get('gather-supplier-contacts-3', c.structure.id)).toBeUndefined();
+    expect(await c.t.app.skills.get('failed-lesson', c.structure.id)).toBeUndefined();
   });
 
   it('the draft is excluded from search only because it is a draft', async () => {
     // Control: the same skill marked complete is found by the same query.
-    const skill = await c.t.app.skills.get('gather-supplier-contacts');
+    const skill = await c.t.app.skills.get('gather-supplier-contacts', c.structure.id);
     await c.t.app.skills.upsert({ slug: 'gather-supplier-contacts', frontmatter: { ...skill!.frontmatter, status: 'complete' }, body: skill!.body, structureId: c.structure.id });
     expect(c.t.app.skills.search('gather supplier contacts', { structureId: c.structure.id }).map((match) => match.slug)).toContain('gather-supplier-contacts');
   });

@@ -52,7 +52,7 @@ describe('LLM runtime learning', () => {
     expect(toolAnswer(llm.requests[1], 'call_learn')).toMatchObject({ learned: 'restock-printer-paper' });
     expect(toolAnswer(llm.requests[1], 'call_learn').stored).toBeUndefined();
     expect(events.find((event) => event.type === 'skill_learned')?.content).toEqual({ slug: 'restock-printer-paper', name: 'Restock printer paper', stored: true });
-    expect((await c.t.app.skills.get('restock-printer-paper'))?.frontmatter).toMatchObject({ status: 'draft', learned_by: 'agent' });
+    expect((await c.t.app.skills.get('restock-printer-paper', c.structure.id))?.frontmatter).toMatchObject({ status: 'draft', learned_by: 'agent' });
   });
 
   it('a turn that read a skill learns nothing, and learn_skill says so at once', async () => {

@@ -171,3 +171,33 @@ describe('ChatApp against a server', () => {
     expect(app.frame()).toContain('part 39');
   });
 });
+
+describe('ChatApp on the local runtime', () => {
+  it('shows a decision of a skill step once, where it used to show it three times', async () => {
+    const t = await startInstance({ listen: true });
+    try {
+      const client = new OrgClient({ url: t.url, token: ADMIN_TOKEN });
+      await client.createStructure('Decisions', 'exec-team');
+      const SENTENCE = 'Ship the release on Friday.';
+      await t.app.skills.upsert({
+        slug: 'plan-the-release',
+        frontmatter: { type: 'skill', name: 'Plan the release', status: 'complete', tags: ['release', 'ship'], summary: 'Plan when the release ships.' },
+        body: `## [check] Step 1: Check the board\n\nLook at what is open.\n\n## [decide] Step 2: Decide the date\n\nWeigh the open work.\nDecision: ${SENTENCE} The board is clear by then.\n`,
+      });
+      const app = render(<ChatApp client={client} structure="Decisions" role="exec-cto" onExit={() => undefined} />);
+      try {
+        await waitFor(() => (app.lastFrame() ?? '').includes('exec-cto ›'), 'the input line');
+        typeLine(app, 'plan the release');
+        await waitFor(() => (app.lastFrame() ?? '').includes('✔ Followed "Plan the release"'), 'the summary');
+        const frame = (app.lastFrame() ?? '').replace(/\s+/g, ' ');
+        expect(frame).toContain(`◆ Decision: ${SENTENCE} The board is clear by then.`);
+        expect(frame.split(SENTENCE).length - 1).toBe(1);
+        expect(frame).toContain('Weigh the open work.');
+      } finally {
+        app.unmount();
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -335,7 +335,12 @@ describe('command runners against a real server', () => {
       out.clear();
       await expect(client.getSkill('plan-offsite')).rejects.toMatchObject({ code: 'not_found' });
       expect(await runSkillsDeleted({}, as(alice))).toBe(0);
-      expect(out.text()).toContain('plan-offsite');
+      // Deleted once; the versions the edits replaced are no deleted skills.
+      expect(out.out.filter((line) => line.startsWith('plan-offsite'))).toHaveLength(1);
+      out.clear();
+      expect(await runSkillsDeleted({ replaced: true }, as(alice))).toBe(0);
+      expect(out.out.filter((line) => line.startsWith('plan-offsite') && line.includes('replaced by an update')).length).toBeGreaterThan(0);
+      expect(out.out.filter((line) => /^plan-offsite\s.*\sdeleted\s/.test(line))).toHaveLength(1);
       out.clear();
       expect(await runSkillsRestore({ slug: 'plan-offsite' }, as(alice))).toBe(0);
       expect(out.text()).toBe('restored plan-offsite (complete)');

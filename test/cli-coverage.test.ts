@@ -20,7 +20,7 @@ import { runAgentsTimeline, runHistory, runLog } from '../src/cli/commands/histo
 import { runLogin } from '../src/cli/commands/login.js';
 import { runInvitesList, runInvitesRevoke, runMemberRemove, runMemberRole, runShare } from '../src/cli/commands/sharing.js';
 import { runSkillsNew } from '../src/cli/commands/skills-author.js';
-import { runSkillsProblems, runSkillsRestore, runSkillsRm } from '../src/cli/commands/skills.js';
+import { runSkillsFork, runSkillsProblems, runSkillsRestore, runSkillsRm } from '../src/cli/commands/skills.js';
 import { runStructuresCreate, runStructuresDelete, runStructuresRename, runStructuresRestore, runStructuresShow } from '../src/cli/commands/structures.js';
 import type { EventInput } from '../src/core/chat/types.js';
 import type { AgentRuntime } from '../src/core/runtimes/types.js';
@@ -264,19 +264,26 @@ describe('CLI coverage of the API', () => {
     out.clear();
   });
 
-  it('rm and restore a shared skill with two structures and no -s; a structure without template is blank', async () => {
+  it('an instance skill: rm says to fork it; fork, then rm and restore the fork with -s; a structure without template is blank', async () => {
     expect(await runStructuresCreate({ name: 'Blank one' }, as(ana.token))).toBe(0);
     expect(out.text()).toContain('from blank, 0 node(s)');
     out.clear();
     const client = new OrgClient({ url: t.url, token: ana.token });
     expect((await client.listStructures()).structures.length).toBe(2);
     await t.app.skills.upsert({ slug: 'shared-skill', frontmatter: { type: 'skill', name: 'Shared', status: 'complete' }, body: '## [a] Step 1: A\n' });
-    expect(await runSkillsRm({ slug: 'shared-skill' }, as(ana.token))).toBe(0);
+    // Shared by every structure: only the instance administrator changes it.
+    await expect(runSkillsRm({ slug: 'shared-skill' }, as(ana.token))).rejects.toMatchObject({ code: 'instance_skill', message: expect.stringContaining('org skills fork shared-skill') });
+    expect(await t.app.skills.get('shared-skill')).toBeDefined();
+    expect(await runSkillsFork({ slug: 'shared-skill', structure: 'Blank one' }, as(ana.token))).toBe(0);
+    expect(out.text()).toBe('forked shared-skill into this structure as shared-skill: change it with  org skills edit shared-skill');
+    out.clear();
+    expect(await runSkillsRm({ slug: 'shared-skill', structure: 'Blank one' }, as(ana.token))).toBe(0);
     expect(out.text()).toBe('deleted shared-skill (undo with: org skills restore shared-skill)');
     out.clear();
     expect(await runSkillsRestore({ slug: 'shared-skill' }, as(ana.token))).toBe(0);
     expect(out.text()).toBe('restored shared-skill (complete)');
     out.clear();
+    expect((await client.getSkill('shared-skill', (await client.listStructures()).structures.find((s) => s.name === 'Blank one')!.id)).frontmatter).toMatchObject({ forked_from: 'shared-skill' });
   });
 
   it('hints print commands that run as printed (names with spaces are quoted)', async () => {

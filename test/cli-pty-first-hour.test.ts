@@ -89,7 +89,7 @@ describe('the first hour in a real terminal', () => {
     const followed = await again.waitForText('✔ Followed "Water the office plants" through 3 step(s)', 'the approved skill followed');
     expect(followed).toContain('Check which plants are dry');
     expect(await again.exited).toEqual({ exitCode: 0 });
-    expect(await readFile(join(home, 'home', 'skills', `${SLUG}.md`), 'utf8')).toContain('status: complete');
+    expect(await readFile(join(home, 'home', 'skills', structureId, `${SLUG}.md`), 'utf8')).toContain('status: complete');
   });
 
   it('types a lesson over several lines: /help lists /teach, /teach alone starts a lesson for the pending request, Enter and Alt+Enter start lines, an empty line sends', { timeout: 240_000 }, async () => {

@@ -104,7 +104,8 @@ describe('webhooks shared by instances on one PostgreSQL database', () => {
     const hook = await register(instances[1]!);
     const before = receiver.received.length;
     receiver.plan.push('hold');
-    const runId = await chat(instances[0]!, 'cut off');
+    // A message no playbook answers: a playbook that delegates would fire deliveries of its child runs first.
+    const runId = await chat(instances[0]!, 'ping 4711');
     await receiver.until(() => receiver.received.length === before + 1, 'the first attempt');
     const held = receiver.received[before]!;
     expect(held.json.data.run_id).toBe(runId);

@@ -194,7 +194,7 @@ describe('egress refuses private addresses', () => {
     const exported = await fetch(`${t.url}/api/org/knowledge/skills/egress-exported/export?structure_id=${structureId}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     const zip = Buffer.from(await exported.arrayBuffer());
     await t.app.skills.remove('egress-exported', { structureId });
-    expect(agentSkills.unzipFolders(new Uint8Array(zip)).folders).toHaveLength(1);
+    expect((await agentSkills.unzipFolders(new Uint8Array(zip))).folders).toHaveLength(1);
     for (const dryRun of [true, false]) {
       const response = await fetch(`${t.url}/api/org/knowledge/import?structure_id=${structureId}&dry_run=${dryRun}`, {
         method: 'POST',

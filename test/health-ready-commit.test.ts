@@ -40,9 +40,11 @@ describe('health, readiness and retried skill commits', () => {
     requireGit(context);
     await initRepo(home);
     await writeFile(join(home, '.git', 'index.lock'), '');
-    expect((await write('locked-one')).status).toBe(201);
+    const locked = await write('locked-one');
+    expect(locked.status).toBe(201);
+    const structureId = (locked.body.frontmatter as { structure_id: string }).structure_id;
     const problems = (await json('/api/org/knowledge/problems', { headers: t.auth() })).body.problems as { file: string; message: string }[];
-    expect(problems).toContainEqual({ file: 'locked-one.md', message: expect.stringContaining('index.lock') as string });
+    expect(problems).toContainEqual({ file: `${structureId}/locked-one.md`, message: expect.stringContaining('index.lock') as string });
     expect(JSON.stringify(problems)).not.toContain(home);
     expect((await json('/api/org/health')).body).toMatchObject({ status: 'ok', uncommitted_skill_files: 1 });
 

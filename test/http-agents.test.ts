@@ -71,6 +71,22 @@ describe('nodes', () => {
       expect(lines).toEqual([expect.objectContaining({ type: 'created', actor: 'owner@example.com', at: expect.stringMatching(ISO) })]);
     });
 
+    it('takes the parent as a role_id (parent) as well as an id', async () => {
+      const s = await t.createStructure(owner.token, 'exec-team');
+      const cfo = s.agents.find((node) => node.role_id === 'exec-cfo')!;
+      const byRole = await add(s.id, { role_id: 'exec-treasurer', label: 'Treasurer', parent: 'exec-cfo' });
+      expect(byRole.statusCode).toBe(201);
+      expect(byRole.json()).toMatchObject({ parent_id: cfo.id });
+      const next = await add(s.id, { role_id: 'exec-analyst', label: 'Analyst', parent: 'exec-cfo', parent_id: cfo.id });
+      expect(next.json()).toMatchObject({ parent_id: cfo.id });
+      const leaf = await add(s.id, { role_id: 'exec-intern', label: 'Intern', parent: 'exec-analyst' });
+      expect(leaf.json()).toMatchObject({ parent_id: next.json<{ id: string }>().id });
+      expect(expectProblem(await add(s.id, { role_id: 'exec-ghost', label: 'Ghost', parent: 'exec-nobody' }), 400, 'invalid_request').errors).toEqual([
+        { path: 'body.parent', message: expect.any(String) },
+      ]);
+      expectProblem(await add(s.id, { role_id: 'exec-split', label: 'Split', parent: 'exec-cto', parent_id: cfo.id }), 400, 'invalid_request');
+    });
+
     it('409 for a role_id already in the structure; the same role_id in another structure is fine', async () => {
       const s = await t.createStructure(owner.token, 'exec-team');
       const existing = s.agents[1]!;

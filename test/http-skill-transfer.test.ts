@@ -34,8 +34,9 @@ beforeAll(async () => {
     slug: 'chase-overdue-invoices',
     frontmatter: { type: 'skill', name: 'Chase overdue invoices', status: 'complete', summary: 'Collect overdue payments.', tags: ['ar'], category: 'finance' },
     body: '## [pull] Step 1: Pull the aging report\n- Group by age.\n',
+    structureId: structure.id,
   });
-  await t.app.skills.putFiles('chase-overdue-invoices', new Map([['scripts/aging.sh', enc('#!/bin/sh\necho aging\n')]]));
+  await t.app.skills.putFiles('chase-overdue-invoices', new Map([['scripts/aging.sh', enc('#!/bin/sh\necho aging\n')]]), { structureId: structure.id });
   work = await mkdtemp(join(tmpdir(), 'org-transfer-'));
 });
 
@@ -58,7 +59,7 @@ describe('HTTP', () => {
     const response = await exportZip(viewer.token);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/zip');
-    const { folders } = agentSkills.unzipFolders(new Uint8Array(await response.arrayBuffer()));
+    const { folders } = await agentSkills.unzipFolders(new Uint8Array(await response.arrayBuffer()));
     expect(folders.map((folder) => [folder.name, [...folder.files.keys()]])).toEqual([['chase-overdue-invoices', ['SKILL.md', 'scripts/aging.sh']]]);
     const md = matter(new TextDecoder().decode(folders[0]!.files.get('SKILL.md')), {});
     expect(agentSkills.validateAgentSkill(md.data, 'chase-overdue-invoices')).toEqual([]);
@@ -72,14 +73,14 @@ describe('HTTP', () => {
     const dry = await importZip(owner.token, zip);
     expect(dry.status).toBe(200);
     expect(await dry.json()).toMatchObject({ dry_run: true, skills: [{ slug: 'review-code', action: 'create', origin: 'foreign', status: 'draft', files: ['scripts/lint.sh'] }] });
-    expect(await t.app.skills.get('review-code')).toBeUndefined();
+    expect(await t.app.skills.get('review-code', structure.id)).toBeUndefined();
 
     const applied = await importZip(owner.token, zip, '&dry_run=false');
     expect(applied.status).toBe(200);
     expect((await applied.json()) as unknown).toMatchObject({ dry_run: false, skills: [{ action: 'create' }] });
-    const stored = (await t.app.skills.get('review-code'))!;
+    const stored = (await t.app.skills.get('review-code', structure.id))!;
     expect(stored.steps.map((step) => step.title)).toEqual(['Read the diff', 'Comment']);
-    expect(new TextDecoder().decode((await t.app.skills.files('review-code')).get('scripts/lint.sh'))).toBe('exit 0\n');
+    expect(new TextDecoder().decode((await t.app.skills.files('review-code', structure.id)).get('scripts/lint.sh'))).toBe('exit 0\n');
     expect(await (await importZip(owner.token, zip)).json()).toMatchObject({ skills: [{ action: 'unchanged' }] });
 
     expect((await importZip(viewer.token, zip)).status).toBe(403);
@@ -104,13 +105,13 @@ describe('CLI', () => {
     expect((await readdir(dir)).sort()).toEqual(['chase-overdue-invoices', 'review-code']);
     expect(await readFile(join(dir, 'chase-overdue-invoices', 'scripts', 'aging.sh'), 'utf8')).toBe('#!/bin/sh\necho aging\n');
 
-    const before = (await t.app.skills.get('chase-overdue-invoices'))!;
-    await t.app.skills.remove('chase-overdue-invoices');
+    const before = (await t.app.skills.get('chase-overdue-invoices', structure.id))!;
+    await t.app.skills.remove('chase-overdue-invoices', { structureId: structure.id });
     out.clear();
     expect(await runSkillsImport({ dir }, depsFor(t, owner.token, out))).toBe(0);
     expect(out.text()).toMatch(/create\s+chase-overdue-invoices/);
     expect(out.text()).toMatch(/unchanged\s+review-code/);
-    const after = (await t.app.skills.get('chase-overdue-invoices'))!;
+    const after = (await t.app.skills.get('chase-overdue-invoices', structure.id))!;
     expect(after).toEqual(before);
   });
 
@@ -123,11 +124,11 @@ describe('CLI', () => {
     const out = capture();
     expect(await runSkillsImport({ dir: tree, dryRun: true }, depsFor(t, owner.token, out))).toBe(0);
     expect(out.text()).toMatch(/create\s+pdf-forms/);
-    expect(await t.app.skills.get('pdf-forms')).toBeUndefined();
+    expect(await t.app.skills.get('pdf-forms', structure.id)).toBeUndefined();
     out.clear();
     expect(await runSkillsImport({ dir: tree }, depsFor(t, owner.token, out))).toBe(0);
-    const stored = (await t.app.skills.get('pdf-forms'))!;
+    const stored = (await t.app.skills.get('pdf-forms', structure.id))!;
     expect(stored.steps.map((step) => step.title)).toEqual(['Find the fields', 'Fill them']);
-    expect([...(await t.app.skills.files('pdf-forms')).keys()]).toEqual(['scripts/fill.py']);
+    expect([...(await t.app.skills.files('pdf-forms', structure.id)).keys()]).toEqual(['scripts/fill.py']);
   });
 });

@@ -73,7 +73,9 @@ describe('skills over HTTP', () => {
       { id: 'check-ledger', n: 1, title: 'Check the ledger' },
       { id: 'send-reminder', n: 2, title: 'Send a reminder' },
     ]);
-    const file = await readFile(join(t.home, 'skills', 'chase-invoice.md'), 'utf8');
+    // A structure's skill is its own: stored in its folder, with its structure_id.
+    expect(skill.frontmatter.structure_id).toBe(structureId);
+    const file = await readFile(join(t.home, 'skills', structureId, 'chase-invoice.md'), 'utf8');
     expect(file).toMatch(/^---\n/);
     expect(file).toContain('x_owner');
 
@@ -92,7 +94,7 @@ describe('skills over HTTP', () => {
       t.server.inject({ method: 'POST', url: '/api/org/knowledge/skills', headers: { ...t.auth(owner.token), 'if-none-match': value }, payload });
     const payload = { structure_id: structureId, slug: 'onboard-new-hire', frontmatter: frontmatter({ name: 'Onboard new hire' }), body: BODY };
     expect((await createOnly(payload)).statusCode).toBe(201);
-    const file = join(t.home, 'skills', 'onboard-new-hire.md');
+    const file = join(t.home, 'skills', structureId, 'onboard-new-hire.md');
     const published = await readFile(file, 'utf8');
 
     const taken = expectProblem(await createOnly({ ...payload, frontmatter: frontmatter({ name: 'Template', status: 'draft' }), body: 'x' }), 409, 'already_exists', ['slug']);
@@ -103,9 +105,9 @@ describe('skills over HTTP', () => {
 
     // A plain POST replaces, and the replaced text stays recoverable in .deleted/.
     expect((await post({ ...payload, frontmatter: frontmatter({ name: 'Onboard new hire', summary: 'Second.' }) })).statusCode).toBe(200);
-    const kept = (await readdir(join(t.home, 'skills', '.deleted'))).filter((name) => name.startsWith('onboard-new-hire--'));
+    const kept = (await readdir(join(t.home, 'skills', structureId, '.deleted'))).filter((name) => name.startsWith('onboard-new-hire--'));
     expect(kept).toEqual([expect.stringMatching(/\.replaced\.md$/)]);
-    expect(await readFile(join(t.home, 'skills', '.deleted', kept[0]!), 'utf8')).toBe(published);
+    expect(await readFile(join(t.home, 'skills', structureId, '.deleted', kept[0]!), 'utf8')).toBe(published);
     const deleted = (await get(`/api/org/knowledge/deleted?structure_id=${structureId}`)).json().skills as { slug: string; reason: string }[];
     expect(deleted.filter((entry) => entry.slug === 'onboard-new-hire')).toEqual([expect.objectContaining({ reason: 'replaced', name: 'Onboard new hire' })]);
 
@@ -162,9 +164,13 @@ describe('skills over HTTP', () => {
     const outsider = await t.createUser('outsider@example.com');
     await t.app.members.set(otherStructureId, outsider.id, 'owner');
     expectProblem(await get('/api/org/knowledge/skills/scoped-way', outsider.token), 404, 'not_found');
+    expectProblem(await get(`/api/org/knowledge/skills/scoped-way?structure_id=${otherStructureId}`, outsider.token), 404, 'not_found');
     expect((await get('/api/org/knowledge/skills/old-way', viewer.token)).statusCode).toBe(200);
-    // A scoped skill cannot be changed from another structure.
-    expectProblem(await post({ structure_id: otherStructureId, slug: 'scoped-way', frontmatter: frontmatter(), body: BODY }), 404, 'not_found');
+    // Another structure writing the same slug writes a skill of its own; the first is untouched.
+    const theirs = await post({ structure_id: otherStructureId, slug: 'scoped-way', frontmatter: frontmatter({ summary: 'Theirs.' }), body: BODY });
+    expect(theirs.statusCode, theirs.body).toBe(201);
+    expect((await get(`/api/org/knowledge/skills/scoped-way?structure_id=${structureId}`)).json().frontmatter.summary).toBe(frontmatter().summary);
+    expect((await get(`/api/org/knowledge/skills/scoped-way?structure_id=${otherStructureId}`)).json().frontmatter.summary).toBe('Theirs.');
   });
 
   it('deletes into skills/.deleted/ with 204 and restores the newest version (409 live, 404 none)', async () => {
@@ -172,7 +178,7 @@ describe('skills over HTTP', () => {
     const deleted = await t.server.inject({ method: 'DELETE', url: `/api/org/knowledge/skills/to-delete?structure_id=${structureId}`, headers: t.auth(owner.token) });
     expect(deleted.statusCode).toBe(204);
     expect(deleted.body).toBe('');
-    const trash = await readdir(join(t.home, 'skills', '.deleted'));
+    const trash = await readdir(join(t.home, 'skills', structureId, '.deleted'));
     expect(trash.some((name) => name.startsWith('to-delete--') && name.endsWith('.md'))).toBe(true);
     expectProblem(await get('/api/org/knowledge/skills/to-delete'), 404, 'not_found');
     expect((await get(`/api/org/knowledge/skills?structure_id=${structureId}`)).json().skills.map((s: { slug: string }) => s.slug)).not.toContain('to-delete');
@@ -191,7 +197,7 @@ describe('skills over HTTP', () => {
       (await get(`/api/org/knowledge/deleted?structure_id=${sid}`)).json().skills.map((s: { slug: string }) => s.slug);
     expect(await deletedIn(structureId)).toContain('scoped-gone');
     expect(await deletedIn(otherStructureId)).not.toContain('scoped-gone');
-    expect(await deletedIn(otherStructureId)).toContain('to-delete');
+    expect(await deletedIn(otherStructureId)).not.toContain('to-delete');
 
     const restored = await t.server.inject({ method: 'POST', url: `/api/org/knowledge/skills/to-delete/restore?structure_id=${structureId}`, headers: t.auth(owner.token) });
     expect(restored.statusCode, restored.body).toBe(200);

@@ -11,7 +11,7 @@ import { simpleParser } from 'mailparser';
 import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signBody } from '../src/core/inbound/index.js';
+import { inboundHeaders } from '../src/core/inbound/index.js';
 import { startInstance, type TestInstance } from './helpers/instance.js';
 import { createWorkRuntime } from './helpers/work-runtime.js';
 
@@ -34,7 +34,7 @@ describe('inbound e-mail', () => {
 
   const post = (body: Buffer | string, headers: Record<string, string>) =>
     fetch(`${t.url}/api/org/inbound/email`, { method: 'POST', headers: { 'content-type': 'message/rfc822', ...headers }, body });
-  const signed = (body: Buffer) => post(body, { 'x-org-signature': signBody(SECRET, body) });
+  const signed = (body: Buffer) => post(body, { ...inboundHeaders(SECRET, body) });
   const outbox = () => join(t.home, '.org', 'outbox');
 
   beforeAll(async () => {
@@ -43,6 +43,8 @@ describe('inbound e-mail', () => {
     structure = await t.createStructure(owner.token, 'exec-team');
     roleId = structure.agents[1]!.role_id;
     address = `${roleId}.${structure.id}@${DOMAIN}`;
+    // The senders of these messages are operators of the structure: only they (and owners) start work by mail.
+    for (const email of ['alice@example.com', 'carol@example.com']) await t.app.members.set(structure.id, (await t.createUser(email)).id, 'operator');
   });
   afterAll(async () => {
     await t.close();
@@ -53,12 +55,13 @@ describe('inbound e-mail', () => {
     const missing = await post(raw, {});
     expect(missing.status).toBe(401);
     expect(missing.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(await missing.json()).toMatchObject({ status: 401, code: 'unauthorized', detail: expect.stringContaining('X-Org-Signature') });
+    expect(await missing.json()).toMatchObject({ status: 401, code: 'unauthorized', detail: expect.stringContaining('webhook-signature') });
 
     expect((await post(raw, { 'x-org-signature': 'sha256=deadbeef' })).status).toBe(401);
-    expect((await post(raw, { 'x-org-signature': signBody('another-secret-0123456789', raw) })).status).toBe(401);
-    expect((await post(raw, { 'x-org-signature': signBody(SECRET, Buffer.concat([raw, Buffer.from('x')])) })).status).toBe(401);
-    expect((await post(raw, { 'x-org-signature': signBody(SECRET, raw).replace('sha256=', 'sha1=') })).status).toBe(401);
+    expect((await post(raw, { ...inboundHeaders('another-secret-0123456789', raw) })).status).toBe(401);
+    expect((await post(raw, { ...inboundHeaders(SECRET, Buffer.concat([raw, Buffer.from('x')])) })).status).toBe(401);
+    const signed = inboundHeaders(SECRET, raw);
+    expect((await post(raw, { ...signed, 'webhook-signature': signed['webhook-signature']!.replace('v1,', 'v2,') })).status).toBe(401);
     expect(await readdir(outbox())).toEqual([]);
   });
 
@@ -81,12 +84,12 @@ describe('inbound e-mail', () => {
     const json = Buffer.from(JSON.stringify({ text: 'hi' }));
     const wrong = await fetch(`${t.url}/api/org/inbound/email`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-org-signature': signBody(SECRET, json) },
+      headers: { 'content-type': 'application/json', ...inboundHeaders(SECRET, json) },
       body: json,
     });
     expect(wrong.status).toBe(415);
     const empty = Buffer.alloc(0);
-    expect((await post(empty, { 'x-org-signature': signBody(SECRET, empty) })).status).toBe(400);
+    expect((await post(empty, { ...inboundHeaders(SECRET, empty) })).status).toBe(400);
   });
 
   it('a multipart e-mail with an attachment: 202, the turn runs, the threaded reply with the artifact goes to the sender', async () => {
@@ -157,7 +160,7 @@ describe('inbound e-mail', () => {
       const raw = await compose({ from: 'alice@example.com', to: address, subject: 'Hi', text: 'hello' });
       const response = await fetch(`${other.url}/api/org/inbound/email`, {
         method: 'POST',
-        headers: { 'content-type': 'message/rfc822', 'x-org-signature': signBody(SECRET, raw) },
+        headers: { 'content-type': 'message/rfc822', ...inboundHeaders(SECRET, raw) },
         body: raw,
       });
       expect(response.status).toBe(503);

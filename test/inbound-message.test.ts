@@ -5,7 +5,7 @@
  * unknown nodes → 404; invalid bodies → 400.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signBody } from '../src/core/inbound/index.js';
+import { inboundHeaders } from '../src/core/inbound/index.js';
 import { startInstance, type TestInstance } from './helpers/instance.js';
 import { createWorkRuntime } from './helpers/work-runtime.js';
 
@@ -21,7 +21,7 @@ describe('inbound messaging channel', () => {
     const body = raw ?? JSON.stringify(payload);
     return fetch(`${t.url}/api/org/inbound/message`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(sign ? { 'x-org-signature': signBody(sign, body) } : {}) },
+      headers: { 'content-type': 'application/json', ...(sign ? { ...inboundHeaders(sign, body) } : {}) },
       body,
     });
   };
@@ -62,7 +62,7 @@ describe('inbound messaging channel', () => {
     expect((await post(body, 'wrong-secret-0123456789abcdef')).status).toBe(401);
     const tampered = await fetch(`${t.url}/api/org/inbound/message`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-org-signature': signBody(SECRET, JSON.stringify(body)) },
+      headers: { 'content-type': 'application/json', ...inboundHeaders(SECRET, JSON.stringify(body)) },
       body: JSON.stringify({ ...body, text: 'something else' }),
     });
     expect(tampered.status).toBe(401);

@@ -56,6 +56,8 @@ describe('inbound replies across a restart', () => {
     const first = await createApp(config, { runtime: () => stuck, mailer: firstMailer });
     apps.push(first);
     const structure = await first.structures.create({ name: 'Acme', template: 'exec-team', ownerId: null });
+    // The sender is an operator: only operators and owners start work by mail.
+    await first.members.set(structure.id, (await first.users.create('alice@example.com')).user.id, 'operator');
     const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
     const raw = ((await transport.sendMail({
       from: 'alice@example.com',

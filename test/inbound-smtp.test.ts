@@ -27,6 +27,8 @@ describe('inbound SMTP listener', () => {
     t = await startInstance({ listen: true, config: { inboundSecret: SECRET }, deps: { runtime: () => createWorkRuntime(5) } });
     const owner = await t.createUser('owner@example.com');
     const structure = await t.createStructure(owner.token, 'personal');
+    // The sender is an operator: only operators and owners start work by mail.
+    await t.app.members.set(structure.id, (await t.createUser('dave@example.com')).id, 'operator');
     address = `${structure.agents[0]!.role_id}.${structure.id}@localhost`;
     smtp = await startSmtpListener({
       host: '127.0.0.1',

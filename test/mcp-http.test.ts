@@ -201,8 +201,11 @@ describe('MCP over Streamable HTTP', () => {
   it('list_peers returns the other nodes with label, state and parent role_id', async () => {
     const { client } = await connect(key.token);
     const result = await client.callTool({ name: 'list_peers', arguments: {} });
-    const { self, peers } = result.structuredContent as { self: { role_id: string }; peers: { role_id: string; label: string; state: string; parent?: string }[] };
+    const { self, peers } = result.structuredContent as { self: { role_id: string; state: string; parent?: string }; peers: { role_id: string; label: string; state: string; parent?: string }[] };
     expect(self.role_id).toBe(roleId);
+    // The caller's own node says its state and parent too.
+    const own = structure.agents.find((node) => node.role_id === roleId)!;
+    expect(self).toEqual({ role_id: roleId, label: expect.any(String), state: 'idle', parent: structure.agents.find((node) => node.id === own.parent_id)!.role_id });
     expect(peers).toHaveLength(structure.agents.length - 1);
     expect(peers.map((peer) => peer.role_id)).not.toContain(roleId);
     const roleById = new Map(structure.agents.map((node) => [node.id, node.role_id]));

@@ -167,7 +167,7 @@ describe('learning', () => {
     const client = await v2('modern');
     const learned = await client.callTool({ name: 'do', arguments: { message: 'learn how to file expenses' } });
     expect(learned.structuredContent).toMatchObject({ status: 'complete', learned: [{ slug: 'file-expenses', name: 'File expenses' }] });
-    expect((await t.app.skills.get('file-expenses'))?.frontmatter.status).toBe('draft');
+    expect((await t.app.skills.get('file-expenses', structure.id))?.frontmatter.status).toBe('draft');
     // A turn that used a skill (explicitly) does not learn: the claim is refused, and not reported.
     const refused = await client.callTool({ name: 'do', arguments: { message: '/chase-overdue-invoices and learn' } });
     expect(refused.structuredContent).toMatchObject({ status: 'complete', learned: [] });

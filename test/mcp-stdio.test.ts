@@ -125,7 +125,7 @@ describe('org mcp (stdio bridge)', () => {
 
     const peers = await client.callTool({ name: 'list_peers', arguments: {} });
     const body = peers.structuredContent as { self: { role_id: string }; peers: { role_id: string; parent?: string }[] };
-    expect(body.self.role_id).toBe(roleId);
+    expect(body.self).toMatchObject({ role_id: roleId, state: 'idle', parent: expect.any(String) });
     expect(body.peers).toHaveLength(structure.agents.length - 1);
     expect(body.peers.find((peer) => peer.parent === undefined)?.role_id).toBe(structure.agents[0]!.role_id);
   });

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signBody } from '../src/core/inbound/index.js';
+import { inboundHeaders } from '../src/core/inbound/index.js';
 import type { AgentRuntime } from '../src/core/runtimes/types.js';
 import { dispatchRuntime } from './helpers/chat.js';
 import { ADMIN_TOKEN, startInstance, type TestInstance } from './helpers/instance.js';
@@ -229,6 +229,14 @@ describe('live answers match the OpenAPI document', () => {
     expect((await call('listSkills', `/api/org/knowledge/skills?structure_id=${structure.id}`, { token: owner })).status).toBe(200);
     expect((await call('getSkill', '/api/org/knowledge/skills/chase-late-invoices', { token: owner })).status).toBe(200);
     expect((await call('getSkillHistory', '/api/org/knowledge/skills/chase-late-invoices/history', { token: owner })).status).toBe(200);
+    // Versions: an update keeps the replaced text, which is then a version to view and restore.
+    expect((await call('upsertSkill', '/api/org/knowledge/skills', { token: owner, body: { ...skill, frontmatter: { ...skill.frontmatter, summary: 'Remind late payers.' } } })).status).toBe(200);
+    const versions = await call<{ versions: { id: string }[] }>('listSkillVersions', `/api/org/knowledge/skills/chase-late-invoices/versions?structure_id=${structure.id}`, { token: owner });
+    const kept = versions.body.versions[0]!.id;
+    const viewed = await call<{ current: { etag: string } }>('getSkillVersion', `/api/org/knowledge/skills/chase-late-invoices/versions/${kept}?structure_id=${structure.id}`, { token: owner });
+    expect(viewed.status).toBe(200);
+    const restored = await call('restoreSkillVersion', `/api/org/knowledge/skills/chase-late-invoices/versions/${kept}/restore?structure_id=${structure.id}`, { token: owner, headers: { 'if-match': viewed.body.current.etag } });
+    expect(restored.status).toBe(200);
     const found = await call<{ matches: unknown[] }>('searchSkills', '/api/org/knowledge/search', { token: owner, body: { structure_id: structure.id, query: 'late invoices' } });
     expect(found.body.matches.length).toBeGreaterThan(0);
     expect((await call('listSkillProblems', '/api/org/knowledge/problems', { token: owner })).status).toBe(200);
@@ -243,6 +251,10 @@ describe('live answers match the OpenAPI document', () => {
     expect((await call('deleteSkill', `/api/org/knowledge/skills/chase-late-invoices?structure_id=${structure.id}`, { token: owner })).status).toBe(204);
     expect((await call('listDeletedSkills', `/api/org/knowledge/deleted?structure_id=${structure.id}`, { token: owner })).status).toBe(200);
     expect((await call('restoreSkill', `/api/org/knowledge/skills/chase-late-invoices/restore?structure_id=${structure.id}`, { token: owner })).status).toBe(200);
+    // An instance skill (the administrator writes it, naming no structure), forked into the structure.
+    const { structure_id: _owned, ...instanceSkill } = { ...skill, slug: 'greet-visitors' };
+    expect((await call('upsertSkill', '/api/org/knowledge/skills', { body: instanceSkill })).status).toBe(201);
+    expect((await call('forkSkill', '/api/org/knowledge/skills/greet-visitors/fork', { token: owner, body: { structure_id: structure.id } })).status).toBe(201);
 
     // Chat: a streamed turn, its replay, a sync turn, the history, artifacts, a cancelled turn.
     const message = { structure_id: structure.id, role_id: role, message: 'write the weekly report' };
@@ -276,11 +288,11 @@ describe('live answers match the OpenAPI document', () => {
 
     // The inbound channels, signed.
     const text = JSON.stringify({ structure_id: structure.id, role_id: role, text: 'please summarise', sender: '+15550100' });
-    expect((await call('receiveChannelMessage', '/api/org/inbound/message', { token: null, raw: Buffer.from(text), headers: { 'content-type': 'application/json', 'x-org-signature': signBody(SECRET, text) } })).status).toBe(202);
+    expect((await call('receiveChannelMessage', '/api/org/inbound/message', { token: null, raw: Buffer.from(text), headers: { 'content-type': 'application/json', ...inboundHeaders(SECRET, text) } })).status).toBe(202);
     const email = Buffer.from(
-      [`From: Alice <alice@example.com>`, `To: ${role}.${structure.id}@${DOMAIN}`, 'Subject: Numbers', 'Message-ID: <m1@example.com>', 'Content-Type: text/plain; charset=utf-8', '', 'Send me the numbers.', ''].join('\r\n'),
+      [`From: Owner <owner@example.com>`, `To: ${role}.${structure.id}@${DOMAIN}`, 'Subject: Numbers', 'Message-ID: <m1@example.com>', 'Content-Type: text/plain; charset=utf-8', '', 'Send me the numbers.', ''].join('\r\n'),
     );
-    expect((await call('receiveEmail', '/api/org/inbound/email', { token: null, raw: email, headers: { 'content-type': 'message/rfc822', 'x-org-signature': signBody(SECRET, email) } })).status).toBe(202);
+    expect((await call('receiveEmail', '/api/org/inbound/email', { token: null, raw: email, headers: { 'content-type': 'message/rfc822', ...inboundHeaders(SECRET, email) } })).status).toBe(202);
 
     const all = Object.values(document.paths).flatMap((item) => METHODS.flatMap((method) => (item[method] ? [item[method].operationId] : [])));
     expect(all.filter((id) => !driven.has(id)), 'operations of the document that this test does not drive').toEqual([]);

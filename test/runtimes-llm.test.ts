@@ -60,7 +60,7 @@ describe('llm runtime', () => {
     expect(first?.headers.accept).toBe('text/event-stream');
     expect(first?.body).toMatchObject({ model: 'test-model', stream: true });
     const toolNames = (first?.body.tools as { function: { name: string } }[]).map((tool) => tool.function.name);
-    expect(toolNames).toEqual(['search_skills', 'read_skill', 'write_artifact', 'record_decision', 'flag_milestone', 'learn_skill']);
+    expect(toolNames).toEqual(['search_skills', 'read_skill', 'write_artifact', 'record_decision', 'flag_milestone', 'learn_skill', 'list_peers', 'delegate']);
     const [system, user] = first?.body.messages ?? [];
     expect(system?.role).toBe('system');
     expect(system?.content).toContain('You are CEO (ceo)');

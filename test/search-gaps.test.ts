@@ -77,7 +77,7 @@ describe('skill gaps', () => {
 
   it('gives a learned draft the message that produced it as a trigger', async () => {
     await sync('learn book the big meeting room for Friday');
-    const skill = await c.t.app.skills.get('book-meeting-room');
+    const skill = await c.t.app.skills.get('book-meeting-room', c.structure.id);
     expect(skill?.frontmatter).toMatchObject({ status: 'draft', learned_by: 'agent', triggers: ['learn book the big meeting room for Friday'] });
   });
 });

@@ -7,7 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -105,5 +105,19 @@ describe('org serve and its home', () => {
     const shipped = (await listShippedSkills(REPO_ROOT)).map((skill) => skill.name);
     expect((await readdir(join(home, 'skills'))).filter((name) => name.endsWith('.md')).sort()).toEqual(shipped);
     expect(existsSync(join(REPO_ROOT, '.org', 'serve.lock'))).toBe(false);
+  });
+
+  it('start-up lines say what nodes run on and name a skipped skill file in words, with no JSON log line among them', { timeout: 300_000 }, async () => {
+    const home = await mkdtemp(join(tmpdir(), 'org-serve-broken-'));
+    await mkdir(join(home, 'skills'), { recursive: true });
+    await writeFile(join(home, 'skills', 'broken.md'), '---\ntype: skill\nname: [unclosed\n---\nbody\n');
+    const child = await startServe({ home, env: { ORG_CONFIG_DIR: config }, args: ['--no-demo'] });
+    running.push(child);
+    await child.ready;
+    await printed(child, 'org skills problems lists the skipped files');
+    const text = child.stdout.join('\n');
+    expect(text).toContain('org: nodes run on the built-in local runtime, which follows skills step by step');
+    expect(child.stdout.some((line) => line.startsWith('org: skipped skills/broken.md'))).toBe(true);
+    expect(child.stderr()).not.toContain('skill file skipped');
   });
 });

@@ -88,7 +88,7 @@ describe('a skill write pushed onto a remote that moved meanwhile', { timeout: 1
     expect(subjects[2]).toMatch(/^skill reconcile-ledger: create/);
     const [top] = log;
     expect(top!.split('|')[0]!.split(' ').slice(1)).toEqual([theirs]);
-    expect(await git(remote, 'show', 'main:close-month.md')).toContain('Lock the period');
+    expect(await git(remote, 'show', `main:${structureId}/close-month.md`)).toContain('Lock the period');
     expect(await git(remote, 'show', 'main:README.md')).toBe('# The team skill library\n');
 
     // The instance's clone is the remote's tip, with both files; the skill is served and searchable.

@@ -101,11 +101,12 @@ describe('symbolic links in the home are never followed', () => {
       method: 'POST',
       url: '/api/org/knowledge/skills',
       headers: s.auth(),
-      payload: { structure_id: structureId, slug: 'secret', frontmatter: frontmatter('Overwritten'), body: 'pwned' },
+      // The administrator writing the instance library (no structure_id).
+      payload: { slug: 'secret', frontmatter: frontmatter('Overwritten'), body: 'pwned' },
     });
     const problem = expectProblem(post, 409, 'conflict');
     expect(problem.detail).toBe('skills/secret.md is a symbolic link; org never writes through links: replace it with a regular file');
-    const del = await s.server.inject({ method: 'DELETE', url: `/api/org/knowledge/skills/secret?structure_id=${structureId}`, headers: s.auth() });
+    const del = await s.server.inject({ method: 'DELETE', url: '/api/org/knowledge/skills/secret', headers: s.auth() });
     expectProblem(del, 409, 'conflict');
     expect(await tree(outside)).toEqual(before);
     expect((await lstat(join(home, 'skills', 'secret.md'))).isSymbolicLink()).toBe(true);
@@ -120,21 +121,17 @@ describe('symbolic links in the home are never followed', () => {
       method: 'POST',
       url: '/api/org/knowledge/skills',
       headers: s.auth(),
-      payload: { structure_id: structureId, slug: 'chase-invoices', frontmatter: frontmatter(), body: 'Body.\n' },
+      payload: { slug: 'chase-invoices', frontmatter: frontmatter(), body: 'Body.\n' },
     });
     expect(created.statusCode, created.body).toBe(201);
-    const del = await s.server.inject({ method: 'DELETE', url: `/api/org/knowledge/skills/chase-invoices?structure_id=${structureId}`, headers: s.auth() });
+    const del = await s.server.inject({ method: 'DELETE', url: '/api/org/knowledge/skills/chase-invoices', headers: s.auth() });
     const problem = expectProblem(del, 409, 'conflict');
     expect(problem.detail).toContain('skills/.deleted is a symbolic link');
     expect(await readdir(join(outside, 'trash'))).toEqual([]);
     expect(await readFile(join(home, 'skills', 'chase-invoices.md'), 'utf8')).toContain('Chase an overdue invoice');
     expect(s.app.skills.list({ structureId }).map((entry) => entry.slug)).toEqual(['chase-invoices']);
     expectProblem(await s.server.inject({ method: 'GET', url: `/api/org/knowledge/deleted?structure_id=${structureId}`, headers: s.auth() }), 409, 'conflict');
-    expectProblem(
-      await s.server.inject({ method: 'POST', url: `/api/org/knowledge/skills/chase-invoices/restore?structure_id=${structureId}`, headers: s.auth() }),
-      409,
-      'conflict',
-    );
+    expectProblem(await s.server.inject({ method: 'POST', url: '/api/org/knowledge/skills/chase-invoices/restore', headers: s.auth() }), 409, 'conflict');
     const problems = (await s.server.inject({ method: 'GET', url: '/api/org/knowledge/problems', headers: s.auth() })).json<{ problems: { file: string }[] }>();
     expect(problems.problems.map((entry) => entry.file)).toEqual(['.deleted']);
   });
@@ -145,7 +142,7 @@ describe('symbolic links in the home are never followed', () => {
     const s = await start();
     const deleted = await s.server.inject({ method: 'GET', url: `/api/org/knowledge/deleted?structure_id=${structureId}`, headers: s.auth() });
     expect(deleted.json()).toEqual({ skills: [] });
-    const restore = await s.server.inject({ method: 'POST', url: `/api/org/knowledge/skills/secret/restore?structure_id=${structureId}`, headers: s.auth() });
+    const restore = await s.server.inject({ method: 'POST', url: '/api/org/knowledge/skills/secret/restore', headers: s.auth() });
     expectProblem(restore, 404, 'not_found');
     expect(await readdir(join(home, 'skills'))).toEqual(['.deleted']);
   });

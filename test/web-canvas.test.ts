@@ -45,11 +45,11 @@ describe('the canvas lays itself out', () => {
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
     return (await response.json()) as T;
   };
-  /** Adds nodes the way the CLI does without --x/--y: no position at all. */
+  /** Adds nodes all at the origin, on top of each other and of the root (as older clients stored nodes given no position). */
   const addNodes = async (structureId: string, nodes: { role_id: string; parent: string }[]) => {
     const ids = new Map((await call<{ agents: ApiNode[] }>('GET', `/api/org/structures/${structureId}`)).agents.map((node) => [node.role_id, node.id]));
     for (const node of nodes) {
-      const created = await call<ApiNode>('POST', `/api/org/structures/${structureId}/agents`, { role_id: node.role_id, label: node.role_id.replace(/-/g, ' '), parent_id: ids.get(node.parent) });
+      const created = await call<ApiNode>('POST', `/api/org/structures/${structureId}/agents`, { role_id: node.role_id, label: node.role_id.replace(/-/g, ' '), parent_id: ids.get(node.parent), x: 0, y: 0 });
       ids.set(node.role_id, created.id);
     }
   };
@@ -84,7 +84,7 @@ describe('the canvas lays itself out', () => {
     await t?.close();
   });
 
-  it('lays out nodes added through the API without a position, clear of each other and of the template', async () => {
+  it('lays out nodes stored on top of each other (at 0,0), clear of each other and of the template', async () => {
     const structure = await t.createStructure(user.token, 'exec-team', 'Stacked');
     await addNodes(structure.id, [
       { role_id: 'exec-cpo', parent: 'exec-ceo' },

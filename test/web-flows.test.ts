@@ -71,7 +71,7 @@ describe('web UI flows', () => {
   });
 
   it('never overwrites a skill from "New skill": it offers to open the existing one', async () => {
-    const file = join(t.home, 'skills', 'onboard-new-hire.md');
+    const file = join(t.home, 'skills', structureId, 'onboard-new-hire.md');
     const before = await readFile(file, 'utf8');
     await page.goto(`${t.url}/#/w/${structureId}/skills/new`);
     await page.getByLabel('Name').fill('Onboard new hire');
@@ -100,7 +100,7 @@ describe('web UI flows', () => {
   });
 
   it('asks before leaving the editor with unsaved changes, and keeps the author’s YAML on save', async () => {
-    const file = join(t.home, 'skills', 'onboard-new-hire.md');
+    const file = join(t.home, 'skills', structureId, 'onboard-new-hire.md');
     await writeFile(file, (await readFile(file, 'utf8')).replace('tags:\n  - hr\n', '# reviewed by HR\ntags: [hr]\n'));
     await page.goto(`${t.url}/#/w/${structureId}/skills/s/onboard-new-hire/edit`);
     await visible(page.getByRole('heading', { name: 'Edit onboard-new-hire' }));
@@ -184,7 +184,7 @@ describe('web UI flows', () => {
       frontmatter: { type: 'skill', name: 'Retire me', status: 'draft', summary: 'A skill to delete and bring back.' },
       body: '## [a] Step 1: A\n\nDo it.\n',
     });
-    const file = join(t.home, 'skills', 'retire-me.md');
+    const file = join(t.home, 'skills', structureId, 'retire-me.md');
     await page.goto(`${t.url}/#/w/${structureId}/skills/s/retire-me`);
     await visible(page.getByRole('heading', { name: 'Retire me' }));
     await page.getByRole('button', { name: 'Delete', exact: true }).click();

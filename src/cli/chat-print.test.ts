@@ -43,13 +43,32 @@ describe('createEventPrinter', () => {
     expect(out).toEqual([
       '▸ Step 1: Assess',
       'Check the dashboard.',
-      '◆ Decision: Declare SEV1 — Declare SEV1 now.',
+      '◆ Decision: Declare SEV1 now.',
       '✎ learned a draft skill: plan-offsite-2 (Plan an offsite)',
       '  review it: org drafts approve plan-offsite-2   or the queue: org drafts',
       '✔ Done',
       'artifacts: report.md',
     ]);
     expect(err).toEqual(['· Looking', '→ search_skills {"query":"x"}', '← search_skills {"matches":[]}']);
+  });
+
+  it('prints a delegation on stdout as → <label> (<role_id>): <message>, and its outcome', () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const printer = createEventPrinter({ output: { out: (line) => out.push(line), err: (line) => err.push(line) }, write: () => undefined, labelOf: (role) => (role === 'exec-cfo' ? 'Chief Financial Officer' : undefined) });
+    for (const event of [
+      { type: 'tool_call', content: { tool: 'delegate', args: { role_id: 'exec-cfo', message: 'Close March', run_id: 'r1' } } },
+      { type: 'tool_result', content: { tool: 'delegate', result: { run_id: 'r1', role_id: 'exec-cfo', status: 'complete', summary: 'Closed.', artifacts: [] } } },
+      { type: 'tool_call', content: { tool: 'delegate', args: { role_id: 'exec-nobody', message: 'Hi', run_id: null } } },
+      { type: 'tool_result', content: { tool: 'delegate', result: { run_id: null, role_id: 'exec-nobody', status: 'error', summary: 'there is no node exec-nobody in Acme', artifacts: [] } } },
+    ]) printer.print({ ...event, timestamp: '2026-01-01T00:00:00.000Z' } as ChatEvent);
+    expect(out).toEqual([
+      '→ Chief Financial Officer (exec-cfo): Close March',
+      '← Chief Financial Officer (exec-cfo): ✔ Closed.',
+      '→ exec-nobody: Hi',
+      '← exec-nobody: ✖ there is no node exec-nobody in Acme',
+    ]);
+    expect(err).toEqual([]);
   });
 
   it('says why nothing was learned, and marks tool calls the turn ended without', () => {

@@ -3,9 +3,13 @@
  * step headings (milestones), the streamed text, decisions, what was learned, the
  * summary and the artifacts — so `org chat … -m … > reply.md` keeps a complete answer.
  * stderr carries the progress around it: thoughts and tool calls with their results.
+ * A delegation to another node is part of the reply: `→ <label> (<role_id>): <message>`
+ * and its outcome go to stdout (see delegation-print.ts).
  */
 import type { ChatEvent } from '../client/types.js';
+import { callLine, delegateCall, delegateOutcome, outcomeLine } from './delegation-print.js';
 import { excerpt } from './format.js';
+import { decisionText } from './decision.js';
 import { describeLearned, learnedOutcome } from './learned.js';
 import type { Output } from './output.js';
 
@@ -13,6 +17,8 @@ import type { Output } from './output.js';
 export interface EventSink {
   output: Output;
   write: (chunk: string) => void;
+  /** The label of a node of the structure, for delegation lines. */
+  labelOf?: (roleId: string) => string | undefined;
 }
 
 /** A printer that remembers whether stdout ends mid-line, and which tool calls are still open. */
@@ -42,21 +48,26 @@ export function createEventPrinter(sink: EventSink): { print(event: ChatEvent): 
         case 'thought':
           sink.output.err(`· ${event.content}`);
           return;
-        case 'tool_call':
+        case 'tool_call': {
           open.push(event.content.tool);
-          sink.output.err(`→ ${event.content.tool} ${excerpt(event.content.args, 100)}`);
+          const delegation = delegateCall(event);
+          if (delegation) line(callLine(delegation, sink.labelOf));
+          else sink.output.err(`→ ${event.content.tool} ${excerpt(event.content.args, 100)}`);
           return;
+        }
         case 'tool_result': {
           const at = open.lastIndexOf(event.content.tool);
           if (at >= 0) open.splice(at, 1);
-          sink.output.err(`← ${event.content.tool} ${excerpt(event.content.result, 100)}`);
+          const outcome = delegateOutcome(event);
+          if (outcome) line(outcomeLine(outcome, sink.labelOf));
+          else sink.output.err(`← ${event.content.tool} ${excerpt(event.content.result, 100)}`);
           return;
         }
         case 'milestone':
           line(`▸ ${event.content.title}`);
           return;
         case 'decision':
-          line(`◆ Decision: ${event.content.title}${event.content.body && event.content.body !== event.content.title ? ` — ${event.content.body}` : ''}`);
+          line(`◆ Decision: ${decisionText(event.content.title, event.content.body)}`);
           return;
         case 'skill_learned': {
           const outcome = learnedOutcome(event.content);

@@ -10,7 +10,11 @@ import { OrgError } from '../core/errors.js';
  * (`EDITOR="code --wait"`), so it runs through the shell with the file passed as a
  * positional parameter, never spliced into the command text.
  */
-export function openInEditor(file: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export function openInEditor(file: string, env: NodeJS.ProcessEnv = process.env, terminal: boolean = Boolean(process.stdin.isTTY && process.stdout.isTTY)): Promise<void> {
+  // vi without a terminal would wait for keys that never come (a script, CI, a pipe).
+  if (!env.VISUAL && !env.EDITOR && !terminal) {
+    return Promise.reject(new OrgError('invalid_request', `no editor: set $EDITOR (or $VISUAL), or edit ${file} yourself; without a terminal org does not start vi`));
+  }
   const editor = env.VISUAL || env.EDITOR || 'vi';
   const result = spawnSync('sh', ['-c', `${editor} "$1"`, 'org-editor', file], { stdio: 'inherit', env });
   if (result.error) return Promise.reject(new OrgError('invalid_request', `could not start the editor "${editor}": ${result.error.message}`));

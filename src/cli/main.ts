@@ -15,7 +15,7 @@ export function buildProgram(output: Output, setExit: (code: number) => void): C
   const program = new Command('org')
     .description('org: agent workspaces with markdown skills, live chat and MCP')
     .version(VERSION)
-    .showHelpAfterError()
+    .showHelpAfterError('(org help shows the commands; org help COMMAND what a command takes)')
     .exitOverride()
     .configureOutput({ writeOut: (text) => output.out(text.trimEnd()), writeErr: (text) => output.err(text.trimEnd()) })
     .addHelpText('after', '\nFirst time? org serve in one terminal, then org chat in another. org doctor checks your setup.\nShell completion: org completion bash|zsh|fish|powershell (see org help completion).');
@@ -52,6 +52,9 @@ export function exitQuietlyOnClosedPipe(stream: NodeJS.WriteStream, exit: (code:
   });
 }
 
+/** Commander's codes for output that is an answer, not an error. */
+const DISPLAYED = new Set(['commander.helpDisplayed', 'commander.help', 'commander.version']);
+
 /** Runs the CLI with `argv` (as in process.argv); resolves with the exit code. */
 export async function main(argv: string[], output: Output = processOutput): Promise<number> {
   let code = 0;
@@ -63,7 +66,8 @@ export async function main(argv: string[], output: Output = processOutput): Prom
     await program.parseAsync(argv);
     return code;
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode;
+    // Help and the version are answers (0); every other commander error is a usage error (2).
+    if (error instanceof CommanderError) return error.exitCode === 0 || DISPLAYED.has(error.code) ? 0 : 2;
     if (isOrgError(error)) {
       output.err(`org: ${error.message}`);
       return error.exitCode;

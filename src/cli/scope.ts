@@ -32,6 +32,15 @@ export async function skillScope(client: Pick<OrgClient, 'listStructures'>, ref:
 }
 
 /**
+ * The structure a read of one skill is for: the one named (`-s` or `ORG_STRUCTURE`), else
+ * none, and the server resolves the slug (the instance skill, else the one of the
+ * caller's structures that has it).
+ */
+export async function namedScope(client: Pick<OrgClient, 'listStructures'>, ref: string | undefined, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  return (ref ?? env.ORG_STRUCTURE) ? (await findStructure(client, ref, env)).id : undefined;
+}
+
+/**
  * The structures a write may go through, best first: the named one (`-s` or
  * `ORG_STRUCTURE`) alone, else every structure where the caller may write skills.
  */

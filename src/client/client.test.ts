@@ -118,7 +118,7 @@ describe('calls', () => {
     for (const part of parts) for (const [name, method] of Object.entries(part)) expect((client as unknown as Record<string, unknown>)[name], name).toBe(method);
     // A call of one part using another's (whoami lists the structures), with the client's settings.
     const { fetch, seen } = fakeFetch([() => Response.json({ kind: 'user', user: { email: 'a@b.c' } }), () => Response.json({ structures: [] })]);
-    expect(await new OrgClient({ url: 'http://h:1', token: 'tok', fetch }).whoami()).toEqual({ kind: 'user', email: 'a@b.c', structures: [] });
+    expect(await new OrgClient({ url: 'http://h:1', token: 'tok', fetch }).whoami()).toEqual({ kind: 'user', admin: false, email: 'a@b.c', structures: [] });
     expect(seen.map((request) => [request.url, request.headers.authorization])).toEqual([
       ['http://h:1/api/org/whoami', 'Bearer tok'],
       ['http://h:1/api/org/structures', 'Bearer tok'],

@@ -6,7 +6,12 @@
  */
 import { ERROR_STATUS, OrgError, isOrgError, type ErrorCode, type FieldError } from '../core/errors.js';
 
-const CODE_OF_STATUS = new Map<number, ErrorCode>(Object.entries(ERROR_STATUS).map(([code, status]) => [status, code as ErrorCode]));
+/** The generic code of each status (the first listed: 403 is `forbidden`, not `instance_skill`). */
+const CODE_OF_STATUS = new Map<number, ErrorCode>(
+  Object.entries(ERROR_STATUS)
+    .reverse()
+    .map(([code, status]) => [status, code as ErrorCode]),
+);
 const STANDARD_MEMBERS = new Set(['type', 'title', 'status', 'detail', 'code', 'errors', 'instance']);
 
 function isFieldError(value: unknown): value is FieldError {

@@ -36,6 +36,9 @@ export type {
   Skill,
   SkillCommit,
   SkillGap,
+  SkillVersion,
+  SkillVersionList,
+  SkillVersionText,
   SkillFrontmatter,
   SkillListEntry,
   SkillProblem,
@@ -58,6 +61,8 @@ export type SkillListQuery = Omit<SkillListWireQuery, 'status'> & { status?: Ski
 /** Who the caller is and the structures the token opens (`GET /whoami` plus the structure list). */
 export interface WhoAmI {
   kind: Identity['kind'];
+  /** The instance administrator: changes the instance skills. */
+  admin: boolean;
   email?: string;
   structures: StructureSummary[];
 }

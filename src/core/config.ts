@@ -69,6 +69,12 @@ export interface OrgConfig {
   inboundSecret?: string;
   /** Domain of inbound e-mail addresses `<role_id>.<structure_id>@<domain>` (`ORG_INBOUND_DOMAIN`; default `localhost`). */
   inboundDomain: string;
+  /**
+   * The `authserv-id` of the inbound relay's `Authentication-Results` header
+   * (`ORG_INBOUND_AUTHSERV_ID`): set, inbound e-mail is accepted only with a DMARC, DKIM or
+   * SPF pass for its From domain recorded there; unset, the relay must reject unauthenticated mail.
+   */
+  inboundAuthservId?: string;
   /** Port of the inbound SMTP listener (`--smtp-port`, `ORG_SMTP_PORT`; default: no listener). */
   smtpPort?: number;
   /**
@@ -91,6 +97,10 @@ export interface OrgConfig {
    * webhooks on loopback, private, link-local and other special addresses are refused.
    */
   egressAllow: string[];
+  /** Open turns (running or waiting) a node may have; more get 429 (`--max-queued-turns`, `ORG_MAX_QUEUED_TURNS`; default 20). */
+  maxQueuedTurns: number;
+  /** Bytes the artifact shelves of one structure may hold (`--artifact-quota` MiB, `ORG_ARTIFACT_QUOTA`; default 512 MiB). */
+  artifactQuotaBytes: number;
   /**
    * Where OTLP/HTTP traces go, from the standard variables (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`,
    * else `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`); absent (or `OTEL_SDK_DISABLED=true`,
@@ -141,6 +151,8 @@ export interface ServeFlags extends ConnectionFlags {
   corsOrigin?: string[];
   trustProxy?: string[];
   allowEgress?: string[];
+  maxQueuedTurns?: string | number;
+  artifactQuota?: string | number;
   metrics?: boolean;
   metricsPort?: string | number;
   sseKeepalive?: string | number;
@@ -183,6 +195,21 @@ function parsePort(raw: string | number, source: string): number {
 function parsePositive(raw: string | number, source: string): number {
   const value = typeof raw === 'number' ? raw : Number(raw);
   if (!Number.isFinite(value) || value <= 0 || (typeof raw === 'string' && raw.trim() === '')) throw invalid(`${source} must be a positive number, got "${raw}"`);
+  return value;
+}
+
+const MIB = 1024 * 1024;
+
+/** An authserv-id: a host name as mail servers name themselves (letters, digits, dots, hyphens). */
+function parseAuthservId(raw: string): string {
+  if (!/^[a-z0-9.-]{1,253}$/i.test(raw)) throw invalid(`ORG_INBOUND_AUTHSERV_ID must be the relay's authserv-id, a host name such as mx.example.com, got "${raw}"`);
+  return raw.toLowerCase();
+}
+
+/** A whole number within [min, max]. */
+function parseCount(raw: string | number, source: string, min: number, max: number): number {
+  const value = typeof raw === 'number' ? raw : Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max || (typeof raw === 'string' && raw.trim() === '')) throw invalid(`${source} must be a whole number from ${min} to ${max}, got "${raw}"`);
   return value;
 }
 
@@ -246,6 +273,8 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     flags.allowEgress && flags.allowEgress.length > 0
       ? parseEgressAllow(flags.allowEgress, '--allow-egress')
       : parseEgressAllow(env.ORG_EGRESS_ALLOW ? [env.ORG_EGRESS_ALLOW] : [], 'ORG_EGRESS_ALLOW');
+  const maxQueued = flags.maxQueuedTurns ?? env.ORG_MAX_QUEUED_TURNS;
+  const artifactQuota = flags.artifactQuota ?? env.ORG_ARTIFACT_QUOTA;
   const inboundSecret = env.ORG_INBOUND_SECRET?.trim();
   const storeUrl = (flags.store ?? env.ORG_STORE_URL)?.trim() || undefined;
   if (storeUrl !== undefined && !/^postgres(ql)?:\/\/[^\s]+$/.test(storeUrl)) {
@@ -303,10 +332,13 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     commit: flags.commit ?? false,
     ...(inboundSecret ? { inboundSecret } : {}),
     inboundDomain: (env.ORG_INBOUND_DOMAIN?.trim() || 'localhost').toLowerCase(),
+    ...(env.ORG_INBOUND_AUTHSERV_ID?.trim() ? { inboundAuthservId: parseAuthservId(env.ORG_INBOUND_AUTHSERV_ID.trim()) } : {}),
     ...(smtpPort === undefined ? {} : { smtpPort: parsePort(smtpPort, flags.smtpPort === undefined ? 'ORG_SMTP_PORT' : '--smtp-port') }),
     corsOrigins,
     trustProxy,
     egressAllow,
+    maxQueuedTurns: maxQueued === undefined ? 20 : parseCount(maxQueued, flags.maxQueuedTurns === undefined ? 'ORG_MAX_QUEUED_TURNS' : '--max-queued-turns', 1, 10_000),
+    artifactQuotaBytes: artifactQuota === undefined ? 512 * MIB : parseCount(artifactQuota, flags.artifactQuota === undefined ? 'ORG_ARTIFACT_QUOTA' : '--artifact-quota', 1, 1024 * 1024) * MIB,
     ...(tracesUrl ? { otlpTracesUrl: tracesUrl } : {}),
     metrics: flags.metrics === true || metricsPort !== undefined || env.ORG_METRICS === '1' || env.ORG_METRICS === 'true',
     ...(metricsPort === undefined ? {} : { metricsPort: parsePort(metricsPort, flags.metricsPort === undefined ? 'ORG_METRICS_PORT' : '--metrics-port') }),

@@ -11,6 +11,7 @@ export const ERROR_STATUS = {
   egress_refused: 400,
   unauthorized: 401,
   forbidden: 403,
+  instance_skill: 403,
   not_found: 404,
   request_timeout: 408,
   conflict: 409,
@@ -40,6 +41,7 @@ export const ERROR_TITLE: Record<ErrorCode, string> = {
   egress_refused: 'Outbound address refused',
   unauthorized: 'Unauthorized',
   forbidden: 'Forbidden',
+  instance_skill: 'Instance skill',
   not_found: 'Not found',
   request_timeout: 'Request timeout',
   conflict: 'Conflict',
@@ -63,6 +65,7 @@ const EXIT_CODE: Record<ErrorCode, number> = {
   egress_refused: 2,
   unauthorized: 3,
   forbidden: 3,
+  instance_skill: 3,
   not_found: 4,
   request_timeout: 7,
   conflict: 5,
@@ -145,6 +148,16 @@ export const alreadyExists = (message: string, extra?: Record<string, unknown>):
   new OrgError('already_exists', message, extra ? { extra } : {});
 /** 403 for a member whose role is too low. */
 export const forbidden = (message: string): OrgError => new OrgError('forbidden', message);
+/**
+ * 403 `instance_skill`: a structure tried to change a skill of the shared instance
+ * library, which only the instance administrator changes. The message says to fork it.
+ */
+export const instanceSkill = (slug: string): OrgError =>
+  new OrgError(
+    'instance_skill',
+    `${slug} is an instance skill, shared by every structure on this server: only the instance administrator changes it. Fork it to get this structure's own copy, which you can change (org skills fork ${slug}, or POST /api/org/knowledge/skills/${slug}/fork)`,
+    { extra: { slug } },
+  );
 /** 401 for a missing, unknown or revoked token. */
 export const unauthorized = (message: string): OrgError => new OrgError('unauthorized', message);
 /** 410 for something that existed and is no longer usable. */

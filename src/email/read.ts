@@ -33,12 +33,19 @@ export async function readEmail(raw: Buffer): Promise<InboundEmail> {
     throw invalid('the body is not a readable RFC 5322 message');
   }
   const references = parsed.references === undefined ? [] : Array.isArray(parsed.references) ? parsed.references : parsed.references.split(/\s+/).filter(Boolean);
-  const sender = addresses(parsed.replyTo)[0] ?? addresses(parsed.from)[0];
+  const from = addresses(parsed.from)[0];
+  const sender = addresses(parsed.replyTo)[0] ?? from;
+  // In message order: the relay adds its own on top.
+  const authenticationResults = parsed.headerLines
+    .filter((header) => header.key === 'authentication-results')
+    .map((header) => header.line.slice(header.line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim());
   return {
     ...(parsed.messageId ? { messageId: parsed.messageId } : {}),
     references,
     subject: parsed.subject?.trim() ?? '',
     ...(sender ? { sender } : {}),
+    ...(from ? { from } : {}),
+    authenticationResults,
     recipients: [
       ...addresses(parsed.headers.get('delivered-to')),
       ...addresses(parsed.headers.get('x-original-to')),

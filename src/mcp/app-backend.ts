@@ -6,7 +6,7 @@ import type { App } from '../app.js';
 import type { Action, McpKeyRecord, Principal } from '../core/auth/index.js';
 import { decodeAttachments, decodeEvent, type Run } from '../core/chat/index.js';
 import { isOrgError } from '../core/errors.js';
-import { exportFolder, visibleTo } from '../core/skills/index.js';
+import { exportFolder } from '../core/skills/index.js';
 import { ToolError, type OrgToolBackend, type StartedTurn, type TurnOutcome } from './backend.js';
 import { outcomeOf } from './outcome.js';
 
@@ -25,7 +25,7 @@ function started(run: Run, createdAt: string): StartedTurn {
 }
 
 /** A backend over `app` for the node of `key`. */
-export function createAppBackend(app: App, key: McpKeyRecord): OrgToolBackend {
+export function createAppBackend(app: App, key: McpKeyRecord, baseUrl?: string): OrgToolBackend {
   const principal: Principal = { kind: 'mcp', id: key.id, key };
   const structureId = key.structure_id;
   const authorize = (action: Action) => app.access.authorize(principal, action, structureId, key.role_id);
@@ -108,7 +108,7 @@ export function createAppBackend(app: App, key: McpKeyRecord): OrgToolBackend {
       const self = detail.agents.find((node) => node.id === key.node_id);
       if (!self) throw new ToolError(`node ${key.role_id} no longer exists`);
       return {
-        self: { role_id: self.role_id, label: self.label },
+        self: { role_id: self.role_id, label: self.label, state: self.state, parent: self.parent_id ? (roleOf.get(self.parent_id) ?? null) : null },
         peers: detail.agents
           .filter((node) => node.id !== self.id)
           .map((node) => ({ role_id: node.role_id, label: node.label, state: node.state, parent: node.parent_id ? (roleOf.get(node.parent_id) ?? null) : null })),
@@ -123,8 +123,8 @@ export function createAppBackend(app: App, key: McpKeyRecord): OrgToolBackend {
 
     async readSkill(slug) {
       authorize('read');
-      const skill = await app.skills.get(slug);
-      if (!skill || !visibleTo(skill.frontmatter.structure_id, structureId)) throw new ToolError(`skill ${JSON.stringify(slug)} not found`);
+      const skill = await app.skills.get(slug, structureId);
+      if (!skill) throw new ToolError(`skill ${JSON.stringify(slug)} not found`);
       return { slug: skill.slug, frontmatter: { ...skill.frontmatter }, body: skill.body, steps: skill.steps };
     },
 
@@ -141,7 +141,7 @@ export function createAppBackend(app: App, key: McpKeyRecord): OrgToolBackend {
       }
     },
 
-    artifactUrl: (name) => artifactUrl(app.publicUrl(), structureId, key.role_id, name),
+    artifactUrl: (name) => artifactUrl(baseUrl ?? app.publicUrl(), structureId, key.role_id, name),
 
     async completeSkills() {
       authorize('read');

@@ -88,7 +88,7 @@ export interface OrgToolBackend {
   /** The skill list of the key's structure. */
   listSkills(): Promise<SkillListEntry[]>;
   /** The key's own node and the other nodes of its structure. */
-  listPeers(): Promise<{ self: { role_id: string; label: string }; peers: Peer[] }>;
+  listPeers(): Promise<{ self: Peer; peers: Peer[] }>;
   /** Ranked skill matches for the key's structure. */
   searchSkills(query: string, limit?: number): Promise<SearchMatch[]>;
   /** One skill visible to the key's structure. */

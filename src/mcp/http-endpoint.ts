@@ -19,7 +19,7 @@ import { createOrgMcpServer } from './server.js';
 import { SessionRegistry, rpcError } from './sessions.js';
 
 interface KeyAuth extends AuthInfo {
-  extra: { key: McpKeyRecord };
+  extra: { key: McpKeyRecord; baseUrl?: string };
 }
 
 /** Builds the `/mcp` endpoint over `app`. */
@@ -52,12 +52,12 @@ export function createEndpoint(app: App, options: McpHttpOptions): McpHttpHandle
   // ends the request's waiting `do` (the turn goes on).
   const modern = createMcpHandler(
     ({ authInfo }) => {
-      const key = (authInfo as KeyAuth).extra.key;
+      const { key, baseUrl } = (authInfo as KeyAuth).extra;
       const stop = new AbortController();
       const unregister = app.connections.register(key.id, (reason) => stop.abort(reason));
       const onShutdown = () => stop.abort('the server is shutting down');
       shutdown.signal.addEventListener('abort', onShutdown, { once: true });
-      const plain = createAppBackend(app, key);
+      const plain = createAppBackend(app, key, baseUrl);
       const backend: OrgToolBackend = { ...plain, startTurn: async (input) => track(await plain.startTurn(input)) };
       const server = createOrgMcpServer(backend, { ...base, era: 'modern', stop: stop.signal });
       server.server.onclose = () => {
@@ -70,12 +70,13 @@ export function createEndpoint(app: App, options: McpHttpOptions): McpHttpHandle
   );
   const modernNode: NodeMcpRequestHandler = toNodeHandler(modern, { onerror: onError });
 
-  const openSession = async (key: McpKeyRecord, request: IncomingMessage, response: ServerResponse, body: unknown) =>
+  const openSession = async (key: McpKeyRecord, request: IncomingMessage, response: ServerResponse, body: unknown, baseUrl: string | undefined) =>
     sessions.open(
       key.id,
       (sessionId) => {
         const stop = new AbortController();
-        const plain = createAppBackend(app, key);
+        // A session's URLs start where the client that opened it reached the service.
+        const plain = createAppBackend(app, key, baseUrl);
         // A session with a turn being waited for is busy: never idle, never evicted.
         const backend: OrgToolBackend = {
           ...plain,
@@ -102,17 +103,17 @@ export function createEndpoint(app: App, options: McpHttpOptions): McpHttpHandle
     );
 
   return {
-    async handle({ key, request, response, body }) {
+    async handle({ key, request, response, body, baseUrl }) {
       try {
         const header = request.headers['mcp-session-id'];
         const sessionId = Array.isArray(header) ? header[0] : header;
         if (sessionId) return await sessions.serve(sessionId, key.id, request, response, body);
-        if (request.method === 'POST' && isInitializeRequest(body)) return await openSession(key, request, response, body);
+        if (request.method === 'POST' && isInitializeRequest(body)) return await openSession(key, request, response, body, baseUrl);
         const web = await toWebRequest(request, body);
         if (await isLegacyRequest(web)) {
           return rpcError(response, 400, -32000, 'Bad Request: no valid Mcp-Session-Id header; send initialize first (or speak protocol revision 2026-07-28)');
         }
-        (request as IncomingMessage & { auth?: KeyAuth }).auth = { token: '', clientId: key.id, scopes: [], extra: { key } };
+        (request as IncomingMessage & { auth?: KeyAuth }).auth = { token: '', clientId: key.id, scopes: [], extra: { key, ...(baseUrl ? { baseUrl } : {}) } };
         await modernNode(request, response, body);
       } catch (error) {
         onError(error);

@@ -17,6 +17,8 @@ export interface McpHttpRequest {
   response: ServerResponse;
   /** The parsed JSON body of a POST. */
   body: unknown;
+  /** The base URL the client reached the service at (URLs handed back to it start with it); default the app's public URL. */
+  baseUrl?: string;
 }
 
 /** The `/mcp` endpoint. */

@@ -153,7 +153,7 @@ export async function connectRemoteBackend(options: RemoteBackendOptions): Promi
       const peers = detail.agents
         .filter((node) => node.id !== self.id)
         .map((node) => ({ role_id: node.role_id, label: node.label, state: node.state, parent: node.parent_id ? (roleOf.get(node.parent_id) ?? null) : null }));
-      return { self: { role_id: self.role_id, label: self.label }, peers };
+      return { self: { role_id: self.role_id, label: self.label, state: self.state, parent: self.parent_id ? (roleOf.get(self.parent_id) ?? null) : null }, peers };
     },
 
     async searchSkills(query, limit) {
@@ -184,7 +184,7 @@ export async function connectRemoteBackend(options: RemoteBackendOptions): Promi
       const entries = (await client.listSkills({ structure_id: identity.structure_id, status: ['complete'] })).skills;
       if (!entries.some((entry) => entry.slug === slug)) return undefined;
       const zip = await client.exportSkill(slug, identity.structure_id).catch(notFoundIsUndefined<never>);
-      return zip ? agentSkills.unzipFolders(zip).folders.find((folder) => folder.name === slug) : undefined;
+      return zip ? (await agentSkills.unzipFolders(zip)).folders.find((folder) => folder.name === slug) : undefined;
     },
   };
 }

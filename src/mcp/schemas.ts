@@ -39,7 +39,7 @@ const skillEntry = z.object({
   summary: z.string(),
   status: z.string(),
   learned_by: z.string(),
-  learned_at: z.string(),
+  learned_at: z.string().optional(),
   tool_url: z.string().optional().describe('URL of the skill’s tool; absent when it has none'),
 });
 
@@ -48,7 +48,14 @@ export const ListSkillsOutput = z.object({ skills: z.array(skillEntry) });
 
 /** Output of `list_peers`. */
 export const ListPeersOutput = z.object({
-  self: z.object({ role_id: z.string(), label: z.string() }).describe('the node this key belongs to (not one of the peers)'),
+  self: z
+    .object({
+      role_id: z.string(),
+      label: z.string(),
+      state: z.string().describe('idle or working'),
+      parent: z.string().optional().describe('role_id of the parent node; absent for the root'),
+    })
+    .describe('the node this key belongs to (not one of the peers)'),
   peers: z
     .array(
       z.object({

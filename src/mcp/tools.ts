@@ -122,7 +122,8 @@ export function registerOrgTools(server: McpServer, backend: OrgToolBackend, opt
     () =>
       guard(async () => {
         const { self, peers } = await backend.listPeers();
-        return json({ self, peers: peers.map(({ parent, ...peer }) => ({ ...peer, ...(parent ? { parent } : {}) })) });
+        const shown = ({ parent, ...node }: (typeof peers)[number]) => ({ ...node, ...(parent ? { parent } : {}) });
+        return json({ self: shown(self), peers: peers.map(shown) });
       }),
   );
 

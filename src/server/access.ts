@@ -264,6 +264,8 @@ function resolveStructure(
   if (structureId === undefined) {
     if (rule.optional && principal.kind === 'mcp') structureId = principal.key.structure_id;
     else if (rule.optional && principal.kind === 'admin') return undefined;
+    else if (rule.instance && app.access.isInstanceAdmin(principal)) return undefined;
+    else if (rule.unscoped && principal.kind !== 'mcp') return undefined;
     else structureId = required(request, rule.from, 'structure_id');
   }
   const roleId = rule.node ? required(request, rule.node, 'role_id') : undefined;

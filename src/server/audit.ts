@@ -19,9 +19,15 @@ import { errorFields } from '../core/util/index.js';
 
 /** How a route is audited. */
 export interface AuditRule {
-  action: AuditAction;
-  /** True when this request changes nothing after all (an import's dry run): no entry. */
+  /** The action recorded, or how to tell it from the request (an import: its dry run or the real one). */
+  action: AuditAction | ((request: FastifyRequest) => AuditAction);
+  /** True when this request changes nothing after all: no entry. */
   skip?: (request: FastifyRequest) => boolean;
+  /**
+   * Record refused attempts too (answered 4xx to an authenticated caller), with their
+   * status: an upload the server would not take is worth knowing about (imports).
+   */
+  refused?: true;
   /** The target, from the request and the handler's answer (the object before serialization). */
   target?: (request: FastifyRequest, answer: unknown) => AuditTarget | null;
   /** The structure when the access layer resolved none (a structure being created, an invite accepted). */
@@ -126,7 +132,8 @@ export function registerAudit(server: FastifyInstance, app: Pick<App, 'audit'>):
   const recordAction =
     (rule: AuditRule): onSendHookHandler =>
     (request, reply, payload, done) => {
-      if (reply.statusCode >= 400 || rule.skip?.(request)) return done(null, payload);
+      const refused = reply.statusCode >= 400 && !(rule.refused && reply.statusCode < 500 && request.principal);
+      if (refused || rule.skip?.(request)) return done(null, payload);
       record(app, request, reply, rule).then(() => done(null, payload), done);
     };
   server.decorateRequest('auditAnswer', undefined);
@@ -183,7 +190,7 @@ async function record(app: Pick<App, 'audit'>, request: FastifyRequest, reply: F
   try {
     await app.audit.record({
       ...originOf(request),
-      action: rule.action,
+      action: typeof rule.action === 'function' ? rule.action(request) : rule.action,
       actor,
       structureId: request.scope?.structureId ?? rule.structure?.(request, answer) ?? null,
       target: rule.target?.(request, answer) ?? null,
@@ -191,6 +198,6 @@ async function record(app: Pick<App, 'audit'>, request: FastifyRequest, reply: F
     });
   } catch (error) {
     // The action is done: its answer stands, and the missing entry is reported loudly.
-    request.log.error({ ...errorFields(error), action: rule.action }, 'audit: an entry could not be written');
+    request.log.error({ ...errorFields(error), action: typeof rule.action === 'function' ? 'computed' : rule.action }, 'audit: an entry could not be written');
   }
 }

@@ -23,11 +23,15 @@ export type AccessRule =
   /**
    * An action of the role matrix on the structure whose `structure_id` is read from
    * `from` (and, with `node`, on the node whose `role_id` is read from that place).
-   * `optional`: a missing structure_id is allowed for node keys (their own structure)
-   * and the administrator (every structure). `archived`: a structure deleted into the
-   * archive is found too (its restore route); every other route answers 404 for it.
+   * When the request names no structure_id: `optional` lets node keys through (their own
+   * structure) and the administrator token (every structure); `instance` lets the
+   * instance administrator through with no scope (a change of the instance library,
+   * API.md §10); `unscoped` lets every caller through with no scope (the handler serves
+   * what needs none: an instance skill, or one of the caller's own structures').
+   * `archived`: a structure deleted into the archive is found too (its restore route);
+   * every other route answers 404 for it.
    */
-  | { kind: 'structure'; action: Action; from: ScopePlace; node?: ScopePlace; optional?: boolean; archived?: true; runToken?: RunTokenUse }
+  | { kind: 'structure'; action: Action; from: ScopePlace; node?: ScopePlace; optional?: boolean; instance?: true; unscoped?: true; archived?: true; runToken?: RunTokenUse }
   /** An action on the node of the run named by the `run_id` path parameter. */
   | { kind: 'run'; action: Action; runToken?: RunTokenUse }
   /**

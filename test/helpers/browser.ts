@@ -103,7 +103,14 @@ async function packagedChromium(): Promise<BrowserBinary> {
       );
       await rename(staging, folder).catch(async (error: NodeJS.ErrnoException) => {
         // Another test process unpacked it first: use theirs.
-        if (!existsSync(join(folder, 'chromium'))) throw error;
+        if (existsSync(join(folder, 'chromium'))) return;
+        if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+        // A folder without the browser (a font cache a browser wrote after its folder was
+        // removed): not an unpacked browser, so it is replaced.
+        await rm(folder, { recursive: true, force: true });
+        await rename(staging, folder).catch((again: NodeJS.ErrnoException) => {
+          if (!existsSync(join(folder, 'chromium'))) throw again;
+        });
       });
     } finally {
       await rm(staging, { recursive: true, force: true });

@@ -6,8 +6,8 @@
  * prototype names, path tricks, control characters, huge and deeply nested values, bodies
  * that are not JSON, other content types).
  */
-import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
+import { inboundHeaders } from '../../src/core/inbound/signature.js';
 
 /** The part of a JSON schema the generators understand (everything else is treated as "any"). */
 export interface JsonSchema {
@@ -225,8 +225,9 @@ function email(to: string, text: string): string {
   return [`From: Sender <sender@example.com>`, `To: ${to}`, 'Subject: Fuzzed', 'Message-ID: <fuzz@example.com>', 'Content-Type: text/plain; charset=utf-8', '', text.replace(/[\r\n]+/g, ' '), ''].join('\r\n');
 }
 
-function sign(secret: string, body: string | Buffer | null): string {
-  return `sha256=${createHmac('sha256', secret).update(body ?? '').digest('hex')}`;
+/** The signature headers of an inbound webhook request (Standard Webhooks: id, timestamp, signature). */
+function sign(secret: string, body: string | Buffer | null): Record<string, string> {
+  return inboundHeaders(secret, body ?? '');
 }
 
 /** Requests built from the schemas and real ids, with a token that may act. */
@@ -250,7 +251,7 @@ function wellFormed(op: Operation, pool: ValuePool, credentials: Credentials): f
       const headers: Record<string, string> = {};
       if (token !== undefined) headers.authorization = token;
       if (body !== null) headers['content-type'] = op.body?.contentType ?? (op.path === '/api/org/inbound/email' ? 'message/rfc822' : 'application/json');
-      if (op.path.startsWith('/api/org/inbound')) headers['x-org-signature'] = sign(credentials.inboundSecret, body);
+      if (op.path.startsWith('/api/org/inbound')) Object.assign(headers, sign(credentials.inboundSecret, body));
       return {
         operation: op.path,
         method: op.method,
@@ -299,7 +300,8 @@ function hostile(op: Operation, pool: ValuePool, credentials: Credentials): fc.A
     const out: Record<string, string> = {};
     if (h.token !== undefined) out.authorization = h.token;
     if (body !== null) out['content-type'] = h.contentType;
-    if (h.signature !== 'none') out['x-org-signature'] = h.signature === 'good' ? sign(credentials.inboundSecret, body) : 'sha256=00';
+    if (h.signature === 'good') Object.assign(out, sign(credentials.inboundSecret, body));
+    else if (h.signature !== 'none') out['x-org-signature'] = 'sha256=00';
     for (const [name, value] of h.extra) out[name] = value.replace(/[^\x20-\x7e]/g, '?');
     return { operation: op.path, method: verb, url: `${url}${q}`, headers: out, ...(body === null ? {} : { payload: body }) };
   });

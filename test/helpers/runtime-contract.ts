@@ -99,7 +99,7 @@ export function fakeTools(skills: TurnSkill[] = [sampleSkill()]): FakeTools {
     listPeers() {
       return Promise.resolve({
         self: { role_id: 'ceo', label: 'CEO', state: 'working', parent: null },
-        peers: [{ role_id: 'cto', label: 'CTO', state: 'idle', parent: 'ceo' }],
+        peers: [{ role_id: 'acme-cto', label: 'CTO', state: 'idle', parent: 'ceo' }],
       });
     },
     searchSkills(query, limit = 5) {

@@ -293,7 +293,7 @@ function Routed({ path }: { path: string }) {
           }
         >
           {route.page === 'home' ? <StructuresPage /> : null}
-          {route.page === 'canvas' ? <CanvasPage key={route.structureId} structureId={route.structureId} roleId={route.roleId} /> : null}
+          {route.page === 'canvas' ? <CanvasPage key={route.structureId} structureId={route.structureId} roleId={route.roleId} runId={route.runId} /> : null}
           {route.page === 'skills' ? <SkillsPage key={route.structureId} structureId={route.structureId} view={route.view} /> : null}
           {route.page === 'access' ? <AccessPage key={structureId} structureId={route.structureId} /> : null}
           {route.page === 'webhooks' ? <WebhooksPage key={structureId} structureId={route.structureId} /> : null}

@@ -1,5 +1,6 @@
 /**
- * Hash routing: `#/` structures, `#/w/<id>` canvas (`/n/<role_id>` selects a node),
+ * Hash routing: `#/` structures, `#/w/<id>` canvas (`/n/<role_id>` selects a node,
+ * `/n/<role_id>/r/<run_id>` opens its chat at one turn),
  * `#/w/<id>/skills[/…]`, `#/w/<id>/access`, `#/w/<id>/webhooks`, `#/w/<id>/log`. Secrets in the fragment
  * (`#token=`, `#invite=`) are handled by the app shell before routing.
  */
@@ -8,7 +9,7 @@ import { createContext, useContext, useEffect, useRef, useState, type RefObject 
 /** A parsed route. */
 export type Route =
   | { page: 'home' }
-  | { page: 'canvas'; structureId: string; roleId?: string }
+  | { page: 'canvas'; structureId: string; roleId?: string; runId?: string }
   | { page: 'skills'; structureId: string; view: SkillsView }
   | { page: 'access'; structureId: string }
   | { page: 'webhooks'; structureId: string }
@@ -22,7 +23,9 @@ export type SkillsView =
   | { tab: 'deleted' }
   | { tab: 'search' }
   | { tab: 'problems' }
-  | { tab: 'new' }
+  /** `from`: a request to start the skill from (the gap report). */
+  | { tab: 'new'; from?: string }
+  | { tab: 'gaps' }
   | { tab: 'skill'; slug: string }
   | { tab: 'edit'; slug: string };
 
@@ -36,14 +39,18 @@ export function parseRoute(path: string): Route {
   const structureId = seg(parts[1])!;
   const [, , section, a, b] = parts;
   if (section === undefined) return { page: 'canvas', structureId };
-  if (section === 'n' && a) return { page: 'canvas', structureId, roleId: seg(a)! };
+  if (section === 'n' && a) return b === 'r' && parts[5] ? { page: 'canvas', structureId, roleId: seg(a)!, runId: seg(parts[5])! } : { page: 'canvas', structureId, roleId: seg(a)! };
   if (section === 'access') return { page: 'access', structureId };
   if (section === 'webhooks') return { page: 'webhooks', structureId };
   if (section === 'log') return { page: 'log', structureId };
   if (section === 'skills') {
     if (a === undefined) return { page: 'skills', structureId, view: { tab: 'catalog' } };
     if (a === 'drafts') return { page: 'skills', structureId, view: b ? { tab: 'drafts', slug: seg(b)! } : { tab: 'drafts' } };
-    if (a === 'deleted' || a === 'search' || a === 'new' || a === 'problems') return { page: 'skills', structureId, view: { tab: a } };
+    if (a === 'new') {
+      const from = new URLSearchParams(path.split('?')[1] ?? '').get('from');
+      return { page: 'skills', structureId, view: from ? { tab: 'new', from } : { tab: 'new' } };
+    }
+    if (a === 'deleted' || a === 'search' || a === 'problems' || a === 'gaps') return { page: 'skills', structureId, view: { tab: a } };
     if (a === 's' && b) return { page: 'skills', structureId, view: parts[5] === 'edit' ? { tab: 'edit', slug: seg(b)! } : { tab: 'skill', slug: seg(b)! } };
   }
   return { page: 'not-found', path };
@@ -53,6 +60,8 @@ export function parseRoute(path: string): Route {
 export const href = {
   home: () => '#/',
   canvas: (structureId: string, roleId?: string) => `#/w/${encodeURIComponent(structureId)}${roleId ? `/n/${encodeURIComponent(roleId)}` : ''}`,
+  /** A node's chat at one of its turns (a delegated run, followed live while it runs). */
+  run: (structureId: string, roleId: string, runId: string) => `#/w/${encodeURIComponent(structureId)}/n/${encodeURIComponent(roleId)}/r/${encodeURIComponent(runId)}`,
   skills: (structureId: string, sub = '') => `#/w/${encodeURIComponent(structureId)}/skills${sub ? `/${sub}` : ''}`,
   skill: (structureId: string, slug: string, edit = false) => `#/w/${encodeURIComponent(structureId)}/skills/s/${encodeURIComponent(slug)}${edit ? '/edit' : ''}`,
   draft: (structureId: string, slug: string) => `#/w/${encodeURIComponent(structureId)}/skills/drafts/${encodeURIComponent(slug)}`,

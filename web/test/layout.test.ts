@@ -64,6 +64,15 @@ describe('treeLayout keeps what the author sees', () => {
   });
 });
 
+describe('nodes stored on top of others anywhere', () => {
+  it('are shown clear of them, not only at the origin (a server or client may place a node over another)', () => {
+    const nodes = [node('root', null), node('a', 'root', 400, RANK_STEP), node('b', 'root', 420, RANK_STEP + 10)];
+    expect([...unplaced(nodes)]).toEqual(['b']);
+    expectNoOverlap(displayPositions(nodes));
+    expect(displayPositions(nodes).get('a')).toEqual({ x: 400, y: RANK_STEP });
+  });
+});
+
 describe('treeLayout', () => {
   it('puts the root at the origin and every node in a box of its own', () => {
     const layout = treeLayout(org(3, 2));

@@ -6,7 +6,8 @@
 import type { ChatStream } from '../../client/index.js';
 import { invalid } from '../../core/errors.js';
 import { checkAttachment, encodeAttachments } from '../attachments.js';
-import { createEventPrinter } from '../chat-print.js';
+import type { OrgClient } from '../../client/index.js';
+import { printRunTree } from '../run-tree.js';
 import type { ConnectionFlags } from '../connection.js';
 import { connect, withDefaults, type CommandDeps } from '../deps.js';
 import { findNode, findStructureDetail } from '../resolve.js';
@@ -26,6 +27,8 @@ export interface ChatArgs extends ConnectionFlags {
   attach?: string[];
   /** Follow an existing run instead of sending a message. */
   run?: string;
+  /** Also follow the runs the turn delegates to other nodes, printed indented under each delegation. */
+  follow?: boolean;
 }
 
 async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
@@ -34,10 +37,8 @@ async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
   return text;
 }
 
-/** Streams one run to the output; resolves with the exit code. */
-async function printRun(stream: ChatStream, args: ChatArgs, deps: CommandDeps): Promise<number> {
-  const printer = createEventPrinter(deps);
-  let failed = false;
+/** Streams one run to the output (and with `--follow` the runs it delegates); resolves with the exit code. */
+async function printRun(stream: ChatStream, args: ChatArgs, deps: CommandDeps, client: OrgClient, labelOf?: (roleId: string) => string | undefined): Promise<number> {
   let ended = false;
   let cancelling = false;
   const onSignal = () => {
@@ -50,17 +51,16 @@ async function printRun(stream: ChatStream, args: ChatArgs, deps: CommandDeps): 
   };
   process.on('SIGINT', onSignal);
   try {
-    for await (const { event } of stream) {
-      if (args.json) deps.output.out(JSON.stringify(event));
-      else printer.print(event);
-      if (event.type === 'error') failed = true;
-    }
+    const failed = await printRunTree(stream, {
+      sink: { output: deps.output, write: deps.write, ...(labelOf ? { labelOf } : {}) },
+      ...(args.json ? { json: true } : {}),
+      ...(args.follow ? { follow: (runId: string) => client.followRun(runId) } : {}),
+    });
+    return failed ? EXIT_TURN_ERROR : 0;
   } finally {
     ended = true;
     process.off('SIGINT', onSignal);
-    printer.finish();
   }
-  return failed ? EXIT_TURN_ERROR : 0;
 }
 
 /** Runs `org chat`: non-interactive with `-m`/`--run`, else the Ink app. */
@@ -69,7 +69,7 @@ export async function runChat(args: ChatArgs, partial: Partial<CommandDeps> = {}
   const client = await connect(args, deps);
   const attachments = await Promise.all((args.attach ?? []).map((path) => checkAttachment(path, deps.cwd)));
 
-  if (args.run) return printRun(client.followRun(args.run), args, deps);
+  if (args.run) return printRun(client.followRun(args.run), args, deps, client);
 
   if (args.message !== undefined) {
     if (!args.structure || !args.role) throw invalid('with -m, name the structure and the node: org chat STRUCTURE ROLE -m "…" (list them with: org structures show)');
@@ -79,7 +79,8 @@ export async function runChat(args: ChatArgs, partial: Partial<CommandDeps> = {}
     const node = findNode(structure, args.role);
     const encoded = await encodeAttachments(attachments);
     const stream = await client.chat({ structure_id: structure.id, role_id: node.role_id, message, ...(encoded.length ? { attachments: encoded } : {}) });
-    return printRun(stream, args, deps);
+    const labels = new Map(structure.agents.map((agent) => [agent.role_id, agent.label]));
+    return printRun(stream, args, deps, client, (roleId) => labels.get(roleId));
   }
 
   if (!deps.interactive) throw invalid('org chat needs a terminal; for scripts send one message with: org chat STRUCTURE ROLE -m "…" [--json]');

@@ -14,6 +14,7 @@ import { connect, withDefaults, type CommandDeps } from '../deps.js';
 import { printRows } from '../format.js';
 import { commandLine } from '../quote.js';
 import { describeStructure, findStructure } from '../resolve.js';
+import { changeScope } from '../skill-target.js';
 import { editSkill, homeOf } from '../skills/edit.js';
 import type { DraftActions } from '../ui/drafts/useDrafts.js';
 
@@ -44,19 +45,24 @@ export function draftActions(client: OrgClient, structureId: string, options: Dr
       for (const skill of skills) scopes.set(skill.slug, skill.structure_id);
       return skills;
     },
-    preview: (slug) => client.getSkill(slug),
+    preview: (slug) => client.getSkill(slug, structureId),
     async approve(slug) {
-      const skill = await client.getSkill(slug);
+      const skill = await client.getSkill(slug, structureId);
+      const target = await changeScope(client, skill, async () => structureId);
+      const { structure_id: _scope, ...frontmatter } = skill.frontmatter;
       await client.saveSkill({
-        structure_id: skill.frontmatter.structure_id ?? scopeOf(slug),
+        ...(target !== undefined ? { structure_id: target } : {}),
         slug,
-        frontmatter: { ...skill.frontmatter, status: 'complete' },
+        frontmatter: { ...frontmatter, status: 'complete' },
         body: skill.body,
       });
     },
-    reject: (slug) => client.deleteSkill(slug, scopeOf(slug)),
+    async reject(slug) {
+      const skill = await client.getSkill(slug, structureId);
+      await client.deleteSkill(slug, await changeScope(client, skill, async () => structureId));
+    },
     async restore(slug) {
-      await client.restoreSkill(slug, scopeOf(slug));
+      await client.restoreSkill(slug, await changeScope(client, { frontmatter: { structure_id: scopes.get(slug) } }, async () => structureId));
     },
     async edit(slug) {
       const outcome = await editSkill(slug, {
@@ -130,7 +136,7 @@ export interface DraftDecisionArgs extends ConnectionFlags {
 /** The draft `slug` among the drafts visible to the structure, with the structure's name. */
 async function findDraft(client: OrgClient, args: DraftDecisionArgs, deps: CommandDeps) {
   const structure = await findStructure(client, args.structure, deps.env);
-  const skill = await client.getSkill(args.slug);
+  const skill = await client.getSkill(args.slug, structure.id);
   if (skill.frontmatter.status !== 'draft') {
     throw invalid(`${args.slug} is not a draft (its status is ${skill.frontmatter.status}); list the drafts with: ${commandLine('org', 'drafts', 'list', '-s', structure.name)}`);
   }

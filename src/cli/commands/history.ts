@@ -74,7 +74,7 @@ export interface LogArgs extends ConnectionFlags {
   json?: boolean;
 }
 
-/** Prints the workspace log: decisions and milestones of every node, newest first. */
+/** Prints the workspace log: decisions, milestones and delegations of every node, newest first. */
 export async function runLog(args: LogArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
   const deps = withDefaults(partial);
   const client = await connect(args, deps);

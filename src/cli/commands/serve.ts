@@ -8,7 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { createApp, PACKAGE_ROOT, type App } from '../../app.js';
-import { homePaths, resolveConfig, type ServeFlags } from '../../core/config.js';
+import { homePaths, resolveConfig, type OrgConfig, type ServeFlags } from '../../core/config.js';
 import { readCredentials, saveLogin } from '../../core/credentials.js';
 import { seedBundledSkills, shippedSkills } from '../../core/skills/index.js';
 import { acquireHomeLock } from '../../core/storage/index.js';
@@ -127,6 +127,7 @@ async function listen(app: App, config: ReturnType<typeof resolveConfig>, lock: 
   if (config.storeUrl) output.out(`org: state in PostgreSQL ${redactUrl(config.storeUrl)} as instance ${app.instanceId ?? ''}`);
   if (config.skillsRemote) output.out(`org: skills shared through ${redactUrl(config.skillsRemote)}`);
   if (smtp) output.out(`org: inbound SMTP on ${config.host}:${smtp.port}`);
+  output.out(runtimeLine(config));
 
   if (metricsListener) output.out(`org: metrics at ${baseUrl(config.host, metricsListener.port)}/metrics`);
   else if (config.metrics) output.out(`org: metrics at ${url}/metrics`);
@@ -180,6 +181,25 @@ async function listen(app: App, config: ReturnType<typeof resolveConfig>, lock: 
   return { app, server, url, stop };
 }
 
+/** The start-up line that says what nodes run on. */
+export function runtimeLine(config: Pick<OrgConfig, 'llm'>): string {
+  const containers = 'a node with a container_url runs on its container';
+  if (config.llm) return `org: nodes run on the LLM ${config.llm.model} at ${redactUrl(config.llm.url)} (${containers})`;
+  return `org: nodes run on the built-in local runtime, which follows skills step by step (${containers}; ORG_LLM_URL and ORG_LLM_MODEL connect an LLM)`;
+}
+
+/** At most this many skipped files are named at start-up; `org skills problems` lists them all. */
+const SKIPPED_SHOWN = 10;
+
+/** Start-up lines naming the skill files the library skipped, and why, in words. */
+export function skippedLines(problems: readonly { file: string; message: string; line?: number }[]): string[] {
+  if (problems.length === 0) return [];
+  const lines = problems.slice(0, SKIPPED_SHOWN).map((problem) => `org: skipped skills/${problem.file}${problem.line ? `:${problem.line}` : ''}: ${problem.message}`);
+  const more = problems.length - lines.length;
+  lines.push(`org: ${more > 0 ? `and ${more} more; ` : ''}org skills problems lists the skipped files`);
+  return lines;
+}
+
 /** Runs `org serve` until a signal arrives; resolves with the exit code. */
 export async function serveUntilSignal(flags: ServeCommandFlags, output: Output): Promise<number> {
   const running = await runServe(flags, output, process.env);
@@ -212,7 +232,10 @@ export async function serveUntilSignal(flags: ServeCommandFlags, output: Output)
     // The library loads after the server listens; a library that cannot be read at all
     // (not a bad file: those are problems) ends the server as a failed start would.
     running.app.skills.ready().then(
-      () => output.out(`org: skill library ready (${running.app.skillCount()} skills)`),
+      () => {
+        output.out(`org: skill library ready (${running.app.skillCount()} skills)`);
+        for (const line of skippedLines(running.app.skills.problems())) output.out(line);
+      },
       (error: unknown) => {
         output.err(`org: the skill library could not be loaded: ${error instanceof Error ? error.message : String(error)}`);
         running.stop().then(

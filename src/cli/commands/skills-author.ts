@@ -12,7 +12,7 @@ import { connect, withDefaults, type CommandDeps } from '../deps.js';
 import { editSkill, homeOf, localSkillFile } from '../skills/edit.js';
 import { formatLint, lintFiles, lintSkillText, skillFilesOf, type LintMessage } from '../skills/lint.js';
 import { fillTemplate, skillTemplate } from '../templates.js';
-import { writeScope, type SkillFlags } from '../scope.js';
+import { namedScope, writeScope, type SkillFlags } from '../scope.js';
 
 async function isDir(path: string): Promise<boolean> {
   try {
@@ -81,7 +81,7 @@ export async function runSkillsNew(args: SkillsNewArgs, partial: Partial<Command
   if (local && (await localSkillFile(home, args.slug))) throw exists();
   if (client) {
     try {
-      await client.getSkill(args.slug);
+      await client.getSkill(args.slug, await namedScope(client, args.structure, deps.env));
       throw exists();
     } catch (error) {
       if (!isOrgError(error) || error.code !== 'not_found') throw error;
@@ -107,8 +107,9 @@ export async function runSkillsNew(args: SkillsNewArgs, partial: Partial<Command
   const parsed = parseSkillText(args.slug, text, NEW_DEFAULTS());
   if (!parsed.ok) throw invalid(`the new skill is not valid (${parsed.message}); nothing was saved, your text is in ${draft}`);
   const structureId = parsed.skill.frontmatter.structure_id ?? (await writeScope(client!, args.structure, deps.env));
+  const { structure_id: _scope, ...frontmatter } = parsed.skill.frontmatter;
   // Create-only: a skill someone saved under this slug while the editor was open is never replaced.
-  const skill = await client!.createSkill({ structure_id: structureId, slug: args.slug, frontmatter: parsed.skill.frontmatter, body: parsed.skill.body }).catch((error: unknown) => {
+  const skill = await client!.createSkill({ structure_id: structureId, slug: args.slug, frontmatter, body: parsed.skill.body }).catch((error: unknown) => {
     if (isOrgError(error) && error.code === 'already_exists') {
       throw conflict(`the skill ${args.slug} was created by someone else meanwhile; nothing was saved, your text is in ${draft} (see theirs with  org skills show ${args.slug})`);
     }

@@ -56,7 +56,7 @@ export async function runSkillsExport(args: SkillsExportArgs, partial: Partial<C
   const slugs = args.slugs.length > 0 ? args.slugs : (await client.listSkills({ ...(structureId ? { structure_id: structureId } : {}) })).skills.map((skill) => skill.slug);
   const dir = resolve(deps.cwd, args.to);
   const folders: agentSkills.SkillFolder[] = [];
-  for (const slug of slugs) folders.push(...agentSkills.unzipFolders(await client.exportSkill(slug, structureId)).folders);
+  for (const slug of slugs) folders.push(...(await agentSkills.unzipFolders(await client.exportSkill(slug, structureId))).folders);
   const written = await writeFolders(dir, folders);
   if (args.json) printJson(deps.output, { folders: written });
   else {

@@ -12,7 +12,8 @@ import { printJson, printRows } from '../format.js';
 import { renderMarkdown } from '../markdown.js';
 import { candidateLines, describeCandidate } from '../skills/why.js';
 import { quoteArg } from '../quote.js';
-import { skillScope, writableStructures, type SkillFlags } from '../scope.js';
+import { namedScope, skillScope, writableStructures, writeScope, type SkillFlags } from '../scope.js';
+import { changeScope } from '../skill-target.js';
 
 export type { SkillFlags } from '../scope.js';
 
@@ -62,13 +63,24 @@ export interface SkillsShowArgs extends SkillFlags {
   slug: string;
   raw?: boolean;
   width?: number;
+  /** Only with a version (`--version`, see skills-versions.ts): refused here. */
+  diff?: boolean;
 }
 
 /** Shows a skill: its front matter in brief, then the body rendered for the terminal. */
 export async function runSkillsShow(args: SkillsShowArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
+  if (args.diff) throw invalid('--diff compares a version with the current file: name the version with --version <version> (org skills versions lists them)');
   const deps = withDefaults(partial);
   const client = await connect(args, deps);
-  const skill = await client.getSkill(args.slug);
+  const skill = await client.getSkill(args.slug, await namedScope(client, args.structure, deps.env)).catch(async (error: unknown) => {
+    // A file that is there but does not load is no missing skill: say what is wrong with it.
+    if (!isOrgError(error) || error.code !== 'not_found') throw error;
+    const problem = (await client.skillProblems().catch(() => ({ problems: [] as { file: string; message: string; line?: number }[] }))).problems.find(
+      (entry) => entry.file === `${args.slug}.md` || entry.file.endsWith(`/${args.slug}.md`),
+    );
+    if (!problem) throw error;
+    throw invalid(`skills/${problem.file}${problem.line ? `:${problem.line}` : ''} does not load, so the server skips it: ${problem.message} (fix the file; org skills lint checks it)`);
+  });
   if (args.json) {
     printJson(deps.output, skill);
     return 0;
@@ -133,50 +145,87 @@ export interface SkillsSlugArgs extends SkillFlags {
   slug: string;
 }
 
-/** Deletes a skill (its file moves to skills/.deleted/; restorable). */
+/**
+ * Deletes a skill (its file moves to the deleted area; restorable): the structure's own
+ * skill of the slug, or an instance skill when the caller is the instance administrator
+ * (anyone else is told to fork it: an instance skill is shared by every structure).
+ */
 export async function runSkillsRm(args: SkillsSlugArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
   const deps = withDefaults(partial);
   const client = await connect(args, deps);
-  const skill = await client.getSkill(args.slug);
-  // A structure's own skill is deleted from it; a shared one through any structure the caller may write in.
-  const structureId = skill.frontmatter.structure_id ?? (await writableStructures(client, args.structure, deps.env))[0]!.id;
-  await client.deleteSkill(args.slug, structureId);
+  const scope = () => writeScope(client, args.structure, deps.env);
+  const skill = await client.getSkill(args.slug, await namedScope(client, args.structure, deps.env));
+  await client.deleteSkill(args.slug, await changeScope(client, skill, scope));
   deps.output.out(`deleted ${args.slug} (undo with: org skills restore ${quoteArg(args.slug)})`);
   return 0;
 }
 
 /**
  * Restores the newest deleted version of a skill. Without `-s` it tries each structure
- * the caller may write in: a structure's own skill can only come back through it.
+ * the caller may write in (a structure's own skill comes back through it), then, for the
+ * instance administrator, the instance library.
  */
 export async function runSkillsRestore(args: SkillsSlugArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
   const deps = withDefaults(partial);
   const client = await connect(args, deps);
-  const candidates = await writableStructures(client, args.structure, deps.env);
-  for (const [i, structure] of candidates.entries()) {
+  const admin = (await client.identify()).admin;
+  const candidates: (string | undefined)[] = (await writableStructures(client, args.structure, deps.env).catch((error: unknown) => {
+    if (admin) return [];
+    throw error;
+  })).map((structure) => structure.id);
+  if (admin) candidates.push(undefined);
+  let refusal: unknown;
+  for (const [i, structureId] of candidates.entries()) {
     try {
-      const skill = await client.restoreSkill(args.slug, structure.id);
+      const skill = await client.restoreSkill(args.slug, structureId);
       deps.output.out(`restored ${skill.slug} (${skill.frontmatter.status})`);
       return 0;
     } catch (error) {
-      const last = i === candidates.length - 1;
-      if (last || !isOrgError(error) || (error.code !== 'not_found' && error.code !== 'forbidden')) throw error;
+      const code = isOrgError(error) ? error.code : undefined;
+      if (code !== 'not_found' && code !== 'forbidden' && code !== 'instance_skill') throw error;
+      // "Fork it" says more than "not found" when nothing else comes back.
+      if (code === 'instance_skill' || refusal === undefined) refusal = error;
+      if (i === candidates.length - 1) throw refusal;
     }
   }
   return 0;
 }
 
-/** Lists deleted skills that can be restored. */
-export async function runSkillsDeleted(args: SkillFlags, partial: Partial<CommandDeps> = {}): Promise<number> {
+/** Arguments of `org skills fork`. */
+export interface SkillsForkArgs extends SkillsSlugArgs {
+  /** The copy's slug (default: the original's). */
+  as?: string;
+}
+
+/** Copies an instance skill into a structure as its own skill, which its operators may then change. */
+export async function runSkillsFork(args: SkillsForkArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
+  const deps = withDefaults(partial);
+  const client = await connect(args, deps);
+  const structureId = await writeScope(client, args.structure, deps.env);
+  const skill = await client.forkSkill(args.slug, structureId, args.as);
+  deps.output.out(`forked ${args.slug} into this structure as ${skill.slug}: change it with  org skills edit ${quoteArg(skill.slug)}`);
+  return 0;
+}
+
+/** Flags of `org skills deleted`. */
+export interface SkillsDeletedArgs extends SkillFlags {
+  /** Also the earlier versions that updates replaced (kept beside the deleted ones). */
+  replaced?: boolean;
+}
+
+/** Lists deleted skills that can be restored (`--replaced`: with the versions updates replaced). */
+export async function runSkillsDeleted(args: SkillsDeletedArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
   const deps = withDefaults(partial);
   const client = await connect(args, deps);
   const structureId = await skillScope(client, args.structure, deps.env);
   const { skills } = await client.deletedSkills(structureId);
-  printRows(deps.output, skills, {
+  const shown = args.replaced ? skills : skills.filter((skill) => skill.reason !== 'replaced');
+  printRows(deps.output, shown, {
     json: args.json,
     columns: [
       { header: 'slug', value: (s) => s.slug },
-      { header: 'deleted at', value: (s) => s.deleted_at },
+      { header: args.replaced ? 'when' : 'deleted at', value: (s) => s.deleted_at },
+      ...(args.replaced ? [{ header: 'what', value: (s: (typeof skills)[number]) => (s.reason === 'replaced' ? 'replaced by an update' : 'deleted') }] : []),
       { header: 'name', value: (s) => s.name, max: 60 },
     ],
     empty: 'nothing to restore',
@@ -207,7 +256,7 @@ export async function runSkillsProblems(args: ConnectionFlags & { json?: boolean
 export async function runSkillsHistory(args: SkillsSlugArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
   const deps = withDefaults(partial);
   const client = await connect(args, deps);
-  const { commits } = await client.skillHistory(args.slug);
+  const { commits } = await client.skillHistory(args.slug, await namedScope(client, args.structure, deps.env));
   printRows(deps.output, commits, {
     json: args.json,
     columns: [

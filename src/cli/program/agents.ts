@@ -49,7 +49,7 @@ export function registerAgents(program: Command, ctx: CommandContext): void {
     .addHelpText('after', examples('org agents move sales-sdr exec-coo', 'org agents move "SDR" "COO" -s Demo'))
     .action((node: string, parent: string, flags: AgentsArgs) => run(ctx, { ...flags, node, parent }, async () => (await runners()).runAgentsMove));
 
-  withStructure(withConnection(agents.command('rm <node>').description('delete a childless node; its history and artifacts are archived')))
+  withStructure(withConnection(agents.command('rm <node>').aliases(['delete', 'remove']).description('delete a childless node; its history and artifacts are archived')))
     .addHelpText('after', examples('org agents rm sales-sdr', 'org agents rm "SDR" -s "Acme sales"', 'org agents move sales-sdr-2 exec-coo && org agents rm sales-lead'))
     .action((roleId: string, flags: AgentsArgs) => run(ctx, { ...flags, roleId }, async () => (await runners()).runAgentsRm));
 

@@ -13,7 +13,8 @@ export function registerChat(program: Command, ctx: CommandContext): void {
       .option('-m, --message <text>', 'send one message, print the streamed reply and exit ("-" reads stdin)')
       .option('--json', 'with -m: print each event as one JSON line')
       .option('-a, --attach <path>', 'attach a file (repeatable; interactive: goes with the first message)', collect)
-      .option('--run <run_id>', 'follow an existing run (replays its events, then live)'),
+      .option('--run <run_id>', 'follow an existing run (replays its events, then live)')
+      .option('--follow', 'with -m or --run: also show the runs the turn delegates to other nodes, indented under each delegation'),
   )
     .addHelpText(
       'after',
@@ -22,9 +23,10 @@ export function registerChat(program: Command, ctx: CommandContext): void {
         'org chat Demo exec-ceo',
         'org chat Demo exec-cfo -m "Close the books for March" --attach ledger.csv',
         'org chat Demo exec-cfo -m "/run-month-end-close for March" --json | jq -r .type',
+        'org chat Demo exec-ceo -m "Run the month-end close" --follow   # the CFO\'s and the controller\'s work, indented',
         'echo "Summarise this week" | org chat Demo exec-ceo -m -',
       ) +
-        '\n\nIn the chat: /attach PATH attaches a file to the next message, /<skill-slug> … invokes a skill,\nCtrl-C cancels the running turn and a second Ctrl-C exits. A dropped connection resumes by itself.\nWith -m, stdout carries the reply (steps, text, decisions, summary); progress goes to stderr.',
+        '\n\nIn the chat: /attach PATH attaches a file to the next message, /<skill-slug> … invokes a skill,\nCtrl-C cancels the running turn and a second Ctrl-C exits. A dropped connection resumes by itself.\nWith -m, stdout carries the reply (steps, text, decisions, delegations → <node>: <task>, summary); progress goes to stderr.',
     )
     .action((structure: string | undefined, role: string | undefined, flags: ChatArgs) =>
       run(ctx, { ...flags, ...(structure ? { structure } : {}), ...(role ? { role } : {}) }, async () => (await import('../commands/chat.js')).runChat),
@@ -39,7 +41,7 @@ export function registerChat(program: Command, ctx: CommandContext): void {
       run(ctx, { ...flags, ...(structure ? { structure } : {}), ...(role ? { role } : {}) }, async () => (await import('../commands/history.js')).runHistory),
     );
 
-  withStructure(withConnection(program.command('log').description('the workspace log: decisions and milestones of every node, newest first')))
+  withStructure(withConnection(program.command('log').description('the workspace log: decisions, milestones and delegations of every node, newest first')))
     .option('-n, --limit <n>', 'how many entries (1–500, default 50)', positiveInt)
     .option('--json', 'print JSON')
     .addHelpText('after', examples('org log', 'org log -s Demo -n 20'))

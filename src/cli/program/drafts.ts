@@ -16,15 +16,15 @@ export function registerDrafts(program: Command, ctx: CommandContext): void {
         '\n\nKeys of the queue: a approve · e edit · r reject · u undo a reject · s skip · ↑/↓ move · q quit',
     );
 
-  withConnection(drafts.command('review [structure]', { isDefault: true }).description('the interactive review queue (lists the drafts when not in a terminal)'))
+  withStructure(withConnection(drafts.command('review [structure]', { isDefault: true }).description('the interactive review queue (lists the drafts when not in a terminal)')))
     .option('--json', 'list the drafts as JSON instead')
     .option('--home <dir>', 'home folder whose skills/ files are edited in place when present (env ORG_HOME)')
     .option('--remote', 'always edit through the API')
     .action((structure: string | undefined, flags: DraftsArgs) => run(ctx, { ...flags, ...(structure ? { structure } : {}) }, async () => (await runners()).runDrafts));
 
-  withConnection(drafts.command('list [structure]').description('list the drafts waiting for review'))
+  withStructure(withConnection(drafts.command('list [structure]').description('list the drafts waiting for review')))
     .option('--json', 'print JSON')
-    .addHelpText('after', examples('org drafts list', 'org drafts list Demo --json'))
+    .addHelpText('after', examples('org drafts list', 'org drafts list -s Demo --json', 'org drafts list Demo'))
     .action((structure: string | undefined, flags: DraftsArgs) => run(ctx, { ...flags, list: true, ...(structure ? { structure } : {}) }, async () => (await runners()).runDrafts));
 
   withStructure(withConnection(drafts.command('approve <slug>').description('approve a draft: it becomes complete and agents match it')))

@@ -31,6 +31,8 @@ export function registerServers(program: Command, ctx: CommandContext): void {
       'let containers, tool URLs and webhooks be called on these addresses too: loopback, private, an address or a CIDR range (cloud metadata addresses only when named exactly); repeatable (env ORG_EGRESS_ALLOW, comma separated; default none: only public addresses)',
       (value: string, previous: string[] = []) => [...previous, value],
     )
+    .option('--max-queued-turns <n>', 'turns a node may have running or waiting; more messages get 429 with Retry-After (env ORG_MAX_QUEUED_TURNS; default 20)')
+    .option('--artifact-quota <MiB>', 'megabytes the artifact shelves of one structure may hold (attachments and agents\' files); past it uploads get 413/507 (env ORG_ARTIFACT_QUOTA; default 512)')
     .option('--metrics', 'serve Prometheus metrics at GET /metrics (env ORG_METRICS=1)')
     .option('--metrics-port <port>', 'serve GET /metrics on this separate port instead of the API port (env ORG_METRICS_PORT)')
     .option('--store <url>', 'keep all service state in PostgreSQL, shared by every instance naming it: postgres://user:pass@host:port/db (env ORG_STORE_URL)')

@@ -26,7 +26,7 @@ export function registerSharing(program: Command, ctx: CommandContext): void {
     .option('--json', 'print JSON')
     .addHelpText('after', examples('org members role ana@example.com owner', 'org members role 1a2b3c4d viewer -s Demo'))
     .action((member: string, role: string, flags: MemberRoleArgs) => run(ctx, { ...flags, member, role }, async () => (await runners()).runMemberRole));
-  withStructure(withConnection(members.command('rm <member>').description('remove a member (by e-mail or user id); the last owner cannot be removed')))
+  withStructure(withConnection(members.command('rm <member>').aliases(['delete', 'remove']).description('remove a member (by e-mail or user id); the last owner cannot be removed')))
     .addHelpText('after', examples('org members rm bo@example.com'))
     .action((member: string, flags: StructureFlags) => run(ctx, { ...flags, member }, async () => (await runners()).runMemberRemove));
 

@@ -2,14 +2,16 @@
 import type { Command } from 'commander';
 import type { SkillsEditArgs, SkillsLintArgs, SkillsNewArgs } from '../commands/skills-author.js';
 import type { SkillsGapsArgs } from '../commands/skills-gaps.js';
+import type { SkillsRestoreVersionArgs, SkillsShowVersionArgs, SkillsVersionsArgs } from '../commands/skills-versions.js';
 import type { SkillsExportArgs, SkillsImportArgs } from '../commands/skills-transfer.js';
-import type { SkillFlags, SkillsListArgs, SkillsSearchArgs, SkillsShowArgs, SkillsSlugArgs } from '../commands/skills.js';
+import type { SkillFlags, SkillsDeletedArgs, SkillsForkArgs, SkillsListArgs, SkillsSearchArgs, SkillsShowArgs, SkillsSlugArgs } from '../commands/skills.js';
 import { collect, examples, positiveInt, run, withConnection, withStructure, type CommandContext } from './common.js';
 
 const readers = () => import('../commands/skills.js');
 const authors = () => import('../commands/skills-author.js');
 const transfer = () => import('../commands/skills-transfer.js');
 const gaps = () => import('../commands/skills-gaps.js');
+const versions = () => import('../commands/skills-versions.js');
 
 /** Registers `org skills …` and returns the `skills` command (other files add subcommands to it). */
 export function registerSkills(program: Command, ctx: CommandContext): Command {
@@ -26,11 +28,16 @@ export function registerSkills(program: Command, ctx: CommandContext): Command {
     .addHelpText('after', examples('org skills list', 'org skills list --status draft --json', 'org skills list -s Demo --tag finance'))
     .action((flags: SkillsListArgs) => run(ctx, flags, async () => (await readers()).runSkillsList));
 
-  withConnection(skills.command('show <slug>').description('show a skill, its markdown rendered for the terminal'))
-    .option('--raw', 'print the markdown body as it is')
+  withStructure(withConnection(skills.command('show <slug>').description('show a skill, its markdown rendered for the terminal (the structure’s own, else the instance skill)')))
+    .option('--raw', 'print the markdown body as it is (with --version: the version’s whole file)')
     .option('--json', 'print the skill record as JSON')
-    .addHelpText('after', examples('org skills show run-month-end-close', 'org skills show run-month-end-close --raw | less'))
-    .action((slug: string, flags: SkillsShowArgs) => run(ctx, { ...flags, slug }, async () => (await readers()).runSkillsShow));
+    .option('--version <version>', 'show this version instead (a commit or kept copy, as org skills versions lists them)')
+    .option('--diff', 'with --version: a unified diff from that version to the current file')
+    .addHelpText('after', examples('org skills show run-month-end-close', 'org skills show run-month-end-close --raw | less', 'org skills show run-month-end-close --version 1a2b3c4d --diff'))
+    .action((slug: string, flags: SkillsShowArgs & { version?: string }) => {
+      if (flags.version !== undefined) return run(ctx, { ...flags, slug, version: flags.version } satisfies SkillsShowVersionArgs, async () => (await versions()).runSkillsShowVersion);
+      return run(ctx, { ...flags, slug }, async () => (await readers()).runSkillsShow);
+    });
 
   withStructure(withConnection(skills.command('search <query...>').description('rank the complete skills an agent would match, with score and reason')))
     .option('-n, --limit <n>', 'how many matches (1–50, default 5)', positiveInt)
@@ -62,7 +69,7 @@ export function registerSkills(program: Command, ctx: CommandContext): Command {
     .addHelpText('after', examples('org skills lint', 'org skills lint skills/plan-offsite.md', 'org skills lint --strict && git commit'))
     .action((paths: string[], flags: Omit<SkillsLintArgs, 'paths'>) => run(ctx, { ...flags, paths }, async () => (await authors()).runSkillsLint));
 
-  withStructure(withConnection(skills.command('rm <slug>').description('delete a skill (its file moves to skills/.deleted/; restorable)')))
+  withStructure(withConnection(skills.command('rm <slug>').aliases(['delete', 'remove']).description('delete a skill of the structure (its file moves to the deleted area; restorable); instance skills: the instance administrator')))
     .addHelpText('after', examples('org skills rm old-onboarding', 'org skills restore old-onboarding'))
     .action((slug: string, flags: SkillsSlugArgs) => run(ctx, { ...flags, slug }, async () => (await readers()).runSkillsRm));
 
@@ -70,20 +77,35 @@ export function registerSkills(program: Command, ctx: CommandContext): Command {
     .addHelpText('after', examples('org skills deleted', 'org skills restore old-onboarding'))
     .action((slug: string, flags: SkillsSlugArgs) => run(ctx, { ...flags, slug }, async () => (await readers()).runSkillsRestore));
 
+  withStructure(withConnection(skills.command('fork <slug>').description('copy an instance skill into the structure as its own skill, which you may then change')))
+    .option('--as <slug>', 'slug of the copy (default: the same slug, which then replaces the original for this structure)')
+    .addHelpText('after', examples('org skills fork chase-overdue-invoices', 'org skills fork chase-overdue-invoices --as chase-invoices-our-way -s Finance'))
+    .action((slug: string, flags: SkillsForkArgs) => run(ctx, { ...flags, slug }, async () => (await readers()).runSkillsFork));
+
   withStructure(withConnection(skills.command('deleted').description('list deleted skills that can be restored')))
+    .option('--replaced', 'also list the earlier versions that updates replaced (kept in skills/.deleted/ too)')
     .option('--json', 'print JSON')
-    .addHelpText('after', examples('org skills deleted'))
-    .action((flags: SkillFlags) => run(ctx, flags, async () => (await readers()).runSkillsDeleted));
+    .addHelpText('after', examples('org skills deleted', 'org skills deleted --replaced'))
+    .action((flags: SkillsDeletedArgs) => run(ctx, flags, async () => (await readers()).runSkillsDeleted));
 
   withConnection(skills.command('problems').description('skill files the server could not load, and why'))
     .option('--json', 'print JSON')
     .addHelpText('after', examples('org skills problems', 'org skills lint skills/   # the same checks, locally'))
     .action((flags: { json?: boolean }) => run(ctx, flags, async () => (await readers()).runSkillsProblems));
 
-  withConnection(skills.command('history <slug>').description('git commits of a skill file'))
+  withStructure(withConnection(skills.command('history <slug>').description('git commits of a skill file')))
     .option('--json', 'print JSON')
     .addHelpText('after', examples('org skills history run-month-end-close'))
     .action((slug: string, flags: SkillsSlugArgs) => run(ctx, { ...flags, slug }, async () => (await readers()).runSkillsHistory));
+
+  withStructure(withConnection(skills.command('versions <slug>').description('versions of a skill, newest first: git commits of its file, and the texts updates replaced')))
+    .option('--json', 'print JSON')
+    .addHelpText('after', examples('org skills versions run-month-end-close', 'org skills show run-month-end-close --version 1a2b3c4d --diff'))
+    .action((slug: string, flags: SkillsVersionsArgs) => run(ctx, { ...flags, slug }, async () => (await versions()).runSkillsVersions));
+
+  withStructure(withConnection(skills.command('restore-version <slug> <version>').description('write a version back as the skill’s next version (refused if the skill changed meanwhile)')))
+    .addHelpText('after', examples('org skills versions run-month-end-close', 'org skills restore-version run-month-end-close 1a2b3c4d'))
+    .action((slug: string, version: string, flags: SkillFlags) => run(ctx, { ...flags, slug, version } satisfies SkillsRestoreVersionArgs, async () => (await versions()).runSkillsRestoreVersion));
 
   withStructure(withConnection(skills.command('export [slugs...]').description('write skills as Agent Skills folders (<name>/SKILL.md) into a folder')))
     .option('--to <dir>', 'folder the skill folders go into, e.g. .claude/skills')

@@ -24,7 +24,7 @@ export function registerWebhooks(program: Command, ctx: CommandContext): void {
     .option('--json', 'print JSON')
     .action((flags: WebhooksArgs) => run(ctx, flags, async () => (await runners()).runWebhooksList));
 
-  withStructure(withConnection(webhooks.command('remove <webhook>').description('remove a webhook by id, id prefix or URL')))
+  withStructure(withConnection(webhooks.command('remove <webhook>').aliases(['rm', 'delete']).description('remove a webhook by id, id prefix or URL')))
     .action((webhook: string, flags: WebhooksArgs) => run(ctx, { ...flags, webhook }, async () => (await runners()).runWebhooksRemove));
 
   withStructure(withConnection(webhooks.command('deliveries <webhook>').description('a webhook’s deliveries: status, response codes, attempts')))

@@ -6,6 +6,7 @@
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { changeScope } from '../skill-target.js';
 import type { OrgClient } from '../../client/index.js';
 import type { Skill } from '../../client/types.js';
 import { invalid } from '../../core/errors.js';
@@ -44,7 +45,7 @@ export interface EditOptions {
   /** The home folder to look for a local file in (undefined: always go through the API). */
   home?: string;
   openEditor: (file: string) => Promise<void>;
-  /** The structure to save an unscoped skill from (operator rights needed there). */
+  /** The structure the edit is for: its own skill of the slug is edited, else the instance skill (operator rights needed there). */
   structureId: () => Promise<string>;
 }
 
@@ -55,7 +56,7 @@ export async function editSkill(slug: string, options: EditOptions): Promise<Edi
     await options.openEditor(local);
     return { kind: 'local', file: local, messages: lintSkillText(local, await readFile(local, 'utf8')) };
   }
-  const skill = await options.client.getSkill(slug);
+  const skill = await options.client.getSkill(slug, await options.structureId());
   const dir = await mkdtemp(join(tmpdir(), 'org-edit-'));
   const file = join(dir, `${slug}.md`);
   const original = serializeSkill(skill.frontmatter, skill.body);
@@ -80,7 +81,8 @@ async function saveEditedText(slug: string, text: string, file: string, before: 
     difficulty: before.frontmatter.difficulty,
   });
   if (!parsed.ok) throw invalid(`the edited skill is not valid (${parsed.message}); nothing was saved, your text is in ${file}`);
-  const structureId = parsed.skill.frontmatter.structure_id ?? before.frontmatter.structure_id ?? (await options.structureId());
-  const { skill } = await options.client.saveSkill({ structure_id: structureId, slug, frontmatter: parsed.skill.frontmatter, body: parsed.skill.body });
+  const structureId = await changeScope(options.client, before, options.structureId);
+  const { structure_id: _scope, ...frontmatter } = parsed.skill.frontmatter;
+  const { skill } = await options.client.saveSkill({ ...(structureId !== undefined ? { structure_id: structureId } : {}), slug, frontmatter, body: parsed.skill.body });
   return skill;
 }

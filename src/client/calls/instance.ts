@@ -26,9 +26,9 @@ export const instanceCalls = {
    */
   async whoami(this: ClientBase & StructureCalls, request?: RequestOptions): Promise<WhoAmI> {
     const me = await identify(this, request);
-    if (me.kind === 'mcp') return { kind: me.kind, structures: [] };
+    if (me.kind === 'mcp') return { kind: me.kind, admin: false, structures: [] };
     const { structures } = await this.listStructures(request);
-    return { kind: me.kind, ...(me.user ? { email: me.user.email } : {}), structures };
+    return { kind: me.kind, admin: me.admin === true, ...(me.user ? { email: me.user.email } : {}), structures };
   },
 
   /** `POST /api/org/users` (administrator only): the new user's token is shown once. */

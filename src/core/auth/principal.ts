@@ -14,7 +14,8 @@ import type { PublicUser, UserService } from './users.js';
 /** The authenticated caller. */
 export type Principal =
   | { kind: 'admin'; id: 'admin' }
-  | { kind: 'user'; id: string; user: PublicUser }
+  /** A user; `admin` when the user is an instance administrator (API.md §10). */
+  | { kind: 'user'; id: string; user: PublicUser; admin: boolean }
   | { kind: 'mcp'; id: string; key: McpKeyRecord }
   /** A run-scoped bearer of a container turn (API.md §10): it acts for its run, in its structure. */
   | { kind: 'run'; id: string; run: RunTokenRecord };
@@ -110,9 +111,17 @@ export class AccessControl {
     return { role };
   }
 
-  /** Requires the instance administrator. */
+  /**
+   * True for the instance administrator: the `ORG_ADMIN_TOKEN` bearer, or a user with
+   * `admin` (the first start's user). Only they change instance skills (API.md §10).
+   */
+  isInstanceAdmin(principal: Principal): boolean {
+    return principal.kind === 'admin' || (principal.kind === 'user' && principal.admin);
+  }
+
+  /** Requires the instance administrator (the admin token, or a user who is one). */
   requireAdmin(principal: Principal): void {
-    if (principal.kind !== 'admin') throw forbidden('only the instance administrator may do this');
+    if (!this.isInstanceAdmin(principal)) throw forbidden('only the instance administrator may do this');
   }
 
   /** Requires a user or the administrator (not an MCP node key or a run token). */
@@ -163,7 +172,7 @@ function describe(action: Action): string {
   }
 }
 
-/** The principal of a signed-in user (the public members of the record only). */
-function userPrincipal(user: { id: string; email: string; created_at: string }): Principal {
-  return { kind: 'user', id: user.id, user: { id: user.id, email: user.email, created_at: user.created_at } };
+/** The principal of a signed-in user (the public members of the record only, and whether it is an administrator). */
+function userPrincipal(user: { id: string; email: string; created_at: string; admin?: true }): Principal {
+  return { kind: 'user', id: user.id, user: { id: user.id, email: user.email, created_at: user.created_at }, admin: user.admin === true };
 }

@@ -14,6 +14,12 @@ export interface UserRecord {
    * an acceptance cut short by a crash never returned the token: the retry gets a new one.
    */
   invite_id?: string;
+  /**
+   * An instance administrator (API.md §10): may change the instance skills, like
+   * `ORG_ADMIN_TOKEN`. The user the first start of a home creates is one; users created
+   * later are not.
+   */
+  admin?: true;
 }
 
 /** The user storage contract, one implementation per backend; a shared contract suite runs against each. */

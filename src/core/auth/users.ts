@@ -62,9 +62,10 @@ export class UserService {
 
   /**
    * Creates a user and returns it with its token (shown once). 409 when the address is
-   * taken. `inviteId` records the invite whose acceptance creates it.
+   * taken. `inviteId` records the invite whose acceptance creates it; `admin` makes it an
+   * instance administrator (the first start's user).
    */
-  async create(email: string, options: { inviteId?: string } = {}): Promise<{ user: PublicUser; token: string }> {
+  async create(email: string, options: { inviteId?: string; admin?: boolean } = {}): Promise<{ user: PublicUser; token: string }> {
     const token = mintToken('user');
     const record: UserRecord = {
       id: this.ids(),
@@ -72,6 +73,7 @@ export class UserService {
       token_hash: hashToken(token),
       created_at: isoNow(this.clock),
       ...(options.inviteId ? { invite_id: options.inviteId } : {}),
+      ...(options.admin ? { admin: true as const } : {}),
     };
     await this.users.insert(record);
     this.byHash.set(record.token_hash, record);
@@ -139,6 +141,11 @@ export class UserService {
     if (generation !== this.generation) return this.byTokenHash(hash);
     if (user) this.byHash.set(hash, user);
     return user;
+  }
+
+  /** True when the user with this id is an instance administrator. */
+  async isAdmin(id: string): Promise<boolean> {
+    return (await this.users.byId(id))?.admin === true;
   }
 
   /** The user with this id. */

@@ -198,7 +198,9 @@ export class RunAppender {
     entry.last = seq;
     entry.types |= typeBit(input.type);
     entry.lastType = input.type;
-    entry.lastJson = json;
+    // Kept for the terminal event only: a relayed event's text is a slice of the whole
+    // received chunk, which it would keep alive until the batch is written.
+    if (isTerminal(input)) entry.lastJson = json;
     if (input.type === 'decision' || input.type === 'milestone') (entry.logged ??= []).push(input);
     return input.type === 'text' ? input.content : undefined;
   }

@@ -7,29 +7,30 @@
  * `ChatDirectory`. The turn itself runs in turn-runner.ts, history pages are read in
  * history-page.ts and recovery is recovery.ts.
  */
-import { join } from 'node:path';
 import { OrgError, conflict, notFound } from '../errors.js';
-import type { AgentRuntime, Turn } from '../runtimes/types.js';
+import type { AgentRuntime } from '../runtimes/types.js';
 import { KeyedMutex } from '../storage/index.js';
-import { BoundedCache, isoNow, uuid, type Clock, type IdGenerator, systemClock } from '../util/index.js';
+import { uuid, type Clock, type IdGenerator, systemClock } from '../util/index.js';
 import { errorFields, type Log } from '../util/log.js';
 import type { NodeRecord } from '../structures/types.js';
-import { RunAppender } from './appender.js';
-import { FsArtifactShelf, type ArtifactShelf, type DecodedAttachment } from './artifacts.js';
+import type { ArtifactShelf, DecodedAttachment } from './artifacts.js';
 import type { EncodedEvent } from './encoded.js';
-import { endRecordOf } from './end-record.js';
 import { historyPage } from './history-page.js';
 import { LiveRuns, type LiveRun } from './live-runs.js';
 import { outcomeOf, RunObservers, type RunObserver, type TraceCarrier } from './observer.js';
 import type { ChatActivity, ChatDirectory, ChatSkills, RunCredentials } from './ports.js';
-import { DELEGATION_DEPTH, type DelegatedBy } from '../schemas/delegation.js';
-import { Delegator, rootLineage, type Delegation, type DelegationRequest, type RunLineage } from './delegation/index.js';
+import { DELEGATION_DEPTH } from '../schemas/delegation.js';
+import { Delegator, type Delegation, type DelegationRequest, type RunLineage } from './delegation/index.js';
 import { recoverOpenRuns } from './recovery.js';
-import { Run } from './run.js';
+import type { Run } from './run.js';
+import { startRun, type RunStartDeps } from './run-start.js';
+import { DEFAULT_ARTIFACT_QUOTA } from './shelf-quota.js';
+import { NodeShelves } from './shelves.js';
+import { DEFAULT_MAX_QUEUED_TURNS, TurnQueueLimit } from './turn-queue.js';
 import type { ChatStore, MessagePage, RunLocation } from './store.js';
-import { logEntriesOf, runTurn, type TurnRunnerDeps } from './turn-runner.js';
+import type { TurnRunnerDeps } from './turn-runner.js';
 import type { EventInput, HistoryMessage, MessageAuthor } from './types.js';
-import { NodeLines, waitingThought } from './waiting.js';
+import { NodeLines } from './waiting.js';
 
 /** Picks the runtime for a node (container, LLM or local). */
 export type RuntimeRouter = (node: NodeRecord) => AgentRuntime;
@@ -48,6 +49,10 @@ export interface ChatEngineOptions {
   recentRunBytes?: number;
   /** How many artifact shelves are kept open (default 256). */
   shelves?: number;
+  /** Open turns (running or waiting) a node may have; more are refused with 429 (default 20). */
+  maxQueuedTurns?: number;
+  /** Bytes the artifact shelves of one structure may hold (default 512 MiB). */
+  artifactQuota?: number;
   /** Opens a node's artifact shelf (default: the filesystem shelf in the node's folder). */
   openShelf?: (structureId: string, nodeId: string) => ArtifactShelf;
   /** Approximate bytes of artifact listings kept open (default 4 MiB). */
@@ -81,16 +86,15 @@ export interface SendInput {
   traceContext?: TraceCarrier;
 }
 
-/** How many recent messages a runtime receives. */
-const TURN_HISTORY = 20;
-
 /** Runs chat turns, one at a time per node in arrival order; each run numbers, persists and fans out its events; `recover` closes runs a stopped process left open. */
 export class ChatEngine {
   private readonly runs: LiveRuns;
   private recovering: Promise<number> | undefined;
   private readonly stopCancels: () => void;
-  private readonly shelves: BoundedCache<string, ArtifactShelf>;
+  private readonly shelves: NodeShelves;
   private readonly queue = new KeyedMutex();
+  /** Places in each node's queue (the cap on open turns). */
+  private readonly places: TurnQueueLimit;
   /** The open runs of each node, for the `thought` of a message that waits. */
   private readonly lines = new NodeLines();
   private readonly clock: Clock;
@@ -98,6 +102,7 @@ export class ChatEngine {
   private readonly onError: (error: unknown) => void;
   private readonly observers: RunObservers;
   private readonly turns: TurnRunnerDeps;
+  private readonly starts: RunStartDeps;
   private readonly delegator: Delegator;
   private readonly stopNotes: () => void;
   private closing = false;
@@ -112,7 +117,15 @@ export class ChatEngine {
       options.store.cluster?.onCancel((runId, reason, by) => {
         if (this.runs.has(runId)) this.cancel(runId, reason, by).catch(() => undefined);
       }) ?? (() => undefined);
-    this.shelves = new BoundedCache({ maxEntries: options.shelves ?? 256, maxBytes: options.shelfBytes ?? 4 * 1024 * 1024 });
+    this.shelves = new NodeShelves({
+      directory: options.directory,
+      clock: this.clock,
+      ...(options.openShelf ? { openShelf: options.openShelf } : {}),
+      maxOpen: options.shelves ?? 256,
+      maxBytes: options.shelfBytes ?? 4 * 1024 * 1024,
+      quotaBytes: options.artifactQuota ?? DEFAULT_ARTIFACT_QUOTA,
+    });
+    this.places = new TurnQueueLimit(options.maxQueuedTurns ?? DEFAULT_MAX_QUEUED_TURNS);
     this.observers = new RunObservers(this.onError);
     const shared = options.store.cluster?.delegations;
     this.delegator = new Delegator({
@@ -141,6 +154,19 @@ export class ChatEngine {
       shelfOf: (s, n) => this.shelfOf(s, n),
       delegate: (where, request) => this.delegator.delegate(where, request),
       ...(credentials ? { credentials } : {}),
+      onError: this.onError,
+    };
+    this.starts = {
+      store,
+      shelves: this.shelves,
+      runs: this.runs,
+      lines: this.lines,
+      queue: this.queue,
+      observers: this.observers,
+      turns: this.turns,
+      clock: this.clock,
+      ids: this.ids,
+      ended: (entry) => this.ended(entry),
       onError: this.onError,
     };
   }
@@ -183,11 +209,7 @@ export class ChatEngine {
 
   /** The artifact shelf of a node (by ids). */
   shelfOf(structureId: string, nodeId: string): ArtifactShelf {
-    const key = `${structureId}/${nodeId}`;
-    const shelf = this.shelves.get(key) ?? this.options.openShelf?.(structureId, nodeId) ?? new FsArtifactShelf(this.options.directory.nodeDir(structureId, nodeId), this.clock);
-    // Re-measured on every use: a shelf's listing grows with its artifacts.
-    this.shelves.set(key, shelf, shelf.bytes);
-    return shelf;
+    return this.shelves.of(structureId, nodeId);
   }
 
   /**
@@ -209,64 +231,30 @@ export class ChatEngine {
     return this.delegator.delegate(parent, request, attachments);
   }
 
-  /** `send`, for a delegated turn with the lineage of the run that delegated it. */
+  /** `send`, for a delegated turn with the lineage of the run that delegated it: registered and queued at once, resolved once recorded. */
   private async accept(input: SendInput, delegatedFrom?: RunLineage): Promise<Run> {
     // Retry-After: another instance (behind the same load balancer) takes the message now.
     if (this.closing) throw new OrgError('unavailable', 'the server is shutting down; send the message again in a moment', { retryAfter: 1 });
     const node = this.options.directory.node(input.structureId, input.roleId);
-    const where: RunLocation = { runId: this.ids(), structureId: input.structureId, nodeId: node.id, roleId: node.role_id };
-    const link = { runId: where.runId, nodeId: node.id, roleId: node.role_id };
-    const lineage: RunLineage = delegatedFrom ? { ...delegatedFrom, chain: [...delegatedFrom.chain, link] } : rootLineage(link, input.author?.kind === 'user' ? input.author.id : undefined);
-    const parent = delegatedFrom?.chain.at(-1);
-    const delegatedBy: DelegatedBy | undefined = parent && { role_id: parent.roleId, run_id: parent.runId, root_run_id: lineage.chain[0]!.runId };
-    const shelf = this.shelfOf(input.structureId, node.id);
-    const staged: Turn['attachments'] = [];
-    for (const attachment of input.attachments ?? []) {
-      const info = await shelf.write(attachment.name, attachment.data, attachment.content_type, { runId: where.runId, source: 'attachment' });
-      staged.push({ name: info.name, content_type: info.content_type, size: info.size, path: join(shelf.dir, info.name) });
+    // A place in the node's queue first (429 when it is full), given back when the turn ends.
+    const release = this.places.take(node.id, node.role_id);
+    try {
+      const run = await startRun(this.starts, input, node, delegatedFrom);
+      run.done.then(release, release);
+      return run;
+    } catch (error) {
+      release();
+      throw error;
     }
-    const now = isoNow(this.clock);
-    const run = new Run(where, delegatedBy);
-    const appender = new RunAppender(run, this.options.store.eventWriter(where), () => isoNow(this.clock), {
-      logged: (events) => {
-        const entries = logEntriesOf(run, events);
-        return entries ? this.options.directory.appendLog(run.structureId, entries) : undefined;
-      },
-      end: (terminal, text, truncated) => this.options.store.endRun(where, endRecordOf(where.runId, terminal, text, truncated)),
-      onError: this.onError,
-    });
-    const history = await this.options.store.messages(where, { limit: TURN_HISTORY });
-    await this.options.store.startRun(
-      where,
-      {
-        id: this.ids(),
-        run_id: where.runId,
-        text: input.message,
-        attachments: staged.map(({ name, content_type, size }) => ({ name, content_type, size })),
-        created_at: now,
-        ...(input.origin ? { origin: input.origin } : {}),
-        ...(delegatedBy ? { delegated_by: delegatedBy } : {}),
-        ...(input.author ? { author: input.author } : {}),
-      },
-      { id: this.ids(), run_id: where.runId, created_at: now },
-      lineage.startedBy ? { startedBy: lineage.startedBy } : {},
-    );
-    const entry: LiveRun = { run, appender, lineage, delegations: 0, children: new Set(), delegated: new Set() };
-    this.runs.add(entry);
-    this.observers.notify('queued', run, input.traceContext);
-    void run.done.then(() => {
-      this.runs.retire(entry);
-      this.options.credentials?.end(run.id);
-      this.observers.notify('finished', run, outcomeOf(run), entry.runtime);
-      // What the run delegated and did not wait for stops with it.
-      this.cascade(entry).catch(this.onError);
-    });
-    // A message to a busy node says at once what it waits for (its stream would be silent otherwise).
-    const ahead = this.lines.join(node.id, run);
-    if (ahead.length > 0) await appender.append({ type: 'thought', content: waitingThought(ahead) });
-    const queued = { message: input.message, attachments: staged, history };
-    this.queue.run(node.id, () => this.observers.within(run, () => runTurn(this.turns, entry, queued))).catch(this.onError);
-    return run;
+  }
+
+  /** What happens when a run ends: it is kept among the recent ones, its credentials end, observers hear it, and what it delegated stops. */
+  private ended(entry: LiveRun): void {
+    this.runs.retire(entry);
+    this.options.credentials?.end(entry.run.id);
+    this.observers.notify('finished', entry.run, outcomeOf(entry.run), entry.runtime);
+    // What the run delegated and did not wait for stops with it.
+    this.cascade(entry).catch(this.onError);
   }
 
   /**

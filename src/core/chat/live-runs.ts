@@ -54,6 +54,11 @@ export class LiveRuns {
     this.live.set(entry.run.id, entry);
   }
 
+  /** Forgets a run that never started (its record failed). */
+  drop(entry: LiveRun): void {
+    if (this.live.get(entry.run.id) === entry) this.live.delete(entry.run.id);
+  }
+
   /** A run of this process that has finished: it is kept among the recent ones. */
   retire(entry: LiveRun): void {
     this.live.delete(entry.run.id);

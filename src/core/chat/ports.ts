@@ -61,7 +61,8 @@ export interface ChatDirectory {
 
 /** Which nodes are working (node `state`). */
 export interface ChatActivity {
-  begin(nodeId: string, structureId: string): void;
+  /** A turn of the node starts; `workingFor`: the role id of the node that delegated it. */
+  begin(nodeId: string, structureId: string, workingFor?: string): void;
   end(nodeId: string, structureId: string): void;
   /** `working` while a turn of the node runs. */
   stateOf(nodeId: string): 'idle' | 'working';

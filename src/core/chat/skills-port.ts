@@ -2,7 +2,7 @@
  * The skill library as the chat engine sees it (`ChatSkills`), over the skill store:
  * the chat lookup, skills with their steps' text, and storage of learned drafts.
  */
-import { isValidSlug, stepSections, visibleTo, type SkillStore } from '../skills/index.js';
+import { isValidSlug, stepSections, type SkillStore } from '../skills/index.js';
 import type { TurnSkill } from '../runtimes/types.js';
 import type { ChatSkills, LearnedDraft } from './ports.js';
 
@@ -29,8 +29,8 @@ export function createChatSkills(store: SkillStore): ChatSkills {
     },
     async read(slug, structureId, score = 0): Promise<TurnSkill | undefined> {
       if (!isValidSlug(slug)) return undefined;
-      const skill = await store.get(slug);
-      if (!skill || !visibleTo(skill.frontmatter.structure_id, structureId)) return undefined;
+      const skill = await store.get(slug, structureId);
+      if (!skill) return undefined;
       return {
         slug: skill.slug,
         name: skill.frontmatter.name,
@@ -43,16 +43,19 @@ export function createChatSkills(store: SkillStore): ChatSkills {
     },
     async readRaw(slug, structureId) {
       if (!isValidSlug(slug)) return undefined;
-      const skill = await store.get(slug);
-      if (!skill || !visibleTo(skill.frontmatter.structure_id, structureId)) return undefined;
+      const skill = await store.get(slug, structureId);
+      if (!skill) return undefined;
       return { slug: skill.slug, frontmatter: { ...skill.frontmatter }, body: skill.body };
     },
     async learnDraft(draft: LearnedDraft) {
       await store.ready();
       const base = normalizeSlug(draft.slug);
       let slug = base;
-      const broken = new Set(store.problems().map((problem) => problem.file));
-      const taken = async (candidate: string) => broken.has(`${candidate}.md`) || (await store.get(candidate)) !== undefined;
+      // Taken as this structure sees slugs: its own skills and the instance library's
+      // (another structure's skills are in another folder, and never looked at).
+      const broken = new Set(store.problems({ structureId: draft.structureId }).map((problem) => problem.file));
+      const taken = async (candidate: string) =>
+        broken.has(`${candidate}.md`) || broken.has(`${draft.structureId}/${candidate}.md`) || (await store.get(candidate, draft.structureId)) !== undefined;
       for (let n = 2; await taken(slug); n++) slug = `${base}-${n}`;
       await store.upsert({
         slug,

@@ -52,14 +52,14 @@ export async function runTurn(deps: TurnRunnerDeps, entry: LiveRun, queued: Queu
   await deps.store.cluster?.awaitTurn(run.where, run.controller.signal);
   if (appender.sealed) return;
   const wasIdle = deps.activity.stateOf(run.nodeId) === 'idle';
-  deps.activity.begin(run.nodeId, run.structureId);
+  deps.activity.begin(run.nodeId, run.structureId, run.delegatedBy?.role_id);
   if (wasIdle) deps.observers.notify('nodeState', run.where, 'working');
   try {
     const structure = deps.directory.structure(run.structureId);
     const node = structure.agents.find((candidate) => candidate.id === run.nodeId);
     if (!node) throw new OrgError('not_found', `node ${run.roleId} was deleted before its turn started`);
     const turn = await enrich({ runId: run.id, structure, nodeId: run.nodeId, message: queued.message, attachments: queued.attachments, history: queued.history, skills: deps.skills });
-    if (run.delegatedBy) turn.delegated_by = run.delegatedBy;
+    if (run.delegatedBy) Object.assign(turn, { delegated_by: run.delegatedBy, root_message: entry.lineage.rootMessage });
     const events = new TurnEvents(appender, deps.skills, {
       structureId: run.structureId,
       message: queued.message,

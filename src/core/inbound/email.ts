@@ -18,8 +18,12 @@ export interface InboundEmail {
   /** The `References` chain, oldest first. */
   references: string[];
   subject: string;
-  /** Where replies go: `Reply-To`, else `From` (a bare address). */
+  /** `Reply-To`, else `From` (a bare address). */
   sender?: string;
+  /** The `From` address (bare): who the message says wrote it, the identity a relay authenticates. */
+  from?: string;
+  /** The values of its `Authentication-Results` headers, topmost first (unfolded). */
+  authenticationResults?: string[];
   /** Candidate recipient addresses: Delivered-To, X-Original-To, To, Cc (in that order). */
   recipients: string[];
   /** The plain-text body as sent, quoted history included. */

@@ -2,21 +2,55 @@
 import { describe, expect, it } from 'vitest';
 import { nodeAddress, parseNodeAddress } from './address.js';
 import { stripQuotedReply } from './quotes.js';
-import { signBody, verifySignature } from './signature.js';
+import { Webhook } from 'standardwebhooks';
+import { MemoryReplayGuard } from './replay-guard.js';
+import { inboundHeaders, orgSignature, verifyInbound } from './signature.js';
 
 const SID = '3f0c9a4e-8b1d-4c2e-9f3a-5d6e7f8a9b0c';
 
 describe('signature', () => {
-  it('accepts exactly the HMAC-SHA256 of the body under the secret', () => {
-    const header = signBody('secret-0123456789', '{"a":1}');
-    expect(header).toMatch(/^sha256=[0-9a-f]{64}$/);
-    expect(verifySignature('secret-0123456789', Buffer.from('{"a":1}'), header)).toBe(true);
-    expect(verifySignature('secret-0123456789', Buffer.from('{"a":1}'), header.toUpperCase().replace('SHA256', 'sha256'))).toBe(true);
-    expect(verifySignature('secret-0123456789', '{"a":2}', header)).toBe(false);
-    expect(verifySignature('other-secret-012345', '{"a":1}', header)).toBe(false);
-    expect(verifySignature('secret-0123456789', '{"a":1}', undefined)).toBe(false);
-    expect(verifySignature('secret-0123456789', '{"a":1}', header.slice(0, -2))).toBe(false);
-    expect(verifySignature('secret-0123456789', '{"a":1}', header.replace('sha256=', ''))).toBe(false);
+  const secret = 'secret-0123456789';
+  const now = 1_900_000_000;
+
+  it('accepts the Standard Webhooks signature of id, timestamp and body, as the reference library makes it', () => {
+    const body = '{"a":1}';
+    const signature = new Webhook(secret, { format: 'raw' }).sign('msg_1', new Date(now * 1000), body);
+    expect(verifyInbound(secret, { 'webhook-id': 'msg_1', 'webhook-timestamp': String(now), 'webhook-signature': signature }, Buffer.from(body), now)).toEqual({ ok: true, id: 'msg_1', timestampSeconds: now });
+    // Ours verify with the reference library too, whsec_ secrets included.
+    const standard = `whsec_${Buffer.from('k'.repeat(32)).toString('base64')}`;
+    const headers = inboundHeaders(standard, body, { id: 'msg_2', timestampSeconds: now });
+    expect(() => new Webhook(standard).verify(body, inboundHeaders(standard, body, { id: 'msg_2' }))).not.toThrow();
+    expect(verifyInbound(standard, headers, body, now)).toMatchObject({ ok: true });
+  });
+
+  it('refuses another body, secret, id or time, a body-only signature, and a timestamp over 5 minutes away', () => {
+    const body = '{"a":1}';
+    const headers = inboundHeaders(secret, body, { id: 'msg_1', timestampSeconds: now });
+    expect(verifyInbound(secret, headers, '{"a":2}', now)).toMatchObject({ ok: false });
+    expect(verifyInbound('other-secret-012345', headers, body, now)).toMatchObject({ ok: false });
+    expect(verifyInbound(secret, { ...headers, 'webhook-id': 'msg_9' }, body, now)).toMatchObject({ ok: false });
+    expect(verifyInbound(secret, headers, body, now + 301)).toMatchObject({ ok: false, message: expect.stringMatching(/more than 5 minutes/) });
+    expect(verifyInbound(secret, headers, body, now - 301)).toMatchObject({ ok: false });
+    expect(verifyInbound(secret, headers, body, now + 300)).toMatchObject({ ok: true });
+    expect(verifyInbound(secret, { 'webhook-signature': headers['webhook-signature']! }, body, now)).toMatchObject({ ok: false, message: expect.stringMatching(/webhook-id and webhook-timestamp are required/) });
+    expect(verifyInbound(secret, {}, body, now)).toMatchObject({ ok: false, message: expect.stringMatching(/not signed/) });
+  });
+
+  it('accepts X-Org-Signature as the hex of the same HMAC, with the id and timestamp, never over the body alone', () => {
+    const body = '{"a":1}';
+    const hex = orgSignature(secret, 'msg_1', now, body);
+    expect(verifyInbound(secret, { 'webhook-id': 'msg_1', 'webhook-timestamp': String(now), 'x-org-signature': hex }, body, now)).toMatchObject({ ok: true });
+    expect(verifyInbound(secret, { 'x-org-signature': hex }, body, now)).toMatchObject({ ok: false });
+  });
+
+  it('takes an id once within the window, and forgets it after', async () => {
+    const guard = new MemoryReplayGuard(3, 600_000);
+    expect(await guard.claim('a', 0)).toBe(true);
+    expect(await guard.claim('a', 1000)).toBe(false);
+    expect(await guard.claim('a', 600_001)).toBe(true);
+    for (const id of ['b', 'c', 'd']) expect(await guard.claim(id, 600_002)).toBe(true);
+    // Past its bound the oldest goes first.
+    expect(await guard.claim('a', 600_003)).toBe(true);
   });
 });
 

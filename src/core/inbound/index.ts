@@ -8,4 +8,6 @@ export * from './email.js';
 export * from './quotes.js';
 export * from './service.js';
 export * from './signature.js';
+export * from './replay-guard.js';
+export * from './sender-auth.js';
 export * from './reply-journal.js';

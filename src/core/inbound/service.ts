@@ -8,7 +8,7 @@ import { ATTACHMENT_LIMITS, safeName, type DecodedAttachment } from '../chat/art
 import type { ChatEngine } from '../chat/engine.js';
 import { decodeEvent, type EncodedEvent } from '../chat/encoded.js';
 import { isTerminal, type ChatEvent } from '../chat/types.js';
-import { invalid, notFound } from '../errors.js';
+import { forbidden, invalid, notFound } from '../errors.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
 import { errorFields, silentLog, type Log } from '../util/log.js';
 import { mediaTypeOr } from '../util/patterns.js';
@@ -17,6 +17,8 @@ import { nodeAddress, parseNodeAddress, type NodeAddress } from './address.js';
 import type { InboundEmail, ReadEmail } from './email.js';
 import { stripQuotedReply } from './quotes.js';
 import { createFsReplyJournal, type OwedReply, type ReplyJournal } from './reply-journal.js';
+import { MemoryReplayGuard, type ReplayGuard } from './replay-guard.js';
+import { senderAuthenticated } from './sender-auth.js';
 
 /** Longest chat message (API.md §6); longer e-mail text is cut. */
 const MAX_MESSAGE = 100_000;
@@ -39,6 +41,16 @@ export interface InboundServiceOptions {
    * journal (`.org/inbound-replies.jsonl`).
    */
   journal?: ReplyJournal | string;
+  /** Takes each inbound webhook message id once (default: in memory; a shared store's across instances). */
+  replays?: ReplayGuard;
+  /**
+   * The `authserv-id` of the relay's `Authentication-Results` (ORG_INBOUND_AUTHSERV_ID):
+   * set, an e-mail is accepted only when that header records a pass for its From domain
+   * (see sender-auth.ts); unset, the relay is trusted to have rejected unauthenticated mail.
+   */
+  authservId?: string;
+  /** True when the person with this e-mail address may chat in the structure (an operator or owner). Default: nobody. */
+  mayChat?: (structureId: string, email: string) => Promise<boolean>;
 }
 
 /** A message accepted for a node. */
@@ -72,9 +84,17 @@ export class InboundService {
   private readonly pending = new Set<Promise<void>>();
   private readonly journal: ReplyJournal | undefined;
 
+  private readonly replays: ReplayGuard;
+
   constructor(private readonly options: InboundServiceOptions) {
+    this.replays = options.replays ?? new MemoryReplayGuard();
     this.journal = typeof options.journal === 'string' ? createFsReplyJournal(options.journal) : options.journal;
   }
+  /** True the first time a signed webhook message id is seen (within the window its timestamp is accepted in); false for a replay. */
+  claimMessageId(id: string, nowMs: number): Promise<boolean> {
+    return this.replays.claim(id, nowMs);
+  }
+
 
   /** The routing address of a node. */
   addressOf(roleId: string, structureId: string): string {
@@ -108,7 +128,15 @@ export class InboundService {
   async acceptEmail(raw: Buffer, envelope: { recipients?: string[] } = {}): Promise<InboundAccepted> {
     const email = await this.options.readEmail(raw);
     const address = this.route([...(envelope.recipients ?? []), ...email.recipients]);
-    if (!email.sender) throw invalid('the e-mail has no sender address (From or Reply-To)');
+    if (!email.from) throw invalid('the e-mail has no sender address (From)');
+    // Its From, authenticated by the relay, is who asks; only the structure's operators and
+    // owners start work by mail. The answer says no more than that (no membership oracle).
+    const from = cleanSender(email.from);
+    const authenticated = this.options.authservId === undefined || senderAuthenticated(email.authenticationResults ?? [], this.options.authservId, from);
+    if (!authenticated || !(await this.options.mayChat?.(address.structureId, from))) {
+      (this.options.log ?? silentLog)('info', 'inbound: e-mail refused', { from, structure_id: address.structureId, reason: authenticated ? 'not a member allowed to chat' : `no pass of ${this.options.authservId} for the From domain` });
+      throw forbidden('the message was refused: its sender may not start work in this workspace by e-mail (an operator or owner, writing from an authenticated address)');
+    }
     const attachments = this.attachmentsOf(email);
     let message = stripQuotedReply(email.text) || email.text.trim() || email.subject;
     if (!message && attachments.length > 0) message = '(no text: see the attached files)';
@@ -119,15 +147,16 @@ export class InboundService {
       roleId: address.roleId,
       message,
       attachments,
-      origin: `email:${cleanSender(email.sender)}`,
-      author: { kind: 'email', id: cleanSender(email.sender), label: cleanSender(email.sender) },
+      origin: `email:${from}`,
+      author: { kind: 'email', id: from, label: from },
     });
     const owed: OwedReply = {
       run_id: run.id,
       structure_id: run.structureId,
       node_id: run.nodeId,
       role_id: run.roleId,
-      to: email.sender,
+      // To the authenticated address, never to a Reply-To the message chose.
+      to: from,
       subject: email.subject,
       message_id: email.messageId ?? null,
       references: email.references,

@@ -60,6 +60,13 @@ export function systemPrompt(turn: Turn): string {
       `Peers: ${listed(node.peers, node.peers_total)}`,
     ].join('\n'),
   );
+  if (turn.delegated_by) {
+    sections.push(
+      `## Who asked\n${turn.delegated_by.role_id} handed you this task as part of a larger request` +
+        (turn.root_message ? `: "${clip(turn.root_message, 500)}"` : '') +
+        '. Answer with what they need; it goes back to them as your summary.',
+    );
+  }
   if (turn.explicit_skill) {
     sections.push(
       turn.skills.length
@@ -89,6 +96,8 @@ export function systemPrompt(turn: Turn): string {
       '- search_skills and read_skill consult the skill library; prefer a matching skill\'s steps over improvising.',
       '- write_artifact saves a file (a report, a draft, data) to your artifact shelf.',
       '- record_decision commits a decision to the workspace log; flag_milestone marks progress.',
+      '- Work that belongs to one of your reports (or another role) is theirs: find them with list_peers and hand it over ' +
+        'with delegate, then build your answer on what comes back. Do not delegate back to whoever asked you.',
       '- When you completed a task that no skill covered, call learn_skill with a reusable playbook: ' +
         'a markdown body with one "## Step n: title" section per step.',
       '- End with a short reply to the person; it becomes the summary of the turn.',

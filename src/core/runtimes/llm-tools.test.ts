@@ -11,7 +11,7 @@ function context() {
 }
 
 describe('LLM tools', () => {
-  it('declares six function tools with required parameters', () => {
+  it('declares eight function tools with required parameters', () => {
     expect(LLM_TOOLS.map((tool) => [tool.function.name, tool.function.parameters.required])).toEqual([
       ['search_skills', ['query']],
       ['read_skill', ['slug']],
@@ -19,7 +19,20 @@ describe('LLM tools', () => {
       ['record_decision', ['title', 'body']],
       ['flag_milestone', ['title']],
       ['learn_skill', ['slug', 'name', 'body']],
+      ['list_peers', []],
+      ['delegate', ['role_id', 'message']],
     ]);
+  });
+
+  it('list_peers and delegate go to the turn: the node and its peers, the delegated turn\'s outcome (or why it was refused)', async () => {
+    const { ctx, tools } = context();
+    expect(await executeTool('list_peers', {}, ctx)).toMatchObject({ self: { role_id: 'ceo' }, peers: [{ role_id: 'acme-cto', parent: 'ceo' }] });
+    expect(await executeTool('delegate', { role_id: 'acme-cto', message: 'Plan the migration' }, ctx)).toMatchObject({ role_id: 'acme-cto', status: 'complete', summary: 'acme-cto did: Plan the migration' });
+    expect(await executeTool('delegate', { role_id: 'ceo', message: 'me' }, ctx)).toMatchObject({ run_id: null, status: 'error', refused: 'self' });
+    // A missing argument is refused by the tool's schema before anything is delegated.
+    const before = tools.delegations.length;
+    expect(await executeTool('delegate', { message: 'who?' }, ctx)).toEqual({ error: 'invalid arguments for delegate: missing "role_id"' });
+    expect(tools.delegations).toHaveLength(before);
   });
 
   it('refuses a search limit outside the schema and reports a missing skill', async () => {

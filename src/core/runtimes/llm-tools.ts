@@ -5,6 +5,7 @@
  */
 import { Value } from 'typebox/value';
 import type { EventInput } from '../chat/types.js';
+import { DELEGATION_TOOLS, executeDelegationTool, isDelegationTool } from './llm-delegation-tools.js';
 import type { TurnTools } from './types.js';
 
 /** An OpenAI `tools[]` entry. */
@@ -41,6 +42,8 @@ export const LLM_TOOLS: readonly FunctionTool[] = [
     summary: text('One sentence on what it does.'),
     body: words('Markdown playbook, one "## Step n: title" section per step.'),
   }, ['slug', 'name', 'body']),
+  // The org chart: list_peers and delegate (llm-delegation-tools.ts).
+  ...DELEGATION_TOOLS,
 ];
 
 /** What a tool needs while it runs. */
@@ -175,6 +178,7 @@ export async function executeTool(name: string, args: Record<string, unknown>, c
         return learnAnswer(slug, context.following);
       }
       default:
+        if (isDelegationTool(name)) return await executeDelegationTool(name, args, context.tools);
         return { error: `unknown tool "${name}"; the tools are ${LLM_TOOLS.map((entry) => entry.function.name).join(', ')}` };
     }
   } catch (error) {

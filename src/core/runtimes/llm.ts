@@ -8,6 +8,7 @@
 import type { Dispatcher } from 'undici';
 import type { EventInput } from '../chat/types.js';
 import { OrgError } from '../errors.js';
+import { DELEGATE_TOOL } from '../schemas/delegation.js';
 import { LLM_TOOLS, executeTool } from './llm-tools.js';
 import { systemPrompt, userPrompt } from './llm-prompt.js';
 import { streamSse, type SseOutcome } from './sse.js';
@@ -266,10 +267,12 @@ export function createLlmRuntime(options: LlmRuntimeOptions): AgentRuntime {
         });
         for (const call of round.calls) {
           const parsed = parseArguments(call.arguments);
-          await emit({ type: 'tool_call', content: { tool: call.name, args: parsed.ok ? parsed.args : call.arguments } });
-          const result = parsed.ok ? await executeTool(call.name, parsed.args, context) : { error: parsed.message };
+          // A delegation is shown by the engine, with the delegated run's id (API.md §10).
+          const shown = call.name !== DELEGATE_TOOL;
+          if (shown) await emit({ type: 'tool_call', content: { tool: call.name, args: parsed.ok ? parsed.args : call.arguments } });
+          const result = parsed.ok ? await executeTool(call.name, parsed.args, context) : shown ? { error: parsed.message } : { ...(await tools.delegate('', '')), error: parsed.message };
           if (signal.aborted) return;
-          await emit({ type: 'tool_result', content: { tool: call.name, result } });
+          if (shown) await emit({ type: 'tool_result', content: { tool: call.name, result } });
           messages.push({ role: 'tool', tool_call_id: call.id, content: clip(JSON.stringify(result) ?? 'null', TOOL_RESULT_LIMIT) });
         }
       }

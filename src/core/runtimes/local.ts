@@ -3,10 +3,12 @@
  * no container and no LLM is configured. It looks the request up in the skill library
  * and walks the chosen skill's steps, calling the skill's `tool_url` for each step.
  * When no skill covers a request it asks to be taught, and a `/teach` reply with the
- * steps becomes a learned draft (teach.ts): learning without an LLM or code.
+ * steps becomes a learned draft (teach.ts): learning without an LLM or code. A step with
+ * lines `Delegate to <role_id>.` is handed to those nodes (local-delegation.ts).
  */
 import type { Dispatcher } from 'undici';
 import type { AgentRuntime, Emit, Turn, TurnSkill, TurnTools } from './types.js';
+import { delegatedMilestone, delegatedReportLines, delegateStep, stepDelegation, whoDidWhat, type DelegatedWork } from './local-delegation.js';
 import { askSummary, lessonOf, lessonSkill, TEACH_COMMAND } from './teach.js';
 import { callTool } from './tool-call.js';
 import { excerpt, sleep } from './util.js';
@@ -21,6 +23,8 @@ export interface LocalRuntimeOptions {
 }
 
 const DECISION = /^\s*(?:[-*]\s*)?(?:\*\*)?Decision:(?:\*\*)?\s*(.+)$/im;
+/** The step's first decision line, with its line break, to leave out of the step's text. */
+const DECISION_LINES = new RegExp(`${DECISION.source}\\n?`, 'im');
 
 /** Splits a decision line into a short title and the full text. */
 function decisionOf(text: string): { title: string; body: string } | undefined {
@@ -31,8 +35,8 @@ function decisionOf(text: string): { title: string; body: string } | undefined {
   return { title, body };
 }
 
-/** Builds the run report artifact. */
-function report(turn: Turn, skill: TurnSkill | undefined, lines: string[]): string {
+/** Builds the run report artifact; with delegated steps, it says who did what. */
+function report(turn: Turn, skill: TurnSkill | undefined, lines: string[], works: readonly DelegatedWork[] = []): string {
   return [
     `# Run report ${turn.run_id}`,
     '',
@@ -47,6 +51,7 @@ function report(turn: Turn, skill: TurnSkill | undefined, lines: string[]): stri
     '## What was done',
     '',
     ...lines,
+    ...(skill && works.length > 0 ? whoDidWhat(turn, skill.steps, works) : []),
     '',
   ].join('\n');
 }
@@ -118,12 +123,26 @@ export function createLocalRuntime(options: LocalRuntimeOptions = {}): AgentRunt
       }
       await emit({ type: 'thought', content: `Following "${skill.name}" (${skill.slug}), ${skill.steps.length} step(s).` });
       const lines: string[] = [];
+      const works: DelegatedWork[] = [];
       for (const step of skill.steps) {
         if (signal.aborted) return;
         const title = `Step ${step.n}: ${step.title}`;
-        await emit({ type: 'milestone', content: { title } });
-        if (step.text.trim()) await emit({ type: 'text', content: `${step.text.trim()}\n\n` });
-        lines.push(`### ${title}`, '', step.text.trim() || '(no instructions)', '');
+        const asked = stepDelegation(step.text);
+        if (asked.roles.length === 0) {
+          await emit({ type: 'milestone', content: { title } });
+          // The step's decision line is said once, as the decision event below.
+          const said = step.text.replace(DECISION_LINES, '').trim();
+          if (said) await emit({ type: 'text', content: `${said}\n\n` });
+          lines.push(`### ${title}`, '', step.text.trim() || '(no instructions)', '');
+        } else {
+          // The step is another node's: hand it over, wait, and mark it with what came back.
+          if (asked.instructions) await emit({ type: 'text', content: `${asked.instructions}\n\n` });
+          const done = await delegateStep(turn, step, asked, tools, signal);
+          if (signal.aborted) return;
+          works.push(...done);
+          await emit({ type: 'milestone', content: { title: delegatedMilestone(title, done) } });
+          lines.push(`### ${title}`, '', asked.instructions || '(no instructions)', '', ...delegatedReportLines(done));
+        }
         if (skill.tool_url) {
           const args = { url: skill.tool_url, message: turn.message, skill: skill.slug, step: { id: step.id, n: step.n, title: step.title } };
           await emit({ type: 'tool_call', content: { tool: 'tool_url', args } });
@@ -144,10 +163,12 @@ export function createLocalRuntime(options: LocalRuntimeOptions = {}): AgentRunt
         await sleep(stepDelayMs, signal);
       }
       if (signal.aborted) return;
-      const name = await tools.writeArtifact(`run-report-${turn.run_id.slice(0, 8)}.md`, report(turn, skill, lines), 'text/markdown');
+      const name = await tools.writeArtifact(`run-report-${turn.run_id.slice(0, 8)}.md`, report(turn, skill, lines, works), 'text/markdown');
+      const helpers = [...new Set(works.filter((work) => work.result.status === 'complete').map((work) => work.roleId))];
+      const withHelp = helpers.length > 0 ? ` with ${helpers.join(', ')}` : '';
       await emit({
         type: 'complete',
-        content: { summary: `Followed "${skill.name}" through ${skill.steps.length} step(s); the run report is ${name}.`, artifacts: [name] },
+        content: { summary: `Followed "${skill.name}" through ${skill.steps.length} step(s)${withHelp}; the run report is ${name}.`, artifacts: [name] },
       });
     },
   };

@@ -55,6 +55,8 @@ export interface Turn {
   history: StoredMessage[];
   /** On a delegated turn: who handed it over (see `HistoryMessage.delegated_by`). */
   delegated_by?: DelegatedBy;
+  /** On a delegated turn: the message of the root run of its chain (what was first asked). */
+  root_message?: string;
   /**
    * W3C trace context of the run (`traceparent`, `tracestate`) when traces are on.
    * Container runtimes send it as request headers, not in the body.

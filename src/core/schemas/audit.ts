@@ -31,6 +31,9 @@ export const AUDIT_ACTIONS = [
   'skill.delete',
   'skill.restore',
   'skill.import',
+  'skill.import_dry_run',
+  'skill.fork',
+  'skill.restore_version',
   'webhook.create',
   'webhook.delete',
 ] as const;

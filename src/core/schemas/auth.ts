@@ -51,6 +51,7 @@ export type KeyIdentity = Static<typeof KeyIdentitySchema>;
 /** `GET /whoami`: the administrator, a user, or an MCP node key with its structure and node. */
 export const WhoAmISchema = Type.Object({
   kind: StringEnum(['admin', 'user', 'mcp']),
+  admin: Type.Boolean({ description: 'the instance administrator (ORG_ADMIN_TOKEN, or a user who is one, such as the first start’s user): changes the instance skills' }),
   user: Type.Optional(PublicUserSchema),
   key: Type.Optional(KeyIdentitySchema),
 }, { title: 'WhoAmI' });

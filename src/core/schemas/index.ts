@@ -14,5 +14,6 @@ export * from './delegation.js';
 export * from './inbound.js';
 export * from './problem.js';
 export * from './skills.js';
+export * from './skill-versions.js';
 export * from './structures.js';
 export * from './webhooks.js';

@@ -22,9 +22,12 @@ export type SkillDifficulty = Static<typeof SkillDifficultySchema>;
 export const SkillLearnerSchema = StringEnum(SKILL_LEARNERS);
 export type SkillLearner = Static<typeof SkillLearnerSchema>;
 
-const LearnedAt = Type.String({ description: 'ISO 8601 time of the first write; kept on every update' });
+const LearnedAt = Type.Optional(
+  Type.String({ description: 'ISO 8601 time of the first write; kept on every update. Absent for a hand-written file that does not say (never the file\'s modification time)' }),
+);
 const ToolUrl = Nullable(Type.String({ description: 'an http(s) URL the local runtime POSTs to, or null' }));
-const ScopeId = Type.String({ description: 'when set, the skill is visible to that structure only' });
+const ScopeId = Type.String({ description: 'when set, the skill is that structure’s own (kept in skills/<structure_id>/), seen by it only' });
+const ForkedFrom = Type.String({ description: 'the instance skill this structure skill was forked from; the structure sees the fork instead of it' });
 
 /**
  * The YAML front matter of `<home>/skills/<slug>.md` as stored and returned. Members not
@@ -43,6 +46,7 @@ export const SkillFrontmatterSchema = Type.Object(
     learned_at: LearnedAt,
     tool_url: ToolUrl,
     structure_id: Type.Optional(ScopeId),
+    forked_from: Type.Optional(ForkedFrom),
     triggers: Type.Optional(
       Type.Array(Type.String(), {
         description: 'example requests a person would type when they need the skill ("the site is down"): indexed as their own, strongly weighted field and named in search reasons',
@@ -81,6 +85,7 @@ export const SkillListEntrySchema = Type.Object({
   learned_at: LearnedAt,
   tool_url: ToolUrl,
   structure_id: Type.Optional(ScopeId),
+  forked_from: Type.Optional(ForkedFrom),
 }, { title: 'SkillListEntry' });
 export type SkillListEntry = Static<typeof SkillListEntrySchema>;
 
@@ -112,6 +117,7 @@ export const DeletedSkillSchema = Type.Object({
   name: Type.String(),
   deleted_at: Timestamp,
   reason: StringEnum(DELETED_REASONS, { description: 'deleted: removed through the API; replaced: the previous version an update kept' }),
+  structure_id: Type.Optional(Type.String({ description: 'the structure whose skill it was; absent for an instance skill' })),
 }, { title: 'DeletedSkill' });
 export type DeletedSkill = Static<typeof DeletedSkillSchema>;
 
@@ -148,12 +154,19 @@ export const SkillFrontmatterInputSchema = Type.Object(
 
 /** Body of `POST /knowledge/skills`: create (201) or update (200). */
 export const SkillWriteSchema = Type.Object({
-  structure_id: Uuid,
+  structure_id: Type.Optional(Type.String({ format: 'uuid', description: 'the structure whose own skill this is; only the instance administrator may leave it out (an instance skill)' })),
   slug: Slug,
   frontmatter: SkillFrontmatterInputSchema,
   body: Type.String(),
 }, { title: 'SkillWrite' });
 export type SkillWrite = Static<typeof SkillWriteSchema>;
+
+/** `POST /knowledge/skills/{slug}/fork`: the structure that gets its own copy of an instance skill, and the copy's slug. */
+export const ForkRequestSchema = Type.Object({
+  structure_id: Uuid,
+  slug: Type.Optional(Slug),
+}, { title: 'ForkRequest' });
+export type ForkRequest = Static<typeof ForkRequestSchema>;
 
 /**
  * Conditional-request headers of skill writes (RFC 9110 §13). `If-None-Match: *` creates

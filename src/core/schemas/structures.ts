@@ -32,7 +32,14 @@ export const NodeRecordSchema = Type.Object(nodeFields, { title: 'NodeRecord' })
 export type NodeRecord = Static<typeof NodeRecordSchema>;
 
 /** A node as returned by the API: the record plus its live state. */
-export const NodeSchema = Type.Object({ ...nodeFields, state: NodeStateSchema }, { title: 'Node' });
+export const NodeSchema = Type.Object(
+  {
+    ...nodeFields,
+    state: NodeStateSchema,
+    working_for: Type.Optional(Type.String({ description: 'present while the node works on a task another node delegated (API.md §10): that node’s role_id' })),
+  },
+  { title: 'Node' },
+);
 export type Node = Static<typeof NodeSchema>;
 
 /** A node in the archive, with the time it was archived. */
@@ -91,7 +98,8 @@ const StartingContext = Type.String({ maxLength: 65536 });
 export const NewNodeSchema = Type.Object({
   role_id: RoleId,
   label: Type.String({ minLength: 1, maxLength: 200 }),
-  parent_id: Type.Optional(Nullable(Type.String({ format: 'uuid', description: 'absent or null only for the first (root) node' }))),
+  parent: Type.Optional(Type.String({ pattern: ROLE_ID_PATTERN, maxLength: ID_MAX_LENGTH, description: 'role_id of the parent node (an alternative to parent_id)' })),
+  parent_id: Type.Optional(Nullable(Type.String({ format: 'uuid', description: 'id of the parent node; absent or null (and no parent) only for the first (root) node' }))),
   x: Type.Optional(Coordinate),
   y: Type.Optional(Coordinate),
   starting_context: Type.Optional(StartingContext),

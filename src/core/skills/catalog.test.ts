@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Catalog } from './catalog.js';
-import { createSkillIndex, loadSkillIndex, toSearchDocument } from './search/index.js';
+import { createScopedIndex, loadScopedIndex, toSearchDocument } from './search/index.js';
 import type { Skill } from './types.js';
 
 const skill = (slug: string, name: string, over: Partial<Skill['frontmatter']> = {}): Skill => ({
@@ -12,7 +12,7 @@ const skill = (slug: string, name: string, over: Partial<Skill['frontmatter']> =
 
 describe('the catalog', () => {
   it('keeps skills, their signatures and their index documents in step by id', () => {
-    const catalog = new Catalog(createSkillIndex());
+    const catalog = new Catalog(createScopedIndex());
     catalog.put(skill('alpha', 'Alpha zebras'), { mtimeMs: 1000, size: 10 });
     catalog.put(skill('beta', 'Beta zebras', { status: 'draft' }), { mtimeMs: 2000, size: 20 });
     expect(catalog.count).toBe(2);
@@ -30,11 +30,11 @@ describe('the catalog', () => {
     expect(catalog.drop('alpha')).toBe(true);
     expect(catalog.drop('alpha')).toBe(false);
     expect(catalog.index.search('otters')).toEqual([]);
-    expect(catalog.ids()).toEqual(['beta']);
+    expect(catalog.keys()).toEqual(['beta']);
   });
 
   it('turns a skill whose file no longer parses into a problem, and back', () => {
-    const catalog = new Catalog(createSkillIndex());
+    const catalog = new Catalog(createScopedIndex());
     catalog.put(skill('crane', 'Crane care'), { mtimeMs: 1, size: 1 });
     catalog.putProblem('crane.md', 'front matter is not valid YAML', { mtimeMs: 2, size: 2 }, 3);
     expect(catalog.count).toBe(0);
@@ -48,9 +48,9 @@ describe('the catalog', () => {
   });
 
   it('starts from a snapshot: the index restored and the signatures of its skills', async () => {
-    const first = new Catalog(createSkillIndex());
+    const first = new Catalog(createScopedIndex());
     first.put(skill('alpha', 'Alpha zebras'), { mtimeMs: 1000, size: 10 });
-    const again = new Catalog(await loadSkillIndex(first.index.toJSON()), new Map(first.fileSignatures()));
+    const again = new Catalog(await loadScopedIndex(first.index.toJSON()), new Map(first.fileSignatures()));
     expect(again.count).toBe(1);
     expect(again.entry('alpha')).toEqual(first.entry('alpha'));
     expect(again.list()).toEqual(first.list());

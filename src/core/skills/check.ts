@@ -10,7 +10,7 @@
  * Warnings are advice the server accepts: step numbering, step ids that are not slugs,
  * no steps at all, a complete skill without a summary.
  */
-import matter from 'gray-matter';
+import { FrontMatterError, opensFrontMatter, readFrontMatter } from './front-matter-read.js';
 import { lineOfMember } from './front-matter-source.js';
 import { MAX_FRONTMATTER_BYTES, validateFrontmatter, type FrontmatterDefaults } from './frontmatter.js';
 import { isValidSlug } from './slug.js';
@@ -121,7 +121,12 @@ function yamlMark(error: unknown): { line: number; reason: string } | undefined 
 export function checkSkillText(slug: string, text: string, defaults: FrontmatterDefaults): SkillCheck {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   const fail = (line: number, message: string, path = 'frontmatter'): SkillCheck => ({ issues: [{ line, severity: 'error', message, path }], bodyLine: 1 });
-  if (lines[0]?.trim() !== '---') return fail(1, 'no front matter: the file must start with a --- line, then YAML, then ---');
+  if (!opensFrontMatter(text)) {
+    // A language after the dashes (`---js`) would select another parser: never read.
+    return lines[0]?.startsWith('---') && lines[0].trim() !== '---'
+      ? fail(1, `no YAML front matter: the first line must be exactly --- (found "${lines[0].slice(0, 40)}"; a language after --- is never read or run)`)
+      : fail(1, 'no front matter: the file must start with a --- line, then YAML, then ---');
+  }
   const end = lines.findIndex((line, i) => i > 0 && (line.trim() === '---' || line.trim() === '...'));
   if (end < 0) return fail(1, 'the front matter is not closed: add a --- line after it');
   const bodyLine = end + 2;
@@ -131,11 +136,12 @@ export function checkSkillText(slug: string, text: string, defaults: Frontmatter
   let data: unknown;
   let content: string;
   try {
-    const file = matter(text, {});
+    const file = readFrontMatter(text);
     data = file.data;
     content = file.content;
   } catch (error) {
     if (error instanceof RangeError) return fail(1, 'front matter nests too deeply to be read');
+    if (error instanceof FrontMatterError) return fail(error.line ?? 1, error.message);
     // The YAML starts on file line 2: its line n (0-based) is file line n + 2. An error
     // found only at the end of the YAML (an unquoted colon) belongs to its last line.
     const mark = yamlMark(error);

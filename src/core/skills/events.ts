@@ -6,11 +6,14 @@
 /** Where a change came from: a store method, the file watcher, or loading at start. */
 export type SkillChangeSource = 'api' | 'watcher';
 
-/** One change to the catalog. */
+/**
+ * One change to the catalog: a skill is named by its slug and, for a structure's own
+ * skill, its `structure_id`; a problem by its file relative to the skills folder.
+ */
 export type SkillChangeEvent =
-  | { type: 'upsert'; slug: string; created: boolean; source: SkillChangeSource }
-  | { type: 'remove'; slug: string; source: SkillChangeSource }
-  | { type: 'restore'; slug: string; source: 'api' }
+  | { type: 'upsert'; slug: string; structure_id?: string; created: boolean; source: SkillChangeSource }
+  | { type: 'remove'; slug: string; structure_id?: string; source: SkillChangeSource }
+  | { type: 'restore'; slug: string; structure_id?: string; source: 'api' }
   | { type: 'problem'; file: string; message: string; source: SkillChangeSource };
 
 /** A change listener; exceptions it throws are logged and otherwise ignored. */

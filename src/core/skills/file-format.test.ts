@@ -74,7 +74,7 @@ describe('skill file format', () => {
       { path: 'frontmatter.learned_by', message: 'must be one of system, agent, user' },
       { path: 'frontmatter.learned_at', message: 'must be an ISO 8601 timestamp' },
       { path: 'frontmatter.tool_url', message: 'must be an http(s) URL or null' },
-      { path: 'frontmatter.structure_id', message: 'must be a non-empty string' },
+      { path: 'frontmatter.structure_id', message: 'must be the id of a structure (a lowercase UUID), or absent for an instance skill' },
     ]);
   });
 

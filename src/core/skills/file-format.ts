@@ -1,11 +1,11 @@
 /**
  * The on-disk form of a skill: YAML front matter then the markdown body, read and
- * written with gray-matter (always with an options object, so its shared cache is never
- * used). Parsing never throws: a file that does not parse or validate yields a message.
+ * written through `front-matter-read.ts` (gray-matter with YAML as its only engine).
+ * Parsing never throws: a file that does not parse or validate yields a message.
  */
-import matter from 'gray-matter';
 import type { FieldError } from '../errors.js';
 import { checkSkillText, normalizeBody, type SkillIssue } from './check.js';
+import { stringifyFrontMatter } from './front-matter-read.js';
 import { setOwn, type FrontmatterDefaults } from './frontmatter.js';
 import type { Skill, SkillFrontmatter } from './types.js';
 
@@ -45,7 +45,7 @@ export function parseSkillText(slug: string, text: string, defaults: Frontmatter
  */
 export function serializeSkill(frontmatter: SkillFrontmatter, body: string): string {
   const data = stripUndefined(frontmatter);
-  return matter.stringify({ content: normalizeBody(body) }, data, {});
+  return stringifyFrontMatter(normalizeBody(body), data);
 }
 
 function stripUndefined(frontmatter: SkillFrontmatter): Record<string, unknown> {

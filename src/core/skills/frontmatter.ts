@@ -4,6 +4,8 @@
  * contract does not name are copied through untouched so they survive a round-trip.
  */
 import type { FieldError } from '../errors.js';
+import { isStructureFolderName } from './skill-key.js';
+import { isValidSlug } from './slug.js';
 import {
   SKILL_DIFFICULTIES,
   SKILL_LEARNERS,
@@ -17,7 +19,8 @@ import {
 /** Values used for members that are absent; `type`, `name` and `status` have none. */
 export interface FrontmatterDefaults {
   learned_by: SkillLearner;
-  learned_at: string;
+  /** Absent: a skill that does not say when it was learned has no `learned_at`. */
+  learned_at?: string;
   category: string;
   difficulty: SkillDifficulty;
 }
@@ -39,6 +42,7 @@ const KNOWN = new Set([
   'learned_at',
   'tool_url',
   'structure_id',
+  'forked_from',
   'triggers',
 ]);
 /** Deepest nesting of front matter values accepted (the front matter itself is level 1). */
@@ -139,16 +143,20 @@ export function validateFrontmatter(raw: unknown, defaults: FrontmatterDefaults)
   const learnedBy = raw.learned_by ?? defaults.learned_by;
   if (!(SKILL_LEARNERS as readonly unknown[]).includes(learnedBy)) fail('learned_by', oneOf(SKILL_LEARNERS));
 
-  const learnedAt = normaliseTimestamp(raw.learned_at ?? defaults.learned_at);
-  if (learnedAt === undefined) fail('learned_at', 'must be an ISO 8601 timestamp');
+  const givenAt = raw.learned_at ?? defaults.learned_at;
+  const learnedAt = givenAt === undefined ? undefined : normaliseTimestamp(givenAt);
+  if (givenAt !== undefined && learnedAt === undefined) fail('learned_at', 'must be an ISO 8601 timestamp');
 
   const toolUrl = raw.tool_url ?? null;
   if (toolUrl !== null && !isHttpUrl(toolUrl)) fail('tool_url', 'must be an http(s) URL or null');
 
   const structureId = raw.structure_id ?? undefined;
-  if (structureId !== undefined && (typeof structureId !== 'string' || structureId.trim() === '')) {
-    fail('structure_id', 'must be a non-empty string');
+  if (structureId !== undefined && (typeof structureId !== 'string' || !isStructureFolderName(structureId))) {
+    fail('structure_id', 'must be the id of a structure (a lowercase UUID), or absent for an instance skill');
   }
+
+  const forkedFrom = raw.forked_from ?? undefined;
+  if (forkedFrom !== undefined && !isValidSlug(forkedFrom)) fail('forked_from', 'must be the slug of the instance skill it was forked from');
 
   const triggers = raw.triggers ?? undefined;
   if (triggers !== undefined) {
@@ -173,10 +181,11 @@ export function validateFrontmatter(raw: unknown, defaults: FrontmatterDefaults)
     status: status as SkillStatus,
     summary: summary as string,
     learned_by: learnedBy as SkillLearner,
-    learned_at: learnedAt as string,
+    ...(learnedAt !== undefined ? { learned_at: learnedAt } : {}),
     tool_url: toolUrl as string | null,
   };
   if (structureId !== undefined) frontmatter.structure_id = structureId as string;
+  if (forkedFrom !== undefined) frontmatter.forked_from = forkedFrom as string;
   if (triggers !== undefined) frontmatter.triggers = (triggers as string[]).map((t) => t.trim());
   for (const [member, value] of Object.entries(raw)) {
     if (!KNOWN.has(member) && value !== undefined) setOwn(frontmatter, member, value);

@@ -17,7 +17,7 @@ describe('git', () => {
   it('is a no-op outside a work tree (and without git)', async () => {
     await writeFile(join(home.root, 'a.md'), 'x');
     expect(await commitSkillChange(home.root, [join(home.root, 'a.md')], 'msg')).toBe(false);
-    expect(await skillHistory(home.root, 'a')).toEqual([]);
+    expect(await skillHistory(home.root, { slug: 'a' })).toEqual([]);
   });
 
   it('commits every store write with the slug and actor, and lists the history', async (context) => {
@@ -31,7 +31,7 @@ describe('git', () => {
     await store.restore('chase', { actor: 'carol@example.com' });
     await store.close();
 
-    const history = await skillHistory(home.root, 'chase');
+    const history = await skillHistory(home.root, { slug: 'chase' });
     expect(history.map((c) => c.message)).toEqual([
       'skill chase: restore by carol@example.com',
       'skill chase: delete by alice@example.com',

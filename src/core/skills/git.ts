@@ -7,6 +7,7 @@
 import { execFile } from 'node:child_process';
 import { relative } from 'node:path';
 import { promisify } from 'node:util';
+import { relativeFile, type SkillKey } from './skill-key.js';
 import type { SkillCommit } from './types.js';
 
 const run = promisify(execFile);
@@ -55,15 +56,17 @@ export async function commitSkillChange(root: string, files: string[], message: 
 }
 
 /**
- * Commits that touched `<root>/<slug>.md`, newest first; [] without git or repository.
+ * Commits that touched a skill's file (`<root>/[<structure_id>/]<slug>.md`), newest
+ * first, following it across a move (the layout change of a structure's skills); []
+ * without git or repository.
  */
-export async function skillHistory(root: string, slug: string): Promise<SkillCommit[]> {
+export async function skillHistory(root: string, key: SkillKey): Promise<SkillCommit[]> {
   const top = await workTreeRoot(root);
   if (!top) return [];
-  const path = relative(top, `${root}/${slug}.md`);
+  const path = relative(top, `${root}/${relativeFile(key)}`);
   let out: string;
   try {
-    out = await runGit(top, ['log', '--format=%H%x1f%an <%ae>%x1f%aI%x1f%s%x1e', '--', path]);
+    out = await runGit(top, ['log', '--follow', '--format=%H%x1f%an <%ae>%x1f%aI%x1f%s%x1e', '--', path]);
   } catch {
     return [];
   }

@@ -34,3 +34,5 @@ export * from './triggers.js';
 export { BUNDLED_MANIFEST, listShippedSkills, seedBundledSkills, shippedSkills, writeBundledManifest, type BundledSkill, type SeedResult } from './bundled.js';
 export { syncSkills, type SkillSyncOptions, type SkillWakeups } from './remote-sync.js';
 export { createSkillRemote, PublishRefused, type SkillRemote, type SkillRemoteOptions, type PullResult } from './remote.js';
+export { currentSkillText, listSkillVersions, MAX_VERSION_BYTES, readSkillVersion, skillCommits, type ReadVersion } from './versions.js';
+export type { SkillKey } from './skill-key.js';

@@ -16,6 +16,7 @@ import { basename, join, relative } from 'node:path';
 import { OrgError, conflict } from '../errors.js';
 import { KeyedMutex } from '../storage/index.js';
 import { identityEnv, runGit } from './git.js';
+import { fileKey } from './skill-key.js';
 import { DELETED_DIR, fileTimestamp } from './trash.js';
 
 /** Options of {@link createSkillRemote}. */
@@ -86,15 +87,15 @@ export function createSkillRemote(options: SkillRemoteOptions): SkillRemote {
     }
   };
 
-  /** Top-level skill files that differ between two commits (either may be absent). */
+  /** Skill files (the root's and the structures' folders', see `skill-key.ts`) that differ between two commits (either may be absent). */
   const changedBetween = async (from: string | undefined, to: string | undefined): Promise<string[]> => {
     if (from === to) return [];
-    const args = from && to ? ['diff', '--name-only', from, to] : to ? ['ls-tree', '--name-only', to] : from ? ['ls-tree', '--name-only', from] : undefined;
+    const args = from && to ? ['diff', '--name-only', from, to] : to ? ['ls-tree', '-r', '--name-only', to] : from ? ['ls-tree', '-r', '--name-only', from] : undefined;
     if (!args) return [];
     return (await git(...args))
       .split('\n')
       .map((line) => line.trim())
-      .filter((name) => name.endsWith('.md') && !name.includes('/'));
+      .filter((name) => fileKey(name).kind !== 'other');
   };
 
   const fetch = async () => {
@@ -164,18 +165,20 @@ export function createSkillRemote(options: SkillRemoteOptions): SkillRemote {
   /** Commits the versions a conflicting write carried into the deleted area, then pushes them. */
   const keepRefused = async (conflicts: string[], refused: Map<string, string>): Promise<string[]> => {
     const kept: string[] = [];
-    await mkdir(join(root, DELETED_DIR), { recursive: true });
-    const existing = new Set(await readdir(join(root, DELETED_DIR)));
     for (const path of conflicts) {
       const text = refused.get(path);
-      if (text === undefined || path.includes('/')) continue;
-      const slug = basename(path, '.md');
+      const read = fileKey(path);
+      if (text === undefined || read.kind !== 'skill') continue;
+      // Into the deleted area of the skill's own scope (the instance library's, or its structure's).
+      const area = read.key.structureId === undefined ? DELETED_DIR : `${read.key.structureId}/${DELETED_DIR}`;
+      await mkdir(join(root, area), { recursive: true });
+      const existing = new Set(await readdir(join(root, area)));
+      const slug = read.key.slug;
       const stamp = fileTimestamp(clock());
       let name = `${slug}--${stamp}.md`;
       for (let n = 2; existing.has(name); n++) name = `${slug}--${stamp}-${n}.md`;
-      existing.add(name);
-      await writeFile(join(root, DELETED_DIR, name), text);
-      kept.push(`${DELETED_DIR}/${name}`);
+      await writeFile(join(root, area, name), text);
+      kept.push(`${area}/${name}`);
     }
     if (kept.length === 0) return kept;
     await git('add', '--', ...kept);

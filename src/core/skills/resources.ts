@@ -1,7 +1,10 @@
 /**
  * A skill's own files (`scripts/`, `references/`, `assets/` of an imported Agent
- * Skill) in `<root>/<slug>/`, beside `<slug>.md`. They are data: kept, listed, read and
- * exported, never run. Paths are relative and `/`-separated; symbolic links are never
+ * Skill) in `<scope>/<slug>/`, beside `<slug>.md` (`<scope>` is the skills folder for an
+ * instance skill, the structure's folder for a structure's). They are data: kept,
+ * listed, read and exported, never run. Paths are relative and `/`-separated; hidden
+ * files and folders (`.git/`, `.env`) are never written, listed or read (a `.git/config`
+ * planted there would run its hooks on the next `git status`); symbolic links are never
  * followed (a link inside the folder is neither listed nor read), and every write is
  * atomic.
  */
@@ -9,7 +12,7 @@ import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { invalid } from '../errors.js';
 import { assertNoLinkedFolders, readdirSafe, readFileSafe, writeAtomic } from '../storage/index.js';
-import { isSafeRelativePath } from './agent-skills/zip.js';
+import { isHiddenPath, isSafeRelativePath } from './agent-skills/zip.js';
 
 /** Most files a skill may keep. */
 export const MAX_SKILL_FILES = 512;
@@ -33,8 +36,8 @@ export async function listResources(root: string, slug: string): Promise<string[
     }
     for (const entry of entries) {
       const path = prefix ? `${prefix}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) await walk(join(dir, entry.name), path);
-      else if (entry.isFile() && isSafeRelativePath(path) && !/\.\d+$/.test(entry.name)) found.push(path);
+      if (entry.isDirectory() && !entry.name.startsWith('.')) await walk(join(dir, entry.name), path);
+      else if (entry.isFile() && isSafeRelativePath(path) && !isHiddenPath(path) && !/\.\d+$/.test(entry.name)) found.push(path);
     }
   };
   await walk(resourceDir(root, slug), '');
@@ -43,7 +46,7 @@ export async function listResources(root: string, slug: string): Promise<string[
 
 /** One file of a skill; undefined when absent, unsafe or not a regular file (links included). */
 export async function readResource(root: string, slug: string, path: string): Promise<Uint8Array | undefined> {
-  if (!isSafeRelativePath(path)) return undefined;
+  if (!isSafeRelativePath(path) || isHiddenPath(path)) return undefined;
   const file = join(resourceDir(root, slug), ...path.split('/'));
   let data: Buffer;
   try {
@@ -61,6 +64,7 @@ export function checkResources(files: ReadonlyMap<string, Uint8Array>): void {
   let total = 0;
   for (const [path, data] of files) {
     if (!isSafeRelativePath(path) || path === 'SKILL.md') errors.push({ path: `files.${path.slice(0, 100)}`, message: 'must be a safe relative path other than SKILL.md' });
+    else if (isHiddenPath(path)) errors.push({ path: `files.${path.slice(0, 100)}`, message: 'must not be a hidden file or folder (a name starting with ".")' });
     total += data.length;
   }
   if (files.size > MAX_SKILL_FILES) errors.push({ path: 'files', message: `at most ${MAX_SKILL_FILES} files` });

@@ -6,9 +6,11 @@
  */
 import { closeSync, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { O_NOFOLLOW, READ_FLAGS, isLinkRefused, readFileSafe } from '../storage/index.js';
 import { parseSkillText } from './file-format.js';
+import type { FrontmatterDefaults } from './frontmatter.js';
+import { lineOfMember } from './front-matter-source.js';
+import { skillFile, type SkillKey } from './skill-key.js';
 import type { Skill } from './types.js';
 
 /** Size and modification time: what decides whether a file must be read again. */
@@ -20,15 +22,23 @@ export interface FileSignature {
 /** Outcome of {@link readSkillFile}. */
 export type ReadOutcome =
   | { kind: 'skill'; skill: Skill; signature: FileSignature }
-  | { kind: 'problem'; message: string; signature: FileSignature; link?: true; line?: number }
+  | {
+      kind: 'problem';
+      message: string;
+      signature: FileSignature;
+      link?: true;
+      line?: number;
+      /** The structure the problem concerns when the file names another scope than its folder's (a structure skill left in the root). */
+      structureId?: string;
+    }
   | { kind: 'missing' };
 
 /** The problem message of a skill file that is a symbolic link. */
 export const LINK_PROBLEM = 'is a symbolic link; org never follows links in the skills folder (replace it with a regular file)';
 
 /** The path of a skill's file (the slug must be valid). */
-export function skillPath(root: string, slug: string): string {
-  return join(root, `${slug}.md`);
+export function skillPath(root: string, key: SkillKey): string {
+  return skillFile(root, key);
 }
 
 /** Stats a file without following a link; undefined when it does not exist or is not a regular file. */
@@ -53,9 +63,9 @@ function linkOutcome(file: string): ReadOutcome {
   return signature ? { kind: 'problem', message: LINK_PROBLEM, signature, link: true } : { kind: 'missing' };
 }
 
-/** Reads and parses `<root>/<slug>.md`; absent optional members get file-based defaults. */
-export async function readSkillFile(root: string, slug: string): Promise<ReadOutcome> {
-  const file = skillPath(root, slug);
+/** Reads and parses a skill's file (`<root>/[<structure_id>/]<slug>.md`); absent optional members get file-based defaults. */
+export async function readSkillFile(root: string, key: SkillKey): Promise<ReadOutcome> {
+  const file = skillPath(root, key);
   const entry = await lstat(file).catch(() => undefined);
   if (!entry) return { kind: 'missing' };
   if (entry.isSymbolicLink()) return linkOutcome(file);
@@ -69,7 +79,7 @@ export async function readSkillFile(root: string, slug: string): Promise<ReadOut
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
     return { kind: 'problem', message: 'file cannot be read', signature };
   }
-  return parseFile(slug, text, signature);
+  return parseFile(key, text, signature);
 }
 
 /**
@@ -78,8 +88,8 @@ export async function readSkillFile(root: string, slug: string): Promise<ReadOut
  * than through the thread pool. Callers read in slices and yield between them.
  * `known` skips the read when the file still has that signature.
  */
-export function readSkillFileSync(root: string, slug: string, known?: FileSignature): ReadOutcome | 'unchanged' {
-  const file = skillPath(root, slug);
+export function readSkillFileSync(root: string, key: SkillKey, known?: FileSignature): ReadOutcome | 'unchanged' {
+  const file = skillPath(root, key);
   if (O_NOFOLLOW === 0 && linkSignature(file)) return linkOutcome(file);
   let fd: number;
   try {
@@ -104,19 +114,44 @@ export function readSkillFileSync(root: string, slug: string, known?: FileSignat
     } catch {
       return { kind: 'problem', message: 'file cannot be read', signature };
     }
-    return parseFile(slug, text, signature);
+    return parseFile(key, text, signature);
   } finally {
     closeSync(fd);
   }
 }
 
-function parseFile(slug: string, text: string, signature: FileSignature): ReadOutcome {
-  const parsed = parseSkillText(slug, text, {
-    learned_by: 'user',
-    learned_at: new Date(signature.mtimeMs).toISOString(),
-    category: 'general',
-    difficulty: 'medium',
-  });
+/**
+ * The defaults of a skill file's missing members. A file that does not say when its skill
+ * was learned has no `learned_at`: its modification time would change on every save.
+ */
+function fileDefaults(): FrontmatterDefaults {
+  return { learned_by: 'user', category: 'general', difficulty: 'medium' };
+}
+
+function parseFile(key: SkillKey, text: string, signature: FileSignature): ReadOutcome {
+  const parsed = parseSkillText(key.slug, text, fileDefaults());
   if (!parsed.ok) return { kind: 'problem', message: parsed.message, signature, ...(parsed.line ? { line: parsed.line } : {}) };
+  const declared = parsed.skill.frontmatter.structure_id;
+  const misplaced = placementProblem(key, declared);
+  if (misplaced) {
+    const line = lineOfMember(text, 'structure_id');
+    const owner = key.structureId ?? declared;
+    return { kind: 'problem', message: misplaced, signature, ...(line ? { line } : {}), ...(owner !== undefined ? { structureId: owner } : {}) };
+  }
   return { kind: 'skill', skill: parsed.skill, signature };
+}
+
+/**
+ * Why a file's `structure_id` does not fit the folder it is in, or undefined when it does:
+ * a structure's folder holds that structure's skills only, and the root holds instance
+ * skills only (a structure skill there is moved into its folder at the next start).
+ */
+export function placementProblem(key: SkillKey, structureId: string | undefined): string | undefined {
+  if (key.structureId !== undefined && structureId !== key.structureId) {
+    return `structure_id must be ${key.structureId}, the structure whose folder holds this file`;
+  }
+  if (key.structureId === undefined && structureId !== undefined) {
+    return `a skill of structure ${structureId} belongs in its folder: move it to skills/${structureId}/${key.slug}.md (git mv keeps its history)`;
+  }
+  return undefined;
 }

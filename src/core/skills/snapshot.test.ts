@@ -37,8 +37,10 @@ describe('the index snapshot (MiniSearch’s JSON and the files’ signatures)',
     const [header, signatures, index] = await lines();
     expect(JSON.parse(header)).toMatchObject({ format: INDEX_FORMAT, root: home.root });
     expect(Object.keys(JSON.parse(signatures) as object).length).toBe(20);
-    // The index line is the spellings, then MiniSearch's own JSON.
-    const mini = JSON.parse(index.slice(index.indexOf('\n') + 1)) as { documentCount: number; serializationVersion: number };
+    // The index lines: the structures' own skills (none here), the spellings, then MiniSearch's own JSON.
+    const [own, , json] = index.split('\n');
+    expect(JSON.parse(own ?? '')).toEqual({});
+    const mini = JSON.parse(json ?? '') as { documentCount: number; serializationVersion: number };
     expect(mini).toMatchObject({ documentCount: 20, serializationVersion: 2 });
 
     await writeSkillFile(home.root, 'skill-3', 'Skill three changed about zebras');

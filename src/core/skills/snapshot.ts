@@ -3,7 +3,7 @@
  * MiniSearch's own JSON, beside the signature (mtime and size) of every file it holds.
  * A start reads it, keeps what the files still match, and reads only files that are
  * new or changed. Three lines: a header (format, skills folder, time, and the CRC-32 and
- * length of the rest), the signatures, then the index (`SkillIndex.toJSON`, restored
+ * length of the rest), the signatures, then the index (`ScopedSkillIndex.toJSON`, restored
  * with `loadJSONAsync`). Written atomically; a file that is missing, damaged, of another
  * format or for another skills folder is set aside and the index is rebuilt from the files.
  * It is saved some time after the last change (a burst of edits makes one write) and at
@@ -16,7 +16,7 @@ import { isLinkRefused, readFileSafe, removeStaleTemps, writeAtomic } from '../s
 import { errorFields } from '../util/log.js';
 import type { Catalog } from './catalog.js';
 import type { ResolvedSkillStoreOptions } from './options.js';
-import type { SkillIndex } from './search/index.js';
+import type { ScopedSkillIndex } from './search/index.js';
 import type { FileSignature } from './skill-file.js';
 
 /**
@@ -24,7 +24,7 @@ import type { FileSignature } from './skill-file.js';
  * stemming, stop words, indexed fields or stored members change: old snapshots are then
  * rebuilt from the files.
  */
-export const INDEX_FORMAT = 6;
+export const INDEX_FORMAT = 7;
 
 /** Path of the snapshot file. */
 export function snapshotPath(stateDir: string): string {
@@ -38,7 +38,7 @@ const EARLIER = [join('index', 'skills.idx')];
 export interface Snapshot {
   savedAt: string;
   signatures: Map<string, FileSignature>;
-  /** The index, as {@link SkillIndex.toJSON} wrote it. */
+  /** The index, as {@link ScopedSkillIndex.toJSON} wrote it. */
   index: string;
 }
 
@@ -88,7 +88,7 @@ export async function readSnapshot(stateDir: string, root: string): Promise<Snap
 }
 
 /** Writes the snapshot of an index and the signatures of its skills, atomically. */
-export async function writeSnapshot(stateDir: string, root: string, savedAt: string, index: SkillIndex, signatures: ReadonlyMap<string, FileSignature>): Promise<void> {
+export async function writeSnapshot(stateDir: string, root: string, savedAt: string, index: ScopedSkillIndex, signatures: ReadonlyMap<string, FileSignature>): Promise<void> {
   const listed: Record<string, [number, number]> = {};
   for (const [id, signature] of signatures) listed[id] = [signature.mtimeMs, signature.size];
   const rest = `${JSON.stringify(listed)}\n${index.toJSON()}`;

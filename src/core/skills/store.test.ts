@@ -9,6 +9,8 @@ import type { SkillChangeEvent } from './events.js';
 let home: TempHome;
 let store: SkillStore | undefined;
 const fixed = new Date('2026-03-01T12:00:00.000Z');
+const S1 = '0b6f1a52-0000-4000-8000-000000000001';
+const S2 = '0b6f1a52-0000-4000-8000-000000000002';
 
 beforeEach(async () => {
   home = await tempHome();
@@ -87,17 +89,20 @@ describe('upsert', () => {
     expect(await codeOf(s.upsert({ slug: 'a'.repeat(64), frontmatter: frontmatter(), body: '' }))).toBe('ok');
   });
 
-  it('keeps a structure-scoped skill to its structure', async () => {
+  it('keeps a structure’s skill to its structure, in its folder', async () => {
     const s = await open();
-    await s.upsert({ slug: 'mine', frontmatter: frontmatter({ structure_id: 's1' }), body: '', structureId: 's1' });
-    expect(await codeOf(s.upsert({ slug: 'mine', frontmatter: frontmatter(), body: '', structureId: 's2' }))).toMatch(/^not_found/);
-    expect(await codeOf(s.remove('mine', { structureId: 's2' }))).toMatch(/^not_found/);
-    expect(await codeOf(s.upsert({ slug: 'other', frontmatter: frontmatter({ structure_id: 's9' }), body: '', structureId: 's1' }))).toContain(
+    await s.upsert({ slug: 'mine', frontmatter: frontmatter({ structure_id: S1 }), body: '', structureId: S1 });
+    expect(await readFile(join(home.root, S1, 'mine.md'), 'utf8')).toContain(`structure_id: ${S1}`);
+    // Another structure's `mine` is another skill: S2 neither sees nor changes S1's.
+    expect(await codeOf(s.remove('mine', { structureId: S2 }))).toMatch(/^not_found/);
+    expect(await codeOf(s.upsert({ slug: 'other', frontmatter: frontmatter({ structure_id: S2 }), body: '', structureId: S1 }))).toContain(
       'frontmatter.structure_id',
     );
-    expect(s.list({ structureId: 's1' }).map((e) => e.slug)).toEqual(['mine']);
-    expect(s.list({ structureId: 's2' })).toEqual([]);
+    expect(s.list({ structureId: S1 }).map((e) => e.slug)).toEqual(['mine']);
+    expect(s.list({ structureId: S2 })).toEqual([]);
     expect(s.list()).toEqual([]);
+    expect(await s.get('mine', S2)).toBeUndefined();
+    expect(await s.get('mine')).toBeUndefined();
   });
 });
 
@@ -120,10 +125,10 @@ describe('list and search filters', () => {
     const fm = (o: Record<string, unknown>) => frontmatter({ name: 'Chase overdue invoices', ...o });
     await s.upsert({ slug: 'invoices-draft', frontmatter: fm({ status: 'draft' }), body: '' });
     await s.upsert({ slug: 'invoices-old', frontmatter: fm({ status: 'deprecated' }), body: '' });
-    await s.upsert({ slug: 'invoices-s1', frontmatter: fm({ structure_id: 's1' }), body: '' });
+    await s.upsert({ slug: 'invoices-s1', frontmatter: fm({}), body: '', structureId: S1 });
     await s.upsert({ slug: 'invoices', frontmatter: fm({}), body: '' });
     expect(s.search('overdue invoices').map((m) => m.slug)).toEqual(['invoices']);
-    expect(s.search('overdue invoices', { structureId: 's1' }).map((m) => m.slug).sort()).toEqual(['invoices', 'invoices-s1']);
+    expect(s.search('overdue invoices', { structureId: S1 }).map((m) => m.slug).sort()).toEqual(['invoices', 'invoices-s1']);
     expect(s.search('overdue invoices')[0]?.reason).toBe('matched "overdue" and "invoices" in the name');
     expect(() => s.search('')).toThrow(OrgError);
     expect(() => s.search('x'.repeat(1001))).toThrow(OrgError);

@@ -17,26 +17,32 @@ import { KeyedMutex, guardRoot } from '../storage/index.js';
 import { errorFields } from '../util/log.js';
 import { STORE_LOCK, type StoreContext } from './context.js';
 import type { ListFilter } from './entry.js';
+import { forkSkill, type ForkInput } from './fork.js';
 import { SkillEvents, type SkillChangeListener } from './events.js';
-import { isSkillFileName, loadCatalog, type LoadReport } from './load.js';
+import { loadCatalog, type LoadReport } from './load.js';
 import { whileLoading } from './opening.js';
 import { resolveStoreOptions, type SkillStoreOptions } from './options.js';
 import { createCommitQueue } from './commits.js';
+import { migrateLayout } from './layout.js';
+import { problemOwner } from './catalog.js';
 import { createSnapshotSaver } from './snapshot.js';
 import { createSearchLog, type GapQuery, type SkillGap } from './search/gap-log.js';
 import { createWordNet, resolveTuning, type SearchExplanation, type WordNet } from './search/index.js';
 import { readSkillFile } from './skill-file.js';
+import { fileKey, isStructureFolderName, keyOf, parseKey, scopeDir, structureOfKey } from './skill-key.js';
+import { isVisible } from './visibility.js';
 import { isValidSlug } from './slug.js';
 import { applyFileChanges, applyFileChangesHeld } from './sync.js';
 import { listDeletedSkills } from './trash.js';
 import type { DeletedSkill, SearchMatch, Skill, SkillListEntry, SkillProblem } from './types.js';
+export type { ForkInput } from './fork.js';
 import type { SkillWatcher, WatchedChange } from './watch.js';
 import { listResources, readResource } from './resources.js';
 import { removeSkill, replaceSkillFiles, restoreSkill, upsertSkill, type ScopeOptions, type UpsertInput, type UpsertResult } from './writes.js';
 
 /** Options of {@link SkillStore.search}. */
 export interface SkillSearchRequest {
-  /** The structure asking; structure-scoped skills of other structures never match. */
+  /** The structure asking: its own skills and the instance skills it has not replaced match; another structure's never. */
   structureId?: string;
   /** 1 to 50, default 5. */
   limit?: number;
@@ -50,6 +56,14 @@ export interface SkillExplainRequest extends SkillSearchRequest {
   slugs?: string[];
 }
 
+/** Whose load problems {@link SkillStore.problems} lists. */
+export interface ProblemScope {
+  /** A structure: its own folder's problems and the instance library's. */
+  structureId?: string;
+  /** Every problem of every structure (the instance administrator). */
+  all?: boolean;
+}
+
 /** Options of {@link SkillStore.settle}. */
 export interface SettleOptions {
   /** Wait for a pending index snapshot save too (default true). */
@@ -59,6 +73,16 @@ export interface SettleOptions {
 /** Errors of a folder that cannot be watched (out of watches or descriptors, no permission). */
 const WATCH_REFUSED = new Set(['ENOSPC', 'EMFILE', 'ENFILE', 'EPERM', 'EACCES']);
 const UNWATCHED = 'the skills folder cannot be watched: files changed outside org are picked up at the next start';
+
+/**
+ * What the watcher follows, by path relative to the skills folder: the root's skill files
+ * and the folders of structures' skills with theirs (`dir` is true for a folder, undefined
+ * when not known yet). A skill's own files, the deleted areas, hidden and temp files never reach it.
+ */
+function watchedPath(file: string, dir: boolean | undefined): boolean {
+  if (dir !== false && isStructureFolderName(file)) return true;
+  return dir !== true && fileKey(file).kind !== 'other';
+}
 
 /** Longest search query accepted (API.md §4). */
 export const MAX_QUERY_LENGTH = 1000;
@@ -73,24 +97,36 @@ export interface SkillStore {
   ready(): Promise<void>;
   /** True once the library is loaded. */
   isReady(): boolean;
-  /** Live skills visible to `structureId`, filtered, sorted by slug (default statuses complete, draft). */
+  /**
+   * Live skills a structure sees (its own, and the instance skills it has not replaced;
+   * without a structure, the instance skills), filtered, sorted by slug (default
+   * statuses complete, draft).
+   */
   list(filter?: ListFilter): SkillListEntry[];
-  /** One skill of any status, read from its file; undefined when absent or unparsable. */
-  get(slug: string): Promise<Skill | undefined>;
-  /** Creates or updates a skill (validation errors → 400 `OrgError` with field errors). */
+  /**
+   * One skill of any status, read from its file, as `structureId` reaches it by slug: its
+   * own skill, else the instance skill (without a structure, the instance skill only);
+   * undefined when absent or unparsable.
+   */
+  get(slug: string, structureId?: string): Promise<Skill | undefined>;
+  /** The structures that have a live skill of their own with this slug (for a caller who named no structure, filtered by its memberships). */
+  structuresWith(slug: string): string[];
+  /** Creates or updates a skill of a structure, or of the instance library (validation errors → 400 `OrgError` with field errors). */
   upsert(input: UpsertInput): Promise<UpsertResult>;
-  /** The files kept beside a skill (path → bytes, sorted by path); empty when none. */
-  files(slug: string): Promise<Map<string, Uint8Array>>;
-  /** Replaces the files kept beside a live skill (404 when absent or another structure's). */
+  /** Copies an instance skill into a structure (API.md §10 fork). */
+  fork(input: ForkInput): Promise<Skill>;
+  /** The files kept beside a skill as {@link get} resolves it (path → bytes, sorted by path); empty when none. */
+  files(slug: string, structureId?: string): Promise<Map<string, Uint8Array>>;
+  /** Replaces the files kept beside a live skill of the scope (404 when absent). */
   putFiles(slug: string, files: ReadonlyMap<string, Uint8Array>, scope?: ScopeOptions): Promise<void>;
-  /** Moves a skill to `.deleted/` (404 when absent). */
+  /** Moves a skill of the scope to its `.deleted/` (404 when absent). */
   remove(slug: string, scope?: ScopeOptions): Promise<void>;
-  /** Deleted skills, newest first; structure-scoped ones only for `structureId`. */
+  /** Deleted skills a structure may see, newest first: its own and the instance library's. */
   listDeleted(structureId?: string): Promise<DeletedSkill[]>;
-  /** Restores the newest deleted version (409 when live, 404 when none). */
+  /** Restores the newest deleted version in the scope (409 when live, 404 when none). */
   restore(slug: string, scope?: ScopeOptions): Promise<Skill>;
-  /** Files that did not load, with the reason. */
-  problems(): SkillProblem[];
+  /** Files that did not load, with the reason: the instance library's, and a structure's own or everyone's as asked. */
+  problems(scope?: ProblemScope): SkillProblem[];
   /** Skill files written through the API whose git commit (`commit` option) has not succeeded yet. */
   uncommittedFiles(): number;
   /** Ranked matches among complete skills visible to the structure; [] when nothing is relevant. */
@@ -121,7 +157,7 @@ export interface SkillStore {
   close(): Promise<void>;
 }
 
-/** Validates a search request (400 `OrgError` with field errors) and returns the index options. */
+/** Validates a search request (400 `OrgError` with field errors) and returns the index options (without the structure's hidden slugs). */
 function searchOptions(query: unknown, request: SkillSearchRequest): { limit: number; structureId?: string } {
   const errors = [];
   if (typeof query !== 'string' || query.length < 1 || query.length > MAX_QUERY_LENGTH) {
@@ -155,7 +191,9 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
   await guardRoot(options.stateDir);
   // A shared library: the folder becomes (or is checked to be) a clone of the remote first.
   await options.remote?.prepare();
-  // WordNet is opened on the first search that needs a dictionary.
+  // A home of an earlier version: its structures' skills move into their folders (once).
+  await migrateLayout({ root: options.root, stateDir: options.stateDir, log: options.log, commit: options.commit, ...(options.remote ? { remote: options.remote } : {}) });
+  // WordNet is opened on the first search with a word the library does not have.
   let wordnet: WordNet | undefined;
   const synonyms = options.synonyms === false ? undefined : (options.synonyms ?? (() => (wordnet = createWordNet())));
   const weakSupport = resolveTuning(options.tuning).weakSupport;
@@ -171,8 +209,10 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
     const files = report.removedTemps.map((name) => `skills/${name}`);
     options.log('warn', 'removed temp files of writes cut short by an earlier stop', { files: files.slice(0, 20), count: files.length });
   }
+  // At info: `org serve` names each skipped file in its start-up lines (a file broken while
+  // the server runs is a warning of the watcher).
   for (const problem of catalog.problems.values()) {
-    options.log('warn', 'skill file skipped', { file: problem.file, message: problem.message });
+    options.log('info', 'skill file skipped', { file: problem.file, message: problem.message });
   }
 
   const events = new SkillEvents();
@@ -211,7 +251,7 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
       const { watchSkills } = await import('./watch.js');
       watcher = watchSkills({
         root: options.root,
-        accepts: (file, dir) => !file.includes('/') && dir !== true && isSkillFileName(file),
+        accepts: watchedPath,
         debounceMs: options.debounceMs,
         onBatch,
         onError: (error) => {
@@ -225,22 +265,48 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
     }
   }
 
+  /** Whether a structure sees a skill: its own, and the instance skills it has not replaced (see `visibility.ts`). */
+  const visibleTo = (structureId: string | undefined): ((entry: SkillListEntry) => boolean) => {
+    const hidden = catalog.hiddenFor(structureId);
+    return (entry) => isVisible(entry, structureId, hidden);
+  };
+
+  /** A skill as `structureId` reaches it by slug: its own, else the instance skill. */
+  const resolveSkill = async (slug: string, structureId: string | undefined): Promise<Skill | undefined> => {
+    if (!isValidSlug(slug)) return undefined;
+    if (structureId !== undefined && isStructureFolderName(structureId)) {
+      const own = await readSkillFile(options.root, parseKey(keyOf(slug, structureId)));
+      if (own.kind === 'skill') return own.skill;
+      if (own.kind === 'problem') return undefined;
+    }
+    const outcome = await readSkillFile(options.root, { slug });
+    return outcome.kind === 'skill' ? outcome.skill : undefined;
+  };
+
   return {
     loadReport: report,
     ready: () => Promise.resolve(),
     isReady: () => true,
     list: (filter) => catalog.list(filter),
-    async get(slug) {
-      if (!isValidSlug(slug)) return undefined;
-      const outcome = await readSkillFile(options.root, slug);
-      return outcome.kind === 'skill' ? outcome.skill : undefined;
+    get: (slug, structureId) => resolveSkill(slug, structureId),
+    structuresWith(slug) {
+      if (!isValidSlug(slug)) return [];
+      return catalog
+        .keys()
+        .filter((key) => key.endsWith(`/${slug}`))
+        .map((key) => structureOfKey(key) as string)
+        .filter(isStructureFolderName)
+        .sort();
     },
     upsert: (upsertInput) => upsertSkill(ctx, upsertInput),
-    async files(slug) {
+    fork: (forkInput) => forkSkill(ctx, forkInput),
+    async files(slug, structureId) {
       const out = new Map<string, Uint8Array>();
-      if (!isValidSlug(slug)) return out;
-      for (const path of await listResources(options.root, slug)) {
-        const data = await readResource(options.root, slug, path);
+      const skill = await resolveSkill(slug, structureId);
+      if (!skill) return out;
+      const dir = scopeDir(options.root, skill.frontmatter.structure_id);
+      for (const path of await listResources(dir, slug)) {
+        const data = await readResource(dir, slug, path);
         if (data) out.set(path, data);
       }
       return out;
@@ -249,14 +315,19 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
     remove: (slug, scope) => removeSkill(ctx, slug, scope),
     listDeleted: (structureId) => listDeletedSkills(options.root, structureId),
     restore: (slug, scope) => restoreSkill(ctx, slug, scope),
-    problems: () =>
+    problems: (scope = {}) =>
       [
-        ...[...catalog.problems.values()].map(({ file, message, line }) => ({ file, message, ...(line ? { line } : {}) })),
-        ...ctx.commits.problems(),
-      ].sort((a, b) => (a.file < b.file ? -1 : 1)),
+        ...[...catalog.problems.values()].map(({ file, message, line, structure_id }) => ({ problem: { file, message, ...(line ? { line } : {}) }, owner: structure_id })),
+        ...ctx.commits.problems().map((problem) => ({ problem, owner: problemOwner(problem.file) })),
+      ]
+        // A problem concerns one structure (its folder's files) or the instance library: a
+        // structure sees its own and the instance library's, never another's.
+        .filter(({ owner }) => scope.all === true || owner === undefined || owner === scope.structureId)
+        .map(({ problem }) => problem)
+        .sort((a, b) => (a.file < b.file ? -1 : 1)),
     uncommittedFiles: () => ctx.commits.pendingFiles(),
     search(query, request = {}) {
-      const options = searchOptions(query, request);
+      const options = { ...searchOptions(query, request), visible: visibleTo(request.structureId) };
       if (!request.record) return catalog.index.search(query, options);
       const found = catalog.index.lookup(query, options);
       const outcome = found.matches.length === 0 ? 'none' : (found.support ?? 0) < weakSupport ? 'weak' : 'matched';
@@ -264,12 +335,12 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
       return found.matches;
     },
     explain(query, request = {}) {
-      return catalog.index.explain(query, { ...searchOptions(query, request), ...(request.slugs ? { slugs: request.slugs } : {}) });
+      return catalog.index.explain(query, { ...searchOptions(query, request), visible: visibleTo(request.structureId), ...(request.slugs ? { slugs: request.slugs } : {}) });
     },
     // A gap a skill now covers is no gap: each group's latest message is searched again.
     gaps: async (query) =>
       (await searchLog.gaps(query)).filter((gap) => {
-        const found = catalog.index.lookup(gap.example, searchOptions(gap.example, query?.structureId ? { structureId: query.structureId } : {}));
+        const found = catalog.index.lookup(gap.example, { ...searchOptions(gap.example, query?.structureId ? { structureId: query.structureId } : {}), visible: visibleTo(query?.structureId) });
         return found.matches.length === 0 || (found.support ?? 0) < weakSupport;
       }),
     count: () => catalog.count,

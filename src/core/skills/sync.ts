@@ -8,10 +8,9 @@
  */
 import { join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { relativeFile } from './catalog.js';
 import { STORE_LOCK, type StoreContext } from './context.js';
 import { readSkillFileSync, signatureOf } from './skill-file.js';
-import { isValidSlug } from './slug.js';
+import { fileKey, keyString, relativeFile, slugOfKey, structureOfKey } from './skill-key.js';
 import type { WatchedChange } from './watch.js';
 
 const SLICE = 256;
@@ -33,29 +32,34 @@ export async function applyFileChangesHeld(ctx: StoreContext, changes: readonly 
     if (i > 0) await yieldToEventLoop();
     for (const change of changes.slice(i, i + SLICE)) {
       const { file, seen } = typeof change === 'string' ? { file: change, seen: undefined } : change;
-      const id = file.slice(0, -3);
-      if (!isValidSlug(id)) {
+      const read = fileKey(file);
+      if (read.kind === 'other') continue;
+      if (read.kind === 'bad-name') {
         const signature = await signatureOf(join(root, file));
         if (signature) catalog.putProblem(file, 'file name is not a valid slug', signature);
         else catalog.problems.delete(file);
         continue;
       }
-      if (seen && seen !== 'gone' && catalog.isCurrent(id, seen)) continue;
-      const held = catalog.signatureOf(id) ?? catalog.problems.get(relativeFile(id));
-      const outcome = readSkillFileSync(root, id, held);
+      const key = keyString(read.key);
+      if (seen && seen !== 'gone' && catalog.isCurrent(key, seen)) continue;
+      const held = catalog.signatureOf(key) ?? catalog.problems.get(relativeFile(key));
+      const outcome = readSkillFileSync(root, read.key, held);
       if (outcome === 'unchanged') continue;
+      const slug = slugOfKey(key);
+      const scope = structureOfKey(key);
+      const structure = scope === undefined ? {} : { structure_id: scope };
       if (outcome.kind === 'skill') {
-        onFileRead(id);
-        const created = !catalog.has(id);
+        onFileRead(key);
+        const created = catalog.signatureOf(key) === undefined;
         catalog.put(outcome.skill, outcome.signature);
-        ctx.changed({ type: 'upsert', slug: id, created, source: 'watcher' });
+        ctx.changed({ type: 'upsert', slug, ...structure, created, source: 'watcher' });
       } else if (outcome.kind === 'problem') {
-        onFileRead(id);
+        onFileRead(key);
         log('warn', 'skill file skipped', { file, message: outcome.message });
-        catalog.putProblem(file, outcome.message, outcome.signature, outcome.line);
+        catalog.putProblem(file, outcome.message, outcome.signature, outcome.line, outcome.structureId);
         ctx.changed({ type: 'problem', file, message: outcome.message, source: 'watcher' });
-      } else if (catalog.drop(id)) {
-        ctx.changed({ type: 'remove', slug: id, source: 'watcher' });
+      } else if (catalog.drop(key)) {
+        ctx.changed({ type: 'remove', slug, ...structure, source: 'watcher' });
       } else continue;
       applied++;
     }

@@ -7,7 +7,6 @@ import { isDeepStrictEqual } from 'node:util';
 import { isOrgError } from '../errors.js';
 import type { ImportEntry, ImportReport } from '../schemas/skills.js';
 import { fromAgentSkill, toAgentSkill, type SkillFolder } from './agent-skills/index.js';
-import { visibleTo } from './entry.js';
 import { validateFrontmatter } from './frontmatter.js';
 import { checkResources } from './resources.js';
 import type { SkillStore } from './store.js';
@@ -17,7 +16,11 @@ export type { ImportEntry, ImportReport };
 
 /** Options of {@link importFolders}. */
 export interface ImportOptions {
-  /** The structure importing: a skill scoped to another structure is never touched. */
+  /**
+   * The structure importing: every skill is stored as its own (API.md §10), whatever
+   * `structure_id` the upload names; undefined imports instance skills (the instance
+   * administrator).
+   */
   structureId?: string;
   actor?: string;
   /** Report only (the default), or write. */
@@ -26,11 +29,11 @@ export interface ImportOptions {
   checkToolUrl?: (url: string, slug: string) => Promise<void>;
 }
 
-/** The Agent Skill folder of a skill visible to `structureId`; undefined when there is none. */
+/** The Agent Skill folder of a skill as `structureId` reaches it by slug (its own, else the instance skill); undefined when there is none. */
 export async function exportFolder(store: SkillStore, slug: string, structureId?: string): Promise<SkillFolder | undefined> {
-  const skill = await store.get(slug);
-  if (!skill || !visibleTo(skill.frontmatter.structure_id, structureId)) return undefined;
-  return toAgentSkill(skill, await store.files(slug));
+  const skill = await store.get(slug, structureId);
+  if (!skill) return undefined;
+  return toAgentSkill(skill, await store.files(slug, structureId));
 }
 
 function sameFiles(a: ReadonlyMap<string, Uint8Array>, b: ReadonlyMap<string, Uint8Array>): boolean {
@@ -64,7 +67,11 @@ export async function importFolders(store: SkillStore, folders: readonly SkillFo
       continue;
     }
     seen.add(skill.slug);
-    const checked = validateFrontmatter(skill.frontmatter, { learned_by: 'user', learned_at: new Date().toISOString(), category: 'general', difficulty: 'medium' });
+    // Stored as the importing structure's own skill (or an instance skill), whatever the upload says.
+    const frontmatter: Record<string, unknown> = { ...skill.frontmatter };
+    delete frontmatter.structure_id;
+    if (options.structureId !== undefined) frontmatter.structure_id = options.structureId;
+    const checked = validateFrontmatter(frontmatter, { learned_by: 'user', learned_at: new Date().toISOString(), category: 'general', difficulty: 'medium' });
     if (!checked.ok) {
       skip(checked.errors.map((error) => `${error.path} ${error.message}`).join('; '));
       continue;
@@ -72,11 +79,6 @@ export async function importFolders(store: SkillStore, folders: readonly SkillFo
     // A refused tool address refuses the whole import (400 egress_refused), dry run or not.
     if (checked.frontmatter.tool_url) await options.checkToolUrl?.(checked.frontmatter.tool_url, skill.slug);
     entry.status = checked.frontmatter.status;
-    const scope = checked.frontmatter.structure_id;
-    if (scope !== undefined && scope !== options.structureId) {
-      skip('the skill belongs to another structure');
-      continue;
-    }
     if (Buffer.byteLength(skill.body, 'utf8') > MAX_BODY_BYTES) {
       skip(`the body is larger than ${MAX_BODY_BYTES} bytes`);
       continue;
@@ -87,22 +89,25 @@ export async function importFolders(store: SkillStore, folders: readonly SkillFo
       skip(isOrgError(error) ? (error.errors?.map((item) => `${item.path} ${item.message}`).join('; ') ?? error.message) : 'invalid files');
       continue;
     }
-    const existing = await store.get(skill.slug);
+    // Only the importing scope and the instance library are looked at: nothing here
+    // depends on what another structure has.
+    const existing = await store.get(skill.slug, options.structureId);
     if (existing) {
-      if (!visibleTo(existing.frontmatter.structure_id, options.structureId)) {
-        skip(`a skill ${skill.slug} of another structure exists`);
+      if (existing.frontmatter.structure_id !== options.structureId) {
+        skip(`${skill.slug} is an instance skill: fork it to change it for this structure, or rename the folder to import it as a new skill`);
         continue;
       }
       const same =
         existing.body === skill.body &&
         isDeepStrictEqual({ ...existing.frontmatter, learned_at: null }, { ...checked.frontmatter, learned_at: null }) &&
-        sameFiles(await store.files(skill.slug), skill.files);
+        sameFiles(await store.files(skill.slug, options.structureId), skill.files);
       entry.action = same ? 'unchanged' : 'update';
     }
     if (options.dryRun || entry.action === 'unchanged') continue;
     const actor = options.actor ?? 'import';
-    await store.upsert({ slug: skill.slug, frontmatter: skill.frontmatter, body: skill.body, actor, ...(options.structureId ? { structureId: options.structureId } : {}) });
-    await store.putFiles(skill.slug, skill.files, { actor, ...(options.structureId ? { structureId: options.structureId } : {}) });
+    const scope = options.structureId !== undefined ? { structureId: options.structureId } : {};
+    await store.upsert({ slug: skill.slug, frontmatter, body: skill.body, actor, ...scope });
+    await store.putFiles(skill.slug, skill.files, { actor, ...scope });
   }
   return report;
 }

@@ -1,5 +1,7 @@
 /**
- * The recoverable deleted area, `<root>/.deleted/<slug>--<timestamp>.md`. The
+ * The recoverable deleted area of a scope folder, `<dir>/.deleted/<slug>--<timestamp>.md`
+ * (the instance library's `<root>/.deleted/`, a structure's `<root>/<structure_id>/.deleted/`:
+ * see `skill-key.ts`). The
  * timestamp is the deletion time in ISO 8601 with `:` replaced by `-`, so it is a safe
  * file name everywhere and sorts in time order. A version that an update replaced is
  * kept here too, as `<slug>--<timestamp>.replaced.md`, so no write through the API ever
@@ -10,6 +12,7 @@
 import { join } from 'node:path';
 import { isLinkRefused, mkdirSafe, readFileSafe, readdirSafe, renameSafe, writeFileAtomicSafe } from '../storage/index.js';
 import { parseSkillText } from './file-format.js';
+import { scopeDir } from './skill-key.js';
 import { isValidSlug } from './slug.js';
 import type { DeletedSkill, Skill } from './types.js';
 
@@ -37,9 +40,9 @@ function isoFromFileTimestamp(stamp: string): string {
   return stamp.replace(/T(\d{2})-(\d{2})-(\d{2})/, 'T$1:$2:$3');
 }
 
-/** A free path in the deleted area for `slug` at `when` (`suffix` `.replaced` for replaced versions). */
-async function trashPath(root: string, slug: string, when: Date, suffix = ''): Promise<string> {
-  const dir = join(root, DELETED_DIR);
+/** A free path in the deleted area of scope folder `scope` for `slug` at `when` (`suffix` `.replaced` for replaced versions). */
+async function trashPath(scope: string, slug: string, when: Date, suffix = ''): Promise<string> {
+  const dir = join(scope, DELETED_DIR);
   await mkdirSafe(dir);
   const existing = new Set((await readdirSafe(dir)).map((entry) => entry.name));
   const stamp = fileTimestamp(when);
@@ -48,25 +51,25 @@ async function trashPath(root: string, slug: string, when: Date, suffix = ''): P
   return join(dir, name);
 }
 
-/** Moves a live skill file into the deleted area; returns the new path. */
-export async function moveToTrash(root: string, slug: string, when: Date): Promise<string> {
-  const target = await trashPath(root, slug, when);
-  await renameSafe(join(root, `${slug}.md`), target);
+/** Moves a live skill file of scope folder `scope` into its deleted area; returns the new path. */
+export async function moveToTrash(scope: string, slug: string, when: Date): Promise<string> {
+  const target = await trashPath(scope, slug, when);
+  await renameSafe(join(scope, `${slug}.md`), target);
   return target;
 }
 
-/** Keeps the text of a version an update is about to replace; returns its path. */
-export async function keepReplaced(root: string, slug: string, text: string, when: Date): Promise<string> {
-  const target = await trashPath(root, slug, when, '.replaced');
+/** Keeps the text of a version an update is about to replace, in the deleted area of scope folder `scope`; returns its path. */
+export async function keepReplaced(scope: string, slug: string, text: string, when: Date): Promise<string> {
+  const target = await trashPath(scope, slug, when, '.replaced');
   await writeFileAtomicSafe(target, text);
   return target;
 }
 
-/** Every deleted file, newest first (regular files only); a linked `.deleted` is refused (409). */
-export async function listTrash(root: string): Promise<TrashEntry[]> {
+/** Every deleted file of scope folder `scope`, newest first (regular files only); a linked `.deleted` is refused (409). */
+export async function listTrash(scope: string): Promise<TrashEntry[]> {
   let names: string[];
   try {
-    names = (await readdirSafe(join(root, DELETED_DIR))).filter((entry) => entry.isFile()).map((entry) => entry.name);
+    names = (await readdirSafe(join(scope, DELETED_DIR))).filter((entry) => entry.isFile()).map((entry) => entry.name);
   } catch (error) {
     if (isLinkRefused(error)) throw error;
     return [];
@@ -78,7 +81,7 @@ export async function listTrash(root: string): Promise<TrashEntry[]> {
     entries.push({
       slug: match[1] as string,
       deletedAt: isoFromFileTimestamp(match[2] as string),
-      file: join(root, DELETED_DIR, name),
+      file: join(scope, DELETED_DIR, name),
       replaced: match[4] !== undefined,
       n: Number(match[3] ?? 1),
     });
@@ -102,15 +105,30 @@ export async function readTrashed(entry: TrashEntry): Promise<Skill | undefined>
   }
 }
 
-/** The deleted-skills listing of API.md §4. */
+/**
+ * The deleted-skills listing of API.md §4 as a structure sees it: its own deleted area
+ * and the instance library's, newest first (without a structure, the instance library's
+ * only). Another structure's deleted skills are never listed.
+ */
 export async function listDeletedSkills(root: string, structureId?: string): Promise<DeletedSkill[]> {
-  const out: DeletedSkill[] = [];
-  for (const entry of await listTrash(root)) {
-    const skill = await readTrashed(entry);
-    // A structure-scoped skill is listed only for its own structure (like live ones).
-    const scope = skill?.frontmatter.structure_id;
-    if (scope !== undefined && scope !== structureId) continue;
-    out.push({ slug: entry.slug, name: skill?.frontmatter.name ?? entry.slug, deleted_at: entry.deletedAt, reason: entry.replaced ? 'replaced' : 'deleted' });
-  }
-  return out;
+  const out: (DeletedSkill & { at: number })[] = [];
+  const collect = async (scope: string | undefined): Promise<void> => {
+    let n = 0;
+    for (const entry of await listTrash(scopeDir(root, scope))) {
+      const skill = await readTrashed(entry);
+      out.push({
+        slug: entry.slug,
+        name: skill?.frontmatter.name ?? entry.slug,
+        deleted_at: entry.deletedAt,
+        reason: entry.replaced ? 'replaced' : 'deleted',
+        ...(scope !== undefined ? { structure_id: scope } : {}),
+        at: n++,
+      });
+    }
+  };
+  if (structureId !== undefined) await collect(structureId);
+  await collect(undefined);
+  // Newest first across both areas; within one area, the order listTrash gave.
+  out.sort((a, b) => (a.deleted_at === b.deleted_at ? (a.structure_id === b.structure_id ? a.at - b.at : a.structure_id === undefined ? 1 : -1) : a.deleted_at < b.deleted_at ? 1 : -1));
+  return out.map(({ at: _at, ...entry }) => entry);
 }

@@ -5,7 +5,7 @@
  * (a skill started from a gap gets the message as its first trigger) and say when a
  * skill should have some.
  */
-import matter from 'gray-matter';
+import { readFrontMatter, stringifyFrontMatter } from './front-matter-read.js';
 import type { SkillFrontmatter } from './types.js';
 
 /** How many triggers a reviewed skill should list. */
@@ -17,12 +17,12 @@ export const SUGGESTED_TRIGGERS = { min: 5, max: 10 } as const;
  * @example addTriggers(templateText, ['our website is down'])
  */
 export function addTriggers(text: string, triggers: readonly string[]): string {
-  const file = matter(text, {});
-  const data = file.data as Record<string, unknown>;
+  const file = readFrontMatter(text);
+  const data = file.data;
   const existing = Array.isArray(data.triggers) ? data.triggers.filter((t): t is string => typeof t === 'string') : [];
   const merged = [...new Set([...triggers, ...existing].map((t) => t.trim()).filter((t) => t.length > 0))];
   data.triggers = merged;
-  return matter.stringify({ content: file.content }, data, {});
+  return stringifyFrontMatter(file.content, data);
 }
 
 /** A suggestion about a skill's triggers, or undefined when it has enough (drafts are not nagged). */

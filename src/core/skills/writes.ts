@@ -1,13 +1,19 @@
 /**
- * The writes of the skill store (API.md §4): upsert with validation, soft delete into
+ * The writes of the skill store (API.md §4, §10): upsert with validation, soft delete into
  * `.deleted/`, restore of the newest deleted version. Each runs under the store mutex,
  * writes atomically, updates the catalog and index at once (the watcher's later event
  * for the same file is then a no-op) and, when enabled, commits with git. An update
  * keeps the replaced text in `.deleted/` and rewrites only the front matter members
  * that changed, so the author's YAML formatting survives.
+ *
+ * Every write acts in one scope: a structure's own skills (`structureId`), or the
+ * instance library (none; the caller checked the writer is the instance administrator).
+ * A structure writes only its own skills: a slug that names an instance skill (and no
+ * skill of its own) is refused with 403 `instance_skill`, which says to fork it. Nothing
+ * of another structure is read, so no answer depends on what another structure has.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { alreadyExists, conflict, invalid, notFound, preconditionFailed, type FieldError, type OrgError } from '../errors.js';
+import { alreadyExists, conflict, instanceSkill, invalid, notFound, preconditionFailed, type FieldError, type OrgError } from '../errors.js';
 import { lstatOrUndefined, readFileSafe, renameSafe, writeAtomic } from '../storage/index.js';
 import { STORE_LOCK, type StoreContext } from './context.js';
 import { normalizeBody, parseSkillText, serializeSkill, type ParseResult } from './file-format.js';
@@ -17,6 +23,7 @@ import { PublishRefused } from './remote.js';
 import { replaceResources } from './resources.js';
 import { applyFileChangesHeld } from './sync.js';
 import { readSkillFile, signatureOf, skillPath, type ReadOutcome } from './skill-file.js';
+import { isStructureShapedSlug, keyOf, scopeDir, type SkillKey } from './skill-key.js';
 import { assertSlug } from './slug.js';
 import { keepReplaced, listTrash, moveToTrash, readTrashed } from './trash.js';
 import type { Skill } from './types.js';
@@ -40,7 +47,10 @@ export interface UpsertInput {
   /** Front matter members; unknown members are kept. `learned_at` of an existing skill wins. */
   frontmatter: unknown;
   body: string;
-  /** The structure acting: it may not change a skill scoped to another structure. */
+  /**
+   * The structure whose own skill this is (its `structure_id` is set to it; another
+   * value in the front matter → 400); undefined writes an instance skill.
+   */
   structureId?: string;
   /** Who writes (user e-mail, `agent:<role>`, …), for the git message. */
   actor?: string;
@@ -51,6 +61,8 @@ export interface UpsertInput {
    * (`*`: any existing version); otherwise 412 and nothing is written.
    */
   ifMatch?: readonly string[];
+  /** What the write is, for the git message (default `create` or `update`), e.g. `restore version 1a2b3c4d`. */
+  note?: string;
 }
 
 /** Result of an upsert: the stored record and whether the slug was new. */
@@ -61,6 +73,7 @@ export interface UpsertResult {
 
 /** Scope options of delete and restore. */
 export interface ScopeOptions {
+  /** The structure whose own skill is meant; undefined for an instance skill. */
   structureId?: string;
   actor?: string;
   /** `If-Match` entity tags of a delete (see {@link UpsertInput.ifMatch}). */
@@ -78,20 +91,30 @@ export async function upsertSkill(ctx: StoreContext, input: UpsertInput): Promis
   if (!isPlainObject(input.frontmatter)) errors.push({ path: 'frontmatter', message: 'must be an object' });
   if (errors.length > 0) throw invalidSkill(errors);
 
+  const declared = (input.frontmatter as Record<string, unknown>).structure_id ?? undefined;
+  if (declared !== undefined && declared !== input.structureId) {
+    throw invalidSkill([
+      {
+        path: 'frontmatter.structure_id',
+        message: input.structureId === undefined ? 'must be absent: this is an instance skill' : `must be ${input.structureId}, the structure of the request (or absent)`,
+      },
+    ]);
+  }
+  const key: SkillKey = input.structureId === undefined ? { slug: input.slug } : { slug: input.slug, structureId: input.structureId };
+
   return ctx.mutex.run(STORE_LOCK, async () => {
     const { root, clock } = ctx.options;
-    const file = skillPath(root, input.slug);
-    const existing = await readSkillFile(root, input.slug);
-    refuseLink(existing, input.slug);
+    const file = skillPath(root, key);
+    const existing = await readSkillFile(root, key);
+    refuseLink(existing, key);
+    if (existing.kind === 'missing') refuseNewSlug(ctx, key);
     const previous = existing.kind === 'skill' ? existing.skill : undefined;
-    if (previous && input.structureId !== undefined && !scopeAllows(previous, input.structureId)) {
-      throw notFound(`skill ${input.slug} not found`);
-    }
     if (input.precondition?.kind === 'absent' && existing.kind !== 'missing') {
       throw alreadyExists(`a skill with the slug ${input.slug} already exists`, { slug: input.slug });
     }
     if (input.ifMatch) assertVersion(input.slug, previous, input.ifMatch);
     const raw = { ...(input.frontmatter as Record<string, unknown>) };
+    if (input.structureId !== undefined) raw.structure_id = input.structureId;
     raw.learned_at = previous?.frontmatter.learned_at ?? raw.learned_at ?? clock().toISOString();
     raw.learned_by ??= previous?.frontmatter.learned_by ?? 'user';
     const checked = validateFrontmatter(raw, {
@@ -101,10 +124,6 @@ export async function upsertSkill(ctx: StoreContext, input: UpsertInput): Promis
       difficulty: 'medium',
     });
     if (!checked.ok) throw invalidSkill(checked.errors);
-    const scope = checked.frontmatter.structure_id;
-    if (input.structureId !== undefined && scope !== undefined && scope !== input.structureId) {
-      throw invalidSkill([{ path: 'frontmatter.structure_id', message: 'must be the structure of the request' }]);
-    }
 
     const parse = (text: string) =>
       parseSkillText(input.slug, text, {
@@ -121,61 +140,97 @@ export async function upsertSkill(ctx: StoreContext, input: UpsertInput): Promis
     if (text === previousText) return { skill: parsed.skill, created: false };
 
     const files = [file];
-    if (previousText !== undefined) files.push(await keepReplaced(root, input.slug, previousText, clock()));
+    if (previousText !== undefined) files.push(await keepReplaced(scopeDir(root, key.structureId), input.slug, previousText, clock()));
     await writeAtomic(file, text);
     const signature = await signatureOf(file);
     if (signature) ctx.catalog.put(parsed.skill, signature);
     const created = existing.kind === 'missing';
-    ctx.changed({ type: 'upsert', slug: input.slug, created, source: 'api' });
-    await commit(ctx, files, `skill ${input.slug}: ${created ? 'create' : 'update'}`, input.actor);
+    ctx.changed({ type: 'upsert', slug: input.slug, ...structureOf(key), created, source: 'api' });
+    await commit(ctx, files, `skill ${describeKey(key)}: ${input.note ?? (created ? 'create' : 'update')}`, input.actor);
     return { skill: parsed.skill, created };
   });
+}
+
+/**
+ * Refuses a slug a scope may not create: in a structure, the slug of an instance skill
+ * (403 `instance_skill`: fork it instead); in the instance library, a slug shaped like a
+ * structure id (its files' folder would be taken for a structure's folder).
+ */
+export function refuseNewSlug(ctx: StoreContext, key: SkillKey): void {
+  if (key.structureId !== undefined) {
+    if (ctx.catalog.has(key.slug) || ctx.catalog.problems.has(`${key.slug}.md`)) throw instanceSkill(key.slug);
+  } else if (isStructureShapedSlug(key.slug)) {
+    throw invalid('invalid slug', [{ path: 'slug', message: 'must not be shaped like a structure id (a UUID): skills/<structure_id>/ holds that structure’s skills' }]);
+  }
+}
+
+/** The structure member of a change event for a key. */
+function structureOf(key: SkillKey): { structure_id?: string } {
+  return key.structureId === undefined ? {} : { structure_id: key.structureId };
+}
+
+/** How a commit message names a skill: its slug (the commit's path says whose it is). */
+function describeKey(key: SkillKey): string {
+  return key.slug;
+}
+
+/** The key of `slug` in a scope. */
+function keyIn(slug: string, structureId: string | undefined): SkillKey {
+  return structureId === undefined ? { slug } : { slug, structureId };
+}
+
+/** Refuses a change of an instance skill made from a structure that has no skill of its own by that slug. */
+function refuseInstance(ctx: StoreContext, slug: string, structureId: string | undefined): void {
+  if (structureId !== undefined && (ctx.catalog.has(slug) || ctx.catalog.problems.has(`${slug}.md`))) throw instanceSkill(slug);
 }
 
 /** Moves a live skill to `.deleted/`; 404 when there is none. */
 export async function removeSkill(ctx: StoreContext, slug: string, scope: ScopeOptions = {}): Promise<void> {
   assertSlug(slug);
+  const key = keyIn(slug, scope.structureId);
   return ctx.mutex.run(STORE_LOCK, async () => {
     const { root, clock } = ctx.options;
-    const file = skillPath(root, slug);
-    const existing = await readSkillFile(root, slug);
-    if (existing.kind === 'missing') throw notFound(`skill ${slug} not found`);
-    refuseLink(existing, slug);
-    if (existing.kind === 'skill' && scope.structureId !== undefined && !scopeAllows(existing.skill, scope.structureId)) {
+    const file = skillPath(root, key);
+    const existing = await readSkillFile(root, key);
+    if (existing.kind === 'missing') {
+      refuseInstance(ctx, slug, scope.structureId);
       throw notFound(`skill ${slug} not found`);
     }
+    refuseLink(existing, key);
     if (scope.ifMatch) assertVersion(slug, existing.kind === 'skill' ? existing.skill : undefined, scope.ifMatch);
-    const moved = await moveToTrash(root, slug, clock());
-    ctx.catalog.drop(slug);
-    ctx.changed({ type: 'remove', slug, source: 'api' });
-    await commit(ctx, [file, moved], `skill ${slug}: delete`, scope.actor);
+    const moved = await moveToTrash(scopeDir(root, key.structureId), slug, clock());
+    ctx.catalog.drop(keyOf(slug, key.structureId));
+    ctx.changed({ type: 'remove', slug, ...structureOf(key), source: 'api' });
+    await commit(ctx, [file, moved], `skill ${describeKey(key)}: delete`, scope.actor);
   });
 }
 
 /** Brings back the newest deleted version; 409 when a live skill has the slug, 404 when none. */
 export async function restoreSkill(ctx: StoreContext, slug: string, scope: ScopeOptions = {}): Promise<Skill> {
   assertSlug(slug);
+  const key = keyIn(slug, scope.structureId);
   return ctx.mutex.run(STORE_LOCK, async () => {
     const { root } = ctx.options;
-    const file = skillPath(root, slug);
+    const file = skillPath(root, key);
     const live = await lstatOrUndefined(file);
-    if (live?.isSymbolicLink()) throw linkConflict(slug);
+    if (live?.isSymbolicLink()) throw linkConflict(key);
     if (live) throw conflict(`a live skill ${slug} exists`);
-    const newest = (await listTrash(root)).find((entry) => entry.slug === slug);
-    if (!newest) throw notFound(`no deleted skill ${slug}`);
-    const trashed = await readTrashed(newest);
-    if (trashed && scope.structureId !== undefined && !scopeAllows(trashed, scope.structureId)) {
+    const newest = (await listTrash(scopeDir(root, key.structureId))).find((entry) => entry.slug === slug);
+    if (!newest) {
+      if (scope.structureId !== undefined && (ctx.catalog.has(slug) || (await listTrash(root)).some((entry) => entry.slug === slug))) throw instanceSkill(slug);
       throw notFound(`no deleted skill ${slug}`);
     }
+    const trashed = await readTrashed(newest);
+    if (trashed && trashed.frontmatter.structure_id !== key.structureId) throw invalid(`deleted skill ${slug} belongs to another scope and cannot be restored here`);
     await renameSafe(newest.file, file);
-    const outcome = await readSkillFile(root, slug);
+    const outcome = await readSkillFile(root, key);
     if (outcome.kind !== 'skill') {
-      if (outcome.kind === 'problem') ctx.catalog.putProblem(`${slug}.md`, outcome.message, outcome.signature, outcome.line);
+      if (outcome.kind === 'problem') ctx.catalog.putProblem(`${keyOf(slug, key.structureId)}.md`, outcome.message, outcome.signature, outcome.line);
       throw invalid(`deleted skill ${slug} no longer parses`);
     }
     ctx.catalog.put(outcome.skill, outcome.signature);
-    ctx.changed({ type: 'restore', slug, source: 'api' });
-    await commit(ctx, [file, newest.file], `skill ${slug}: restore`, scope.actor);
+    ctx.changed({ type: 'restore', slug, ...structureOf(key), source: 'api' });
+    await commit(ctx, [file, newest.file], `skill ${describeKey(key)}: restore`, scope.actor);
     return outcome.skill;
   });
 }
@@ -206,15 +261,17 @@ function keptFormatting(previousText: string, previous: Skill, wanted: Extract<P
  */
 export async function replaceSkillFiles(ctx: StoreContext, slug: string, files: ReadonlyMap<string, Uint8Array>, scope: ScopeOptions = {}): Promise<void> {
   assertSlug(slug);
+  const key = keyIn(slug, scope.structureId);
   return ctx.mutex.run(STORE_LOCK, async () => {
     const { root } = ctx.options;
-    const existing = await readSkillFile(root, slug);
-    refuseLink(existing, slug);
-    if (existing.kind !== 'skill' || (scope.structureId !== undefined && !scopeAllows(existing.skill, scope.structureId))) {
+    const existing = await readSkillFile(root, key);
+    refuseLink(existing, key);
+    if (existing.kind !== 'skill') {
+      refuseInstance(ctx, slug, scope.structureId);
       throw notFound(`skill ${slug} not found`);
     }
-    const written = await replaceResources(root, slug, files);
-    if (written.length > 0) await commit(ctx, written, `skill ${slug}: files`, scope.actor);
+    const written = await replaceResources(scopeDir(root, key.structureId), slug, files);
+    if (written.length > 0) await commit(ctx, written, `skill ${describeKey(key)}: files`, scope.actor);
   });
 }
 
@@ -227,22 +284,16 @@ function assertVersion(slug: string, current: Skill | undefined, tags: readonly 
   });
 }
 
-/** A scoped skill may be changed only from its own structure. */
-function scopeAllows(skill: Skill, structureId: string): boolean {
-  const scope = skill.frontmatter.structure_id;
-  return scope === undefined || scope === structureId;
-}
-
 /** 409 for a skill whose file is a symbolic link: nothing is ever written, moved or read through it. */
-function linkConflict(slug: string): OrgError {
-  return conflict(`skills/${slug}.md is a symbolic link; org never writes through links: replace it with a regular file`);
+function linkConflict(key: SkillKey): OrgError {
+  return conflict(`skills/${keyOf(key.slug, key.structureId)}.md is a symbolic link; org never writes through links: replace it with a regular file`);
 }
 
-function refuseLink(outcome: ReadOutcome, slug: string): void {
-  if (outcome.kind === 'problem' && outcome.link) throw linkConflict(slug);
+function refuseLink(outcome: ReadOutcome, key: SkillKey): void {
+  if (outcome.kind === 'problem' && outcome.link) throw linkConflict(key);
 }
 
-async function commit(ctx: StoreContext, files: string[], message: string, actor: string | undefined): Promise<void> {
+export async function commit(ctx: StoreContext, files: string[], message: string, actor: string | undefined): Promise<void> {
   const full = `${message} by ${actor ?? 'unknown'}`;
   const remote = ctx.options.remote;
   if (remote) {

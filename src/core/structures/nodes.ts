@@ -58,18 +58,16 @@ export class NodeService {
     const registry = this.options.registry;
     const node = await registry.change(structureId, actor, (record) => {
       if (registry.nodeByRole(structureId, input.role_id)) throw conflict(`a node with role_id ${input.role_id} already exists in this structure`);
-      const parentId = input.parent_id ?? null;
-      if (parentId === null && record.agents.length > 0) {
-        throw invalid('parent_id is required: this structure already has a root node', [{ path: 'body.parent_id', message: 'must be the id of a node of this structure' }]);
-      }
-      if (parentId !== null && !registry.nodeById(structureId, parentId)) {
-        throw invalid(`parent_id ${parentId} is not a node of this structure`, [{ path: 'body.parent_id', message: 'must be the id of a node of this structure' }]);
+      const parent = parentOfNew(record.agents, input);
+      if (parent === null && record.agents.length > 0) {
+        throw invalid('parent (a role_id) or parent_id is required: this structure already has a root node', [{ path: 'body.parent_id', message: 'must be the id of a node of this structure (or give parent, its role_id)' }]);
       }
       const created: NodeRecord = {
         id: this.ids(),
         role_id: input.role_id,
         label: input.label,
-        parent_id: parentId,
+        parent_id: parent?.id ?? null,
+        // Without a position the node stays at 0,0, where the web canvas lays it out clear of the others.
         x: input.x ?? 0,
         y: input.y ?? 0,
         starting_context: input.starting_context ?? '',
@@ -164,6 +162,20 @@ export class NodeService {
  * parent is named by role_id (`parent`) or id (`parent_id`); both must agree, it must
  * be a live node of the structure, and it may not be the node or one of its descendants.
  */
+/** The parent a new node names (`parent` as a role id, or `parent_id`; both must agree), or null for none. */
+function parentOfNew(agents: NodeRecord[], input: NewNode): NodeRecord | null {
+  const byRole = input.parent === undefined ? undefined : agents.find((candidate) => candidate.role_id === input.parent);
+  const byId = input.parent_id === undefined || input.parent_id === null ? undefined : agents.find((candidate) => candidate.id === input.parent_id);
+  if (input.parent !== undefined && !byRole) {
+    throw invalid(`parent ${input.parent} is not a node of this structure`, [{ path: 'body.parent', message: 'must be the role_id of a node of this structure' }]);
+  }
+  if (input.parent_id !== undefined && input.parent_id !== null && !byId) {
+    throw invalid(`parent_id ${input.parent_id} is not a node of this structure`, [{ path: 'body.parent_id', message: 'must be the id of a node of this structure' }]);
+  }
+  if (byRole && byId && byRole.id !== byId.id) throw invalid('parent and parent_id name different nodes', [{ path: 'body.parent', message: 'must name the same node as parent_id' }]);
+  return byRole ?? byId ?? null;
+}
+
 function newParent(agents: NodeRecord[], node: NodeRecord, patch: NodePatch): string | undefined {
   if (patch.parent === undefined && patch.parent_id === undefined) return undefined;
   const byRole = patch.parent === undefined ? undefined : agents.find((candidate) => candidate.role_id === patch.parent);

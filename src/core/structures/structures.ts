@@ -28,9 +28,12 @@ interface CachedDetail {
   bytes: Buffer;
 }
 
-/** A node with its live state, built as one literal (no spread: a stable object shape). */
+/**
+ * A node with its live state, built as one literal (no spread: a stable object shape);
+ * a node working on a delegated task also says for whom (`working_for`).
+ */
 export function withState(node: NodeRecord, activity: NodeActivity): Node {
-  return {
+  const shown: Node = {
     id: node.id,
     role_id: node.role_id,
     label: node.label,
@@ -42,6 +45,9 @@ export function withState(node: NodeRecord, activity: NodeActivity): Node {
     container_url: node.container_url,
     created_at: node.created_at,
   };
+  const workingFor = activity.workingFor(node.id);
+  if (workingFor !== undefined) shown.working_for = workingFor;
+  return shown;
 }
 
 /** A structure's summary for a user (the administrator for `null`); undefined when not a member. */

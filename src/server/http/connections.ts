@@ -35,14 +35,14 @@ export function timeoutOptions(limits: ConnectionLimits): Pick<FastifyServerOpti
 }
 
 /** A client address as one key: IPv4-mapped IPv6 (`::ffff:1.2.3.4`) is the IPv4 address. */
-function addressKey(socket: Socket): string {
+export function addressKey(socket: Socket): string {
   const address = socket.remoteAddress ?? '';
   const mapped = address.startsWith('::ffff:') ? address.slice(7) : address;
   return isIPv4(mapped) ? mapped : address.toLowerCase();
 }
 
 /** The trusted proxies (already validated by the configuration) as a BlockList to test addresses with. */
-function proxyList(trusted: readonly string[]): BlockList {
+export function proxyList(trusted: readonly string[]): BlockList {
   const list = new BlockList();
   for (const entry of trusted) {
     const named = NAMED_RANGES[entry];

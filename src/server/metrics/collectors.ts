@@ -2,6 +2,7 @@
  * The Prometheus metrics of one instance, by `prom-client`, in a registry of their own:
  * HTTP request durations by route and status, open chat streams, runs (queued per
  * structure, active, finished by outcome and runtime, duration, time to first event),
+ * delegations between nodes (started, or refused by reason),
  * skill searches (latency, no-match count), MCP sessions, skills, and the process
  * metrics prom-client collects (CPU, memory, event loop lag, handles, GC).
  */
@@ -29,6 +30,7 @@ export interface OrgCollectors {
   firstEvent: Histogram<'runtime'>;
   searchDuration: Histogram;
   searchNoMatch: Counter;
+  delegations: Counter<'outcome'>;
 }
 
 /** Creates the registry and every metric in it. */
@@ -89,6 +91,12 @@ export function createCollectors(sources: MetricSources): OrgCollectors {
     registers,
   });
   const searchNoMatch = new Counter({ name: 'org_search_no_match_total', help: 'Skill searches that matched nothing', registers });
+  const delegations = new Counter({
+    name: 'org_delegations_total',
+    help: 'Delegations of a running turn to another node, by outcome: started, or the rule that refused it (self, chain, depth, limit, cycle, unknown_role, authority, invalid, ended, failed)',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
   if (sources.mcpSessions) {
     const count = sources.mcpSessions;
     new Gauge({
@@ -108,5 +116,5 @@ export function createCollectors(sources: MetricSources): OrgCollectors {
       this.set(sources.skills());
     },
   });
-  return { registry, httpDuration, runsActive, runsFinished, runDuration, firstEvent, searchDuration, searchNoMatch };
+  return { registry, httpDuration, runsActive, runsFinished, runDuration, firstEvent, searchDuration, searchNoMatch, delegations };
 }

@@ -106,5 +106,8 @@ function observeRuns(app: Pick<App, 'chat'>, collectors: OrgCollectors, queued: 
       collectors.runsActive.dec({ runtime });
       collectors.runDuration.observe({ outcome, runtime }, seconds(from));
     },
+    delegated(_parent, outcome) {
+      collectors.delegations.inc({ outcome });
+    },
   });
 }

@@ -98,7 +98,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'co
         summary: 'Send a message to a node and stream the turn as server-sent events',
         tags,
         body: ChatMessageSchema,
-        response: { 200: sseDoc, ...problems(400, 401, 403, 404, 409, 413, 415, 429, 503) },
+        response: { 200: sseDoc, ...problems(400, 401, 403, 404, 409, 413, 415, 429, 503, 507) },
       },
     },
     async (request, reply) => {
@@ -117,7 +117,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'co
         summary: 'Send a message and wait for the whole turn (short tasks)',
         tags,
         body: ChatMessageSchema,
-        response: { 200: SyncResultSchema, ...problems(400, 401, 403, 404, 409, 413, 415, 429, 503, 504) },
+        response: { 200: SyncResultSchema, ...problems(400, 401, 403, 404, 409, 413, 415, 429, 503, 504, 507) },
       },
     },
     async (request, reply) => {

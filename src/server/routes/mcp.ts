@@ -29,7 +29,7 @@ const JsonRpcError = Type.Object(
 /** What the server needs of an MCP endpoint (implemented by src/mcp's `createMcpHttpHandler`). */
 export interface McpEndpoint {
   /** Serves one authenticated request; writes the whole response. */
-  handle(input: { key: McpKeyRecord; request: IncomingMessage; response: ServerResponse; body: unknown }): Promise<void>;
+  handle(input: { key: McpKeyRecord; request: IncomingMessage; response: ServerResponse; body: unknown; baseUrl?: string }): Promise<void>;
   /** Closes every session (called before the server closes). */
   close(): Promise<void>;
   /** Number of open sessions (for metrics). */
@@ -47,6 +47,11 @@ export interface McpRouteOptions {
    * which the caller chooses.
    */
   publicUrl?: () => string;
+  /**
+   * The base URL the caller reached the service at, for URLs handed back to it
+   * (`artifact_urls`): see public-url.ts. Default: {@link publicUrl}.
+   */
+  baseUrlOf?: (request: IncomingMessage) => string;
 }
 
 /** The path of the protected-resource metadata of `/mcp`. */
@@ -83,7 +88,7 @@ function originAllowed(request: FastifyRequest, origin: string, allowed: readonl
 }
 
 /** Mounts an MCP endpoint at `/mcp` (POST, GET, DELETE) and its protected-resource metadata. */
-export const mcpRoutes: FastifyPluginAsyncTypebox<McpRouteOptions> = async (server, { endpoint, allowedOrigins = [], publicUrl }) => {
+export const mcpRoutes: FastifyPluginAsyncTypebox<McpRouteOptions> = async (server, { endpoint, allowedOrigins = [], publicUrl, baseUrlOf }) => {
   // Open sessions hold SSE streams: end them first, or closing the server would wait on them.
   server.addHook('preClose', async () => endpoint.close());
 
@@ -176,7 +181,8 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<McpRouteOptions> = async (serv
         const principal = request.principal;
         if (principal?.kind !== 'mcp') throw forbidden('/mcp needs an MCP node key (org_mcp_…) as bearer, not a user token');
         reply.hijack();
-        await endpoint.handle({ key: principal.key, request: request.raw, response: reply.raw, body: request.body });
+        const baseUrl = baseUrlOf?.(request.raw) ?? publicUrl?.();
+        await endpoint.handle({ key: principal.key, request: request.raw, response: reply.raw, body: request.body, ...(baseUrl ? { baseUrl } : {}) });
       },
     });
   }

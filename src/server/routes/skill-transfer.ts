@@ -57,13 +57,19 @@ export const skillTransferRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'sk
   server.post(
     '/api/org/knowledge/import',
     {
-      config: { access: { kind: 'structure', action: 'write_skills', from: 'query' }, audit: { action: 'skill.import', skip: (request) => (request.query as { dry_run?: boolean }).dry_run !== false } },
+      config: {
+        access: { kind: 'structure', action: 'write_skills', from: 'query', instance: true },
+        // Dry runs and refused uploads are recorded too: an upload is an attempt on the library either way.
+        audit: { action: (request) => ((request.query as { dry_run?: boolean }).dry_run === false ? 'skill.import' : 'skill.import_dry_run'), refused: true },
+      },
       bodyLimit: MAX_IMPORT_BYTES,
       schema: {
         operationId: 'importSkills',
-        summary: 'Import Agent Skills folders from a zip: a dry-run report by default, written with dry_run=false',
+        summary: 'Import Agent Skills folders from a zip as the structure’s own skills: a dry-run report by default, written with dry_run=false',
+        description:
+          'Every skill lands in the importing structure (structure_id); a folder whose slug is an instance skill’s is skipped (fork it instead). Without structure_id, the instance administrator imports instance skills. Front matter is read as YAML data only, and nothing in the zip is ever run.',
         tags,
-        querystring: Type.Object({ structure_id: Uuid, dry_run: Type.Optional(Type.Boolean({ default: true })) }),
+        querystring: Type.Object({ structure_id: Type.Optional(Uuid), dry_run: Type.Optional(Type.Boolean({ default: true })) }),
         response: { 200: ImportReportSchema, ...problems(400, 401, 403, 404, 413, 415) },
       },
     },
@@ -73,14 +79,15 @@ export const skillTransferRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'sk
       if (body.length === 0) throw invalid('the body is empty: send a zip file of skill folders');
       let unpacked;
       try {
-        unpacked = agentSkills.unzipFolders(new Uint8Array(body.buffer, body.byteOffset, body.byteLength));
+        unpacked = await agentSkills.unzipFolders(new Uint8Array(body.buffer, body.byteOffset, body.byteLength));
       } catch (error) {
         if (error instanceof agentSkills.ZipError) throw new OrgError(/more than \d+ bytes|larger than/.test(error.message) ? 'payload_too_large' : 'invalid_request', error.message);
         throw error;
       }
       if (unpacked.folders.length === 0) throw invalid('the zip holds no skill folder (a folder with a SKILL.md)');
+      const structureId = request.scope?.structureId;
       const report = await importFolders(app.skills, unpacked.folders, {
-        structureId: scopeOf(request).structureId,
+        ...(structureId !== undefined ? { structureId } : {}),
         actor: actorOf(request),
         dryRun: request.query.dry_run !== false,
         checkToolUrl: (url, slug) => app.egress.assertAllowed(url, `tool_url of ${slug}`),

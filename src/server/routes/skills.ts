@@ -1,10 +1,14 @@
-/** Skill library routes: list, read, upsert, delete, restore, search, problems, history (API.md §4). */
+/**
+ * Skill library routes: list, read, upsert, delete, restore, search, problems, history
+ * (API.md §4, §10). A request names the structure it acts for: it reads that structure's
+ * own skills and the instance skills it sees, and writes only its own skills; the
+ * instance administrator writes instance skills by naming no structure.
+ */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../app.js';
-import { isOrgError, notFound } from '../../core/errors.js';
-import { parseIfMatch, skillETag, skillHistory, type Skill, type SkillStatus } from '../../core/skills/index.js';
+import { parseIfMatch, skillCommits, skillETag, type Skill, type SkillStatus } from '../../core/skills/index.js';
 import { actorOf } from '../access.js';
 import {
   DeletedSkillSchema,
@@ -24,13 +28,19 @@ import {
 } from '../../core/schemas/index.js';
 import type { SkillWriteHeaders } from '../../core/schemas/index.js';
 import type { WritePrecondition } from '../../core/skills/index.js';
-import { NoContent, StructureQuery, problems } from '../schemas/common.js';
-import { scopeOf } from '../scope.js';
+import { NoContent, problems } from '../schemas/common.js';
 import { fromBody, fromParams } from '../audit.js';
+import { keyOfSkill, readableSkill } from './skill-read.js';
 
 /** The store's write condition for a skill write's headers (undefined: create or replace). */
 function writePrecondition(headers: SkillWriteHeaders): WritePrecondition | undefined {
   return headers['if-none-match'] === '*' ? { kind: 'absent' } : undefined;
+}
+
+/** The scope option of a delete or restore: the request's structure, none for the instance library. */
+function scopeOption(request: FastifyRequest): { structureId?: string } {
+  const structureId = request.scope?.structureId;
+  return structureId !== undefined ? { structureId } : {};
 }
 
 /** The `If-Match` condition of a write, when the request has one. */
@@ -49,21 +59,9 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'skills' | 
   });
   const SlugParams = Type.Object({ slug: Slug });
 
-  /** A skill the caller may read: structure-scoped skills only for members of that structure. */
-  const readable = async (request: FastifyRequest, slug: string): Promise<Skill> => {
-    const skill = await app.skills.get(slug);
-    if (!skill) throw notFound(`skill ${slug} not found`);
-    const scope = skill.frontmatter.structure_id;
-    if (scope !== undefined) {
-      try {
-        app.access.authorize(request.principal!, 'read', scope);
-      } catch (error) {
-        if (isOrgError(error) && error.code === 'not_found') throw notFound(`skill ${slug} not found`);
-        throw error;
-      }
-    }
-    return skill;
-  };
+  const readable = (request: FastifyRequest, slug: string): Promise<Skill> => readableSkill(app, request, slug);
+  /** The structure a request acts for; optional where the instance library (or GET one's resolution) stands in for it. */
+  const ReadQuery = Type.Object({ structure_id: Type.Optional(Uuid) });
 
   server.get(
     '/api/org/knowledge/skills',
@@ -94,12 +92,15 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'skills' | 
   server.get(
     '/api/org/knowledge/skills/:slug',
     {
-      config: { access: { kind: 'authenticated' } },
+      config: { access: { kind: 'structure', action: 'read', from: 'query', optional: true, unscoped: true } },
       schema: {
         operationId: 'getSkill',
         summary: 'One skill of any status, with its steps; its ETag names the version (If-None-Match → 304)',
+        description:
+          'With structure_id: that structure’s own skill of this slug, else the instance skill. Without: the instance skill, else the skill of the one structure of yours that has this slug (400 when several do).',
         tags,
         params: SlugParams,
+        querystring: ReadQuery,
         response: { 200: SkillSchema, ...problems(400, 401, 404) },
       },
     },
@@ -113,30 +114,28 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'skills' | 
   server.get(
     '/api/org/knowledge/skills/:slug/history',
     {
-      config: { access: { kind: 'authenticated' } },
+      config: { access: { kind: 'structure', action: 'read', from: 'query', optional: true, unscoped: true } },
       schema: {
         operationId: 'getSkillHistory',
-        summary: 'Git commits of a skill file (empty when the library is not in a git work tree)',
+        summary: 'Git commits of a skill file (empty when the library is not in a git work tree); the skill is found as GET one finds it',
         tags,
         params: SlugParams,
+        querystring: ReadQuery,
         response: { 200: Type.Object({ commits: Type.Array(SkillCommitSchema) }), ...problems(400, 401, 404) },
       },
     },
-    async (request) => {
-      await readable(request, request.params.slug);
-      return { commits: await skillHistory(app.paths.skills, request.params.slug) };
-    },
+    async (request) => ({ commits: await skillCommits(app.paths.skills, keyOfSkill(await readable(request, request.params.slug))) }),
   );
 
   server.post(
     '/api/org/knowledge/skills',
     {
-      config: { access: { kind: 'structure', action: 'write_skills', from: 'body' }, audit: { action: 'skill.write', target: fromBody('skill', 'slug') } },
+      config: { access: { kind: 'structure', action: 'write_skills', from: 'body', instance: true }, audit: { action: 'skill.write', target: fromBody('skill', 'slug') } },
       schema: {
         operationId: 'upsertSkill',
         summary: 'Create (201) or update (200) a skill; with If-None-Match: * create only (409 already_exists), with If-Match only the version read (412 otherwise)',
         description:
-          'An update keeps the replaced version in skills/.deleted/ (listed at /knowledge/deleted with reason "replaced") and rewrites only the front matter members that changed. The answer carries the new version’s ETag.',
+          'A structure writes its own skills (structure_id is set to it); the slug of an instance skill → 403 instance_skill (fork it first). Without structure_id, the instance administrator writes an instance skill. An update keeps the replaced version in the deleted area (listed at /knowledge/deleted with reason "replaced") and rewrites only the front matter members that changed. The answer carries the new version’s ETag.',
         tags,
         headers: SkillWriteHeadersSchema,
         body: SkillWriteSchema,
@@ -144,7 +143,7 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'skills' | 
       },
     },
     async (request, reply) => {
-      const { structureId } = scopeOf(request);
+      const structureId = request.scope?.structureId;
       const { slug, frontmatter, body } = request.body;
       if (typeof frontmatter.tool_url === 'string') await app.egress.assertAllowed(frontmatter.tool_url, 'frontmatter.tool_url');
       const precondition = writePrecondition(request.headers);
@@ -152,7 +151,7 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'skills' | 
         slug,
         frontmatter,
         body,
-        structureId,
+        ...(structureId !== undefined ? { structureId } : {}),
         actor: actorOf(request),
         ...(precondition ? { precondition } : {}),
         ...ifMatchOf(request.headers),
@@ -164,19 +163,19 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'skills' | 
   server.delete(
     '/api/org/knowledge/skills/:slug',
     {
-      config: { access: { kind: 'structure', action: 'write_skills', from: 'query' }, audit: { action: 'skill.delete', target: fromParams('skill', 'slug') } },
+      config: { access: { kind: 'structure', action: 'write_skills', from: 'query', instance: true }, audit: { action: 'skill.delete', target: fromParams('skill', 'slug') } },
       schema: {
         operationId: 'deleteSkill',
-        summary: 'Delete a skill; its file moves to skills/.deleted/ and can be restored; with If-Match only the version read (412 otherwise)',
+        summary: 'Delete a skill of the structure (an instance skill: the instance administrator, naming no structure; 403 instance_skill otherwise); its file moves to the deleted area and can be restored; with If-Match only the version read (412 otherwise)',
         tags,
         headers: SkillWriteHeadersSchema,
         params: SlugParams,
-        querystring: StructureQuery,
+        querystring: ReadQuery,
         response: { 204: NoContent, ...problems(400, 401, 403, 404, 412) },
       },
     },
     async (request, reply) => {
-      await app.skills.remove(request.params.slug, { structureId: scopeOf(request).structureId, actor: actorOf(request), ...ifMatchOf(request.headers) });
+      await app.skills.remove(request.params.slug, { ...scopeOption(request), actor: actorOf(request), ...ifMatchOf(request.headers) });
       return reply.code(204).send(null);
     },
   );
@@ -184,18 +183,18 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'skills' | 
   server.post(
     '/api/org/knowledge/skills/:slug/restore',
     {
-      config: { access: { kind: 'structure', action: 'write_skills', from: 'query' }, audit: { action: 'skill.restore', target: fromParams('skill', 'slug') } },
+      config: { access: { kind: 'structure', action: 'write_skills', from: 'query', instance: true }, audit: { action: 'skill.restore', target: fromParams('skill', 'slug') } },
       schema: {
         operationId: 'restoreSkill',
-        summary: 'Restore the newest deleted version of a skill',
+        summary: 'Restore the newest deleted version of a skill of the structure (of the instance library: the instance administrator, naming no structure)',
         tags,
         params: SlugParams,
-        querystring: StructureQuery,
+        querystring: ReadQuery,
         response: { 200: SkillSchema, ...problems(400, 401, 403, 404, 409) },
       },
     },
     async (request, reply) => {
-      const skill = await app.skills.restore(request.params.slug, { structureId: scopeOf(request).structureId, actor: actorOf(request) });
+      const skill = await app.skills.restore(request.params.slug, { ...scopeOption(request), actor: actorOf(request) });
       return reply.header('etag', skillETag(skill)).send(skill);
     },
   );
@@ -260,14 +259,21 @@ export const skillRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'skills' | 
   server.get(
     '/api/org/knowledge/problems',
     {
-      config: { access: { kind: 'authenticated' } },
+      config: { access: { kind: 'structure', action: 'read', from: 'query', optional: true, unscoped: true } },
       schema: {
         operationId: 'listSkillProblems',
         summary: 'Skill files that could not be loaded, with the reason and the line of the file it is on',
+        description:
+          'The instance library’s problems, and with structure_id that structure’s own. Another structure’s are never listed; the instance administrator naming no structure sees every one.',
         tags,
-        response: { 200: Type.Object({ problems: Type.Array(SkillProblemSchema) }), ...problems(401) },
+        querystring: ReadQuery,
+        response: { 200: Type.Object({ problems: Type.Array(SkillProblemSchema) }), ...problems(400, 401, 404) },
       },
     },
-    async () => ({ problems: app.skills.problems() }),
+    async (request) => {
+      const structureId = request.scope?.structureId;
+      const all = structureId === undefined && app.access.isInstanceAdmin(request.principal!);
+      return { problems: app.skills.problems({ ...(structureId !== undefined ? { structureId } : {}), all }) };
+    },
   );
 };

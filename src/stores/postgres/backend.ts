@@ -24,6 +24,8 @@ import { migrate } from './migrate.js';
 import { listen, type Listener } from './notify.js';
 import { createPgRateCounter } from './rate-counts.js';
 import { createPgReplyJournal } from './replies.js';
+import { createPgReplayGuard } from './inbound-ids.js';
+import type { ReplayGuard } from '../../core/inbound/replay-guard.js';
 import { createPgRunTokenStore } from './run-tokens.js';
 import { createPgStructureStore } from './structures.js';
 import { createPgUserStore } from './users.js';
@@ -63,6 +65,8 @@ export interface PgBackend {
   chat: ChatStore;
   shelves: (structureId: string, nodeId: string) => ArtifactShelf;
   replies: ReplyJournal;
+  /** The ids of inbound webhook messages already accepted, by any instance. */
+  inboundIds: ReplayGuard;
   /** Webhooks and their outbox, shared: each delivery is attempted by one instance. */
   webhooks: WebhookStore;
   /** Requests counted across instances, for the rate limit. */
@@ -105,6 +109,7 @@ export async function openPgBackend(options: PgBackendOptions): Promise<PgBacken
       chat: createPgChatStore(db, { ...owned, listener: openListener }),
       shelves: createPgShelves(db, { cacheDir: options.cacheDir, ...(options.clock ? { clock: options.clock } : {}) }),
       replies: createPgReplyJournal(db, owned),
+      inboundIds: createPgReplayGuard(db, (error) => options.onError?.(error)),
       webhooks: createPgWebhookStore(db, owned),
       rateCounter: createPgRateCounter(db, options.onError ? { onError: options.onError } : {}),
       runTokens: createPgRunTokenStore(db),

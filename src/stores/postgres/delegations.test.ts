@@ -30,7 +30,7 @@ describe('PostgreSQL: delegations shared by the instances of a store', () => {
     const by = parent && { role_id: parent.where.roleId, run_id: parent.where.runId, root_run_id: parent.root };
     await store.startRun(
       where,
-      { id: randomUUID(), run_id: where.runId, text: 'task', attachments: [], created_at: '2030-01-01T00:00:00.000Z', ...(by ? { delegated_by: by } : {}) },
+      { id: randomUUID(), run_id: where.runId, text: `task of ${roleId}`, attachments: [], created_at: '2030-01-01T00:00:00.000Z', ...(by ? { delegated_by: by } : {}) },
       { id: randomUUID(), run_id: where.runId, created_at: '2030-01-01T00:00:00.000Z' },
       startedBy ? { startedBy } : {},
     );
@@ -47,6 +47,7 @@ describe('PostgreSQL: delegations shared by the instances of a store', () => {
     const grandchild = await start(store, 'x-ctl', { where: child, root: root.runId }, 'user-1');
     expect(await shared.lineage(grandchild.runId)).toEqual({
       chain: [root, child, grandchild].map((where) => ({ runId: where.runId, nodeId: where.nodeId, roleId: where.roleId })),
+      rootMessage: 'task of x-ceo',
       startedBy: 'user-1',
     });
     expect(await shared.openChildren(root.runId)).toEqual([child.runId]);

@@ -34,19 +34,22 @@ export function createPgDelegations(db: Db, listener: Listener): SharedDelegatio
 
   return {
     async lineage(runId): Promise<RunLineage | undefined> {
-      const { rows } = await db.query<ChainRow & { up: number }>(
+      const { rows } = await db.query<ChainRow & { up: number; message: string | null }>(
         `WITH RECURSIVE chain AS (
            SELECT run_id, node_id, role_id, parent_run_id, started_by, 0 AS up FROM runs WHERE run_id = $1 AND state <> 'ended'
            UNION ALL
            SELECT r.run_id, r.node_id, r.role_id, r.parent_run_id, r.started_by, c.up + 1 FROM runs r JOIN chain c ON r.run_id = c.parent_run_id WHERE c.up < $2
          )
-         SELECT run_id, node_id, role_id, started_by, up FROM chain ORDER BY up DESC`,
+         SELECT c.run_id, c.node_id, c.role_id, c.started_by, c.up,
+                (SELECT m.text FROM chat_messages m WHERE m.run_id = c.run_id AND m.sender = 'user') AS message
+         FROM chain c ORDER BY c.up DESC`,
         [runId, CHAIN_WALK],
       );
       const self = rows.at(-1);
       if (!self) return undefined;
       const chain = rows.map((row) => ({ runId: row.run_id, nodeId: row.node_id, roleId: row.role_id }));
-      return self.started_by ? { chain, startedBy: self.started_by } : { chain };
+      const rootMessage = rows[0]!.message ?? '';
+      return self.started_by ? { chain, rootMessage, startedBy: self.started_by } : { chain, rootMessage };
     },
 
     async take(runId, limit) {

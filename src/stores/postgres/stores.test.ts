@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import { usePostgres } from '../../../test/support/pg-fixture.js';
 import { createPgChatStore } from './chat.js';
 import { createPgShelves } from './artifacts.js';
 import { createPgReplyJournal } from './replies.js';
+import { createPgReplayGuard } from './inbound-ids.js';
 import { createPgWebhookStore } from './webhooks.js';
 import { createPgInviteStore } from './invites.js';
 import { createPgKeyStore } from './keys.js';
@@ -50,4 +52,20 @@ describeArtifactShelf('PostgreSQL', async (clock) => {
     return createPgShelves(db, { cacheDir, clock });
   })();
   return { open, reopen, cleanup: async () => void (await Promise.all(cacheDirs.map((dir) => rm(dir, { recursive: true, force: true })))) };
+});
+
+describe('the shared replay guard of inbound webhooks', () => {
+  it('takes an id once across instances, and again only once it is out of the window', async () => {
+    const { store: first, reopen, cleanup } = await pg.fixture((db) => createPgReplayGuard(db, () => undefined))();
+    try {
+      const second = await reopen();
+      const now = Date.now();
+      expect(await first.claim('msg_a', now)).toBe(true);
+      expect(await second.claim('msg_a', now + 1000)).toBe(false);
+      expect(await first.claim('msg_a', now + 2000)).toBe(false);
+      expect(await second.claim('msg_a', now + 601_000)).toBe(true);
+    } finally {
+      await cleanup();
+    }
+  });
 });

@@ -4,7 +4,7 @@ import { conflict } from '../../core/errors.js';
 import { isUniqueViolation, type Db } from './db.js';
 import { wake } from './notify.js';
 
-const COLUMNS = 'id, email, token_hash, created_at, invite_id';
+const COLUMNS = 'id, email, token_hash, created_at, invite_id, admin';
 
 interface UserRow {
   id: string;
@@ -12,11 +12,12 @@ interface UserRow {
   token_hash: string;
   created_at: string;
   invite_id: string | null;
+  admin: boolean;
 }
 
 function toRecord(row: UserRow): UserRecord {
-  const { invite_id, ...rest } = row;
-  return invite_id ? { ...rest, invite_id } : rest;
+  const { invite_id, admin, ...rest } = row;
+  return { ...rest, ...(invite_id ? { invite_id } : {}), ...(admin ? { admin: true } : {}) };
 }
 
 /** The store over `db`. */
@@ -37,12 +38,13 @@ export function createPgUserStore(db: Db): UserStore {
     },
     async insert(record) {
       try {
-        await db.query(`INSERT INTO users (${COLUMNS}) VALUES ($1, $2, $3, $4, $5)`, [
+        await db.query(`INSERT INTO users (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`, [
           record.id,
           record.email,
           record.token_hash,
           record.created_at,
           record.invite_id ?? null,
+          record.admin === true,
         ]);
       } catch (error) {
         if (isUniqueViolation(error, 'users_email_key')) throw conflict(`a user with e-mail ${record.email} already exists`);

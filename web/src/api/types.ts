@@ -27,6 +27,7 @@ export type {
   SearchMatch,
   Skill,
   SkillCommit,
+  SkillGap,
   SkillListEntry as SkillEntry,
   SkillProblem,
   StructureDetail,

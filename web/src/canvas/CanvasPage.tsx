@@ -26,7 +26,7 @@ import { useTidy } from './useTidy';
 const FlowCanvas = lazy(() => import('./FlowCanvas').then((module) => ({ default: module.FlowCanvas })));
 
 /** The structure canvas with the selected node's panel. */
-export function CanvasPage({ structureId, roleId }: { structureId: string; roleId?: string | undefined }) {
+export function CanvasPage({ structureId, roleId, runId }: { structureId: string; roleId?: string | undefined; runId?: string | undefined }) {
   const { api, refreshStructures } = useSession();
   const role = useRole(structureId);
   const canWrite = role === 'operator' || role === 'owner';
@@ -168,6 +168,7 @@ export function CanvasPage({ structureId, roleId }: { structureId: string; roleI
             onChanged={reloadAll}
             onDeleted={() => onDeleted(selected)}
             onActivity={activity(selected.role_id)}
+            run={runId}
             {...(narrow ? {} : { collapse: { collapsed: collapsed.has(selected.id), toggle: () => toggleCollapsed(selected.id) } })}
           />
         ) : narrow ? (

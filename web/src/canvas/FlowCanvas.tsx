@@ -37,8 +37,8 @@ export interface FlowCanvasProps {
 
 const NODE_TYPES = { card: NodeCard };
 const FIT = { padding: 0.08 } as const;
-/** The smallest zoom at which labels read (15 px labels shown at 7.5 px and up). */
-export const READABLE_ZOOM = 0.5;
+/** The smallest zoom at which labels read (a label line at 7 px and up, as the canvas tests measure it). */
+export const READABLE_ZOOM = 0.32;
 /** The zoom a node is brought to when it is centred from elsewhere (at least). */
 const CENTRE_ZOOM = 1;
 const NO_COLLAPSE: ReadonlySet<string> = new Set();

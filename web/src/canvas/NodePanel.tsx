@@ -22,6 +22,8 @@ export interface NodePanelProps {
   onActivity?: (running: boolean) => void;
   /** Whether the canvas hides the node's reports, and the switch (absent where there is no canvas). */
   collapse?: { collapsed: boolean; toggle: () => void };
+  /** A turn to open the chat at (a link to a delegated run). */
+  run?: string | undefined;
 }
 
 const TABS = [
@@ -29,10 +31,19 @@ const TABS = [
   { id: 'files', label: 'Files' },
 ] as const;
 
-export function NodePanel({ structureId, node, nodes, canWrite, onChanged, onDeleted, onActivity, collapse }: NodePanelProps) {
+export function NodePanel({ structureId, node, nodes, canWrite, onChanged, onDeleted, onActivity, collapse, run }: NodePanelProps) {
   const [tab, setTab] = useState<'chat' | 'files'>('chat');
-  /** A turn to show once the chat has loaded it (from the shelf's run links). */
-  const [showRun, setShowRun] = useState<string | null>(null);
+  /** A turn to show once the chat has loaded it (from the shelf's run links, or the link that opened the panel). */
+  const [showRun, setShowRun] = useState<string | null>(run ?? null);
+  // A link to another turn of the same node (a delegation's) opens it too.
+  const [linked, setLinked] = useState(run);
+  if (run !== linked) {
+    setLinked(run);
+    if (run) {
+      setShowRun(run);
+      setTab('chat');
+    }
+  }
   return (
     <>
       <a className="panel-back" href={href.canvas(structureId)}>
@@ -68,6 +79,7 @@ export function NodePanel({ structureId, node, nodes, canWrite, onChanged, onDel
             structureId={structureId}
             node={node}
             canChat={canWrite}
+            nodes={nodes}
             showRun={showRun}
             onRunShown={() => setShowRun(null)}
             {...(onActivity ? { onActivity } : {})}

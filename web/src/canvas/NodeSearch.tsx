@@ -47,7 +47,7 @@ export function NodeSearch({ nodes, onPick }: { nodes: readonly OrgNode[]; onPic
         placeholder="Find a node…"
         autoComplete="off"
         value={query}
-        aria-controls={listId}
+        aria-controls={query.trim() ? listId : undefined}
         onChange={(event) => setQuery(event.target.value)}
         onKeyDown={(event) => {
           if (event.key === 'Escape') setQuery('');

@@ -1,7 +1,9 @@
 /**
  * The canvas as React Flow sees it: one node per org node at its shown position (box
  * centres, with `nodeOrigin` [0.5, 0.5]), one edge per parent link meeting the child at
- * its top or, in a stacked column, at its left side. Pure.
+ * its top or, in a stacked column, at its left side. While a node works on a task another
+ * node delegated (`working_for`), the edge between them is marked (and drawn when the two
+ * are not parent and child). Pure.
  */
 import type { Edge, Node } from '@xyflow/react';
 import type { OrgNode } from '../api/types';
@@ -69,26 +71,49 @@ export function collapsedView(nodes: readonly OrgNode[], collapsed: ReadonlySet<
   return { hidden, hiddenBelow };
 }
 
-/** An edge per parent link. */
+/** An edge per parent link, and one per delegation running between nodes that are not parent and child. */
 export function toFlowEdges(nodes: readonly OrgNode[], positions: ReadonlyMap<string, Point>): Edge[] {
   const byId = new Map(nodes.map((node) => [node.id, node]));
+  const byRole = new Map(nodes.map((node) => [node.role_id, node]));
   const stacked = stackedIds(nodes);
   const edges: Edge[] = [];
   for (const node of nodes) {
     const parent = node.parent_id ? byId.get(node.parent_id) : undefined;
-    if (!parent) continue;
-    const side = edgeSide(positions.get(parent.id) ?? parent, positions.get(node.id) ?? node, stacked.has(node.id));
-    edges.push({
-      id: `edge-${node.id}`,
-      source: parent.id,
-      target: node.id,
-      sourceHandle: 'bottom',
-      targetHandle: side,
-      type: 'smoothstep',
-      className: 'edge',
-      focusable: false,
-      selectable: false,
-    });
+    const delegator = node.working_for ? byRole.get(node.working_for) : undefined;
+    if (parent) {
+      const side = edgeSide(positions.get(parent.id) ?? parent, positions.get(node.id) ?? node, stacked.has(node.id));
+      const delegating = delegator?.id === parent.id;
+      edges.push({
+        id: `edge-${node.id}`,
+        source: parent.id,
+        target: node.id,
+        sourceHandle: 'bottom',
+        targetHandle: side,
+        type: 'smoothstep',
+        className: delegating ? 'edge edge-delegation' : 'edge',
+        animated: delegating,
+        ...(delegating ? { label: 'delegated' } : {}),
+        focusable: false,
+        selectable: false,
+        ...(delegating ? { ariaLabel: `${parent.label} delegated a task to ${node.label}` } : {}),
+      });
+    }
+    if (delegator && delegator.id !== parent?.id) {
+      edges.push({
+        id: `delegation-${node.id}`,
+        source: delegator.id,
+        target: node.id,
+        sourceHandle: 'bottom',
+        targetHandle: 'top',
+        type: 'straight',
+        className: 'edge edge-delegation',
+        animated: true,
+        label: 'delegated',
+        focusable: false,
+        selectable: false,
+        ariaLabel: `${delegator.label} delegated a task to ${node.label}`,
+      });
+    }
   }
   return edges;
 }

@@ -142,14 +142,15 @@ export function treeLayout(nodes: readonly LayoutNode[]): Map<string, Point> {
 }
 
 /**
- * Ids of nodes without a stored position: at the origin and overlapping a node created
- * before them (the first node at the origin keeps it: a template's root sits there).
+ * Ids of nodes without a place of their own: on top of a node created before them (nodes
+ * added without x/y land at the origin, or wherever the server put them, and may cover
+ * another). The first of overlapping nodes keeps its place (a template's root at 0,0).
  */
 export function unplaced(nodes: readonly LayoutNode[]): Set<string> {
   const kept: LayoutNode[] = [];
   const out = new Set<string>();
   for (const node of [...nodes].sort(byCreation)) {
-    if (node.x === 0 && node.y === 0 && kept.some((other) => overlaps(node, other))) out.add(node.id);
+    if (kept.some((other) => overlaps(node, other))) out.add(node.id);
     else kept.push(node);
   }
   return out;

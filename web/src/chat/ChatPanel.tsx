@@ -13,6 +13,7 @@ import { formatSize, formatTime } from '../ui/format';
 import { Empty, ErrorNote } from '../ui/Notice';
 import { EventList } from './EventList';
 import { authorName } from './authors';
+import { DelegatedBy } from './DelegatedBy';
 import { clearDraft, loadDraft, saveDraft } from './drafts';
 import { fileToAttachment, useChat, type Attachment } from './useChat';
 
@@ -29,10 +30,12 @@ export interface ChatPanelProps {
   onRunShown?: () => void;
   /** A turn of this node started (a message was accepted) or ended: the page shows the node's state at once. */
   onActivity?: (running: boolean) => void;
+  /** The structure's nodes with their live states (delegations name them and show how they go). */
+  nodes?: readonly OrgNode[];
 }
 
 /** Chat with one node. */
-export function ChatPanel({ structureId, node, canChat, showRun, onRunShown, onActivity }: ChatPanelProps) {
+export function ChatPanel({ structureId, node, canChat, showRun, onRunShown, onActivity, nodes }: ChatPanelProps) {
   const { api, me } = useSession();
   const chat = useChat(api, structureId, node.role_id, onActivity ? { onActivity } : {});
   const viewer = me.user?.email;
@@ -163,9 +166,9 @@ export function ChatPanel({ structureId, node, canChat, showRun, onRunShown, onA
         {!chat.loading && chat.messages.length === 0 ? <Empty>No messages yet. Ask {node.label} for something.</Empty> : null}
         {chat.messages.map((message) =>
           message.sender === 'user' ? (
-            <UserMessage key={message.id} message={message} me={me} />
+            <UserMessage key={message.id} message={message} me={me} structureId={structureId} nodes={nodes} />
           ) : (
-            <AgentMessage key={message.id} message={message} node={node} structureId={structureId} onDownload={download} viewer={viewer} />
+            <AgentMessage key={message.id} message={message} node={node} structureId={structureId} onDownload={download} viewer={viewer} nodes={nodes} />
           ),
         )}
       </div>
@@ -279,13 +282,14 @@ function useAnnouncements(messages: readonly HistoryMessage[], label: string): s
   return text;
 }
 
-function UserMessage({ message, me }: { message: HistoryMessage; me: Me }) {
+function UserMessage({ message, me, structureId, nodes }: { message: HistoryMessage; me: Me; structureId: string; nodes?: readonly OrgNode[] | undefined }) {
   return (
-    <article className="msg msg-user">
+    <article className={`msg msg-user${message.delegated_by ? ' msg-delegated' : ''}`}>
       <header className="msg-head">
         <span className="msg-who">{authorName(message, me)}</span>
         <time dateTime={message.created_at}>{formatTime(message.created_at)}</time>
       </header>
+      {message.delegated_by ? <DelegatedBy by={message.delegated_by} structureId={structureId} nodes={nodes} /> : null}
       <p className="msg-text">{message.text}</p>
       {message.attachments.length > 0 ? (
         <ul className="chips">
@@ -315,9 +319,10 @@ interface AgentMessageProps {
   structureId: string;
   onDownload: (name: string) => void;
   viewer: string | undefined;
+  nodes?: readonly OrgNode[] | undefined;
 }
 
-function AgentMessage({ message, node, structureId, onDownload, viewer }: AgentMessageProps) {
+function AgentMessage({ message, node, structureId, onDownload, viewer, nodes }: AgentMessageProps) {
   const running = message.status === 'running';
   const status = statusOf(message);
   return (
@@ -327,7 +332,7 @@ function AgentMessage({ message, node, structureId, onDownload, viewer }: AgentM
         <span className={`status status-${status}`}>{running ? 'working…' : status}</span>
         <time dateTime={message.created_at}>{formatTime(message.created_at)}</time>
       </header>
-      <EventList events={message.events} structureId={structureId} running={running} onDownload={onDownload} viewer={viewer} />
+      <EventList events={message.events} structureId={structureId} running={running} onDownload={onDownload} viewer={viewer} nodes={nodes} roleId={node.role_id} />
       {running ? (
         <div className="typing" aria-label="The agent is working">
           <span />

@@ -6,12 +6,13 @@
  * the summary with artifact downloads, a stopped run in a neutral note, and errors in
  * red. Props in, callbacks out: no fetching here.
  */
-import type { ChatEvent } from '../api/types';
+import type { ChatEvent, OrgNode } from '../api/types';
 import { href } from '../router';
 import { formatJson } from '../ui/format';
 import { Gfm } from '../ui/LazyGfm';
 import { Score } from '../ui/Score';
 import { toBlocks, type Block, type SkillMatch } from './blocks';
+import { DelegateCard } from './DelegateCard';
 
 /** Props of {@link EventList}. */
 export interface EventListProps {
@@ -23,15 +24,19 @@ export interface EventListProps {
   onDownload?: (name: string) => void;
   /** Who is reading (their e-mail), so a run they stopped reads "Stopped by you". */
   viewer?: string | undefined;
+  /** The structure's nodes with their live states, for delegations (whom a task went to, and how it goes). */
+  nodes?: readonly OrgNode[] | undefined;
+  /** The role id of the node whose turn this is. */
+  roleId?: string | undefined;
 }
 
 /** The events of one turn. */
-export function EventList({ events, structureId, running = false, onDownload, viewer }: EventListProps) {
+export function EventList({ events, structureId, running = false, onDownload, viewer, nodes, roleId }: EventListProps) {
   const blocks = toBlocks(events);
   return (
     <div className="events">
       {blocks.map((block) => (
-        <BlockView key={block.key} block={block} structureId={structureId} running={running} onDownload={onDownload} viewer={viewer} />
+        <BlockView key={block.key} block={block} structureId={structureId} running={running} onDownload={onDownload} viewer={viewer} nodes={nodes} roleId={roleId} />
       ))}
     </div>
   );
@@ -43,10 +48,14 @@ interface BlockViewProps {
   running: boolean;
   onDownload?: ((name: string) => void) | undefined;
   viewer?: string | undefined;
+  nodes?: readonly OrgNode[] | undefined;
+  roleId?: string | undefined;
 }
 
-function BlockView({ block, structureId, running, onDownload, viewer }: BlockViewProps) {
+function BlockView({ block, structureId, running, onDownload, viewer, nodes, roleId }: BlockViewProps) {
   switch (block.kind) {
+    case 'delegate':
+      return <DelegateCard block={block} structureId={structureId} running={running} target={nodes?.find((node) => node.role_id === block.roleId)} from={roleId} />;
     case 'thought':
       return (
         <details className="ev ev-thought">

@@ -6,6 +6,7 @@
  * event becomes its own block. Pure, so it is unit-tested.
  */
 import type { ChatEvent } from '../api/types';
+import { closeDelegation, delegateCallOf, delegateResultOf, type DelegateBlock } from './delegation';
 
 /** One rendered unit of a turn. */
 export type Block =
@@ -24,7 +25,9 @@ export type Block =
   | { kind: 'error'; key: string; message: string }
   /** The run was stopped on purpose (by `by`, when the stream names who). */
   | { kind: 'stopped'; key: string; by?: string }
-  | { kind: 'unknown'; key: string; type: string; content: unknown };
+  | { kind: 'unknown'; key: string; type: string; content: unknown }
+  /** A task handed to another node (a `delegate` tool call), then its outcome. */
+  | DelegateBlock;
 
 /** A skill a search matched, as the chat shows it. */
 export interface SkillMatch {
@@ -53,6 +56,7 @@ export function matchesOf(result: unknown): SkillMatch[] | undefined {
 export function toBlocks(events: readonly ChatEvent[]): Block[] {
   const blocks: Block[] = [];
   const open: Extract<Block, { kind: 'tool' }>[] = [];
+  const delegations: DelegateBlock[] = [];
   events.forEach((event, index) => {
     const key = `e${index}`;
     const last = blocks[blocks.length - 1];
@@ -65,12 +69,27 @@ export function toBlocks(events: readonly ChatEvent[]): Block[] {
         blocks.push({ kind: 'thought', key, text: event.content });
         return;
       case 'tool_call': {
+        const call = delegateCallOf(event);
+        if (call) {
+          const delegation: DelegateBlock = { kind: 'delegate', key, ...call, done: false };
+          blocks.push(delegation);
+          delegations.push(delegation);
+          return;
+        }
         const block: Extract<Block, { kind: 'tool' }> = { kind: 'tool', key, tool: event.content.tool, args: event.content.args, hasCall: true, result: undefined, done: false };
         blocks.push(block);
         open.push(block);
         return;
       }
       case 'tool_result': {
+        const delegated = delegateResultOf(event);
+        if (delegated) {
+          if (!closeDelegation(delegations, delegated)) {
+            const { roleId, runId, ...outcome } = delegated;
+            blocks.push({ kind: 'delegate', key, roleId, message: '', runId, done: true, outcome });
+          }
+          return;
+        }
         const at = open.findIndex((candidate) => candidate.tool === event.content.tool);
         const matches = event.content.tool === 'search_skills' ? matchesOf(event.content.result) : undefined;
         if (at >= 0) {
@@ -102,6 +121,8 @@ export function toBlocks(events: readonly ChatEvent[]): Block[] {
         return;
       case 'error': {
         const { message, cancelled_by: by } = event.content;
+        // Stopping a turn stops what it delegated: an open delegation reads stopped too.
+        if (message === 'cancelled') for (const open of delegations) open.stopped = true;
         if (message === 'cancelled') blocks.push({ kind: 'stopped', key, ...(by ? { by } : {}) });
         else blocks.push({ kind: 'error', key, message });
         return;

@@ -14,6 +14,12 @@ import type { HistoryMessage } from '../api/types';
 import { chatReducer, initialChat } from './reducer';
 
 const PAGE = 30;
+/**
+ * Reconnections of a stream before the page takes over (its own recovery then reads the
+ * history until the server answers, and picks the turn up again): short, so the page says
+ * soon that the connection is lost.
+ */
+const STREAM = { maxReconnects: 4 } as const;
 
 /** A file picked for sending. */
 export interface Attachment {
@@ -159,7 +165,7 @@ export function useChat(api: Api, structureId: string, roleId: string, hooks: Ch
       const running = page.find((message) => message.sender === 'agent' && message.status === 'running');
       if (running && !following.current.has(running.run_id)) {
         // The page holds the run's events so far: the server sends only what follows them.
-        void follow(followRun(api.transport, running.run_id, running.events.length, { signal: controller.current.signal }));
+        void follow(followRun(api.transport, running.run_id, running.events.length, { ...STREAM, signal: controller.current.signal }));
       }
     },
     [api, fetchPage, follow],
@@ -197,7 +203,7 @@ export function useChat(api: Api, structureId: string, roleId: string, hooks: Ch
           message,
           ...(attachments.length > 0 ? { attachments: attachments.map(({ name, content_type, content_base64 }) => ({ name, content_type, content_base64 })) } : {}),
         };
-        const stream = await openChatStream(api.transport, body, { signal: controller.current.signal });
+        const stream = await openChatStream(api.transport, body, { ...STREAM, signal: controller.current.signal });
         // From here the server has the message: it is never offered again, whatever happens to the connection.
         sent = true;
         onStarted?.();

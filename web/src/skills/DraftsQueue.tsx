@@ -19,13 +19,13 @@ export function pickDraft(drafts: readonly SkillEntry[], slug: string | undefine
   const exact = drafts.find((draft) => draft.slug === slug);
   if (exact) return exact;
   const suffixed = drafts.filter((draft) => new RegExp(`^${slug.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d+$`).test(draft.slug));
-  return suffixed.sort((a, b) => (a.learned_at < b.learned_at ? 1 : -1))[0] ?? drafts[0];
+  return suffixed.sort((a, b) => ((a.learned_at ?? '') < (b.learned_at ?? '') ? 1 : -1))[0] ?? drafts[0];
 }
 
 /** The review queue. */
 export function DraftsQueue({ structureId, skills, canWrite, focus }: { structureId: string; skills: SkillsApi; canWrite: boolean; focus?: string | undefined }) {
   const drafts = useLoad(
-    (signal) => skills.list({ status: 'draft' }, signal).then((list) => [...list].sort((a, b) => (a.learned_by === b.learned_by ? (a.learned_at < b.learned_at ? 1 : -1) : a.learned_by === 'agent' ? -1 : 1))),
+    (signal) => skills.list({ status: 'draft' }, signal).then((list) => [...list].sort((a, b) => (a.learned_by === b.learned_by ? ((a.learned_at ?? '') < (b.learned_at ?? '') ? 1 : -1) : a.learned_by === 'agent' ? -1 : 1))),
     [skills],
   );
   const [selected, setSelected] = useState<string | undefined>(undefined);

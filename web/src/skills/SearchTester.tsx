@@ -61,19 +61,25 @@ export function SearchTester({ structureId, skills }: { structureId: string; ski
           <span>Limit</span>
           <input type="number" name="limit" min={1} max={50} value={limit} onChange={(event) => setLimit(Number(event.target.value))} />
         </label>
-        <label className="field field-narrow">
-          <span>Why not (slug)</span>
+        <label className="field">
+          <span>Why didn’t this skill match? (its slug, optional)</span>
           <input name="why" pattern="[a-z0-9]+(-[a-z0-9]+)*" maxLength={64} placeholder="pay-supplier-invoices" value={whyNot} onChange={(event) => setWhyNot(event.target.value)} />
         </label>
-        <label className="field field-narrow">
-          <span>Explain</span>
+        <label className="check search-explain">
           <input type="checkbox" name="explain" checked={explain} onChange={(event) => setExplain(event.target.checked)} />
+          Explain every candidate, kept or cut
         </label>
         <button type="submit" className="btn btn-primary" disabled={busy || !query.trim()}>
           {busy ? 'Searching…' : 'Search'}
         </button>
       </form>
       <ErrorNote error={error} labels={{ query: 'Message', limit: 'Limit' }} />
+      {matches && matches.length > 0 ? (
+        <p className="hint">
+          The score says how well the message’s words meet the skill’s name, triggers, tags, summary and steps (its triggers count most); the best match ranks first, and
+          each bar compares a skill with it. The reason names the words that matched, field by field.
+        </p>
+      ) : null}
       {matches && matches.length === 0 ? <Empty>No complete skill matches; an agent would work without one (and may learn a draft).</Empty> : null}
       {matches && matches.length > 0 ? (
         <table className="table">

@@ -90,8 +90,10 @@ function isTaken(error: unknown): boolean {
 }
 
 /** Creates (no slug) or edits a skill. */
-export function SkillEditor({ structureId, slug, skills }: { structureId: string; slug?: string; skills: SkillsApi }) {
-  const [form, setForm] = useState<Form>(emptyForm);
+export function SkillEditor({ structureId, slug, skills, from }: { structureId: string; slug?: string; skills: SkillsApi; from?: string }) {
+  // A skill started from a request of the gap report: the request is its first trigger and the start of its name.
+  const start: Form = from ? { ...emptyForm, name: from.slice(0, 80), slug: slugify(from.slice(0, 80)), triggers: from } : emptyForm;
+  const [form, setForm] = useState<Form>(start);
   const [saved, setSaved] = useState<Form | null>(slug ? null : emptyForm);
   const [original, setOriginal] = useState<Record<string, unknown>>({ type: 'skill' });
   const [loadError, setLoadError] = useState<unknown>(null);
@@ -278,7 +280,7 @@ export function SkillEditor({ structureId, slug, skills }: { structureId: string
           </label>
         ) : null}
         {tab !== 'write' ? (
-          <div className="editor-preview" aria-label="Preview">
+          <div className="editor-preview" role="region" aria-label="Preview" tabIndex={0}>
             <SkillMarkdown body={form.body} />
           </div>
         ) : null}

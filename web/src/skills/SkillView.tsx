@@ -24,6 +24,17 @@ export function SkillView({ structureId, slug, skills, canWrite }: { structureId
   const data: Skill = skill.data;
   const fm = data.frontmatter;
   const status = String(fm.status ?? '');
+  // An instance skill is shared by every structure: a structure changes its own fork of it.
+  const shared = fm.structure_id === undefined;
+  const fork = async () => {
+    setError(null);
+    try {
+      skill.setData(await skills.fork(slug));
+      setNotice(`Forked: ${slug} is now this structure’s own copy, which you can change.`);
+    } catch (failure) {
+      setError(failure);
+    }
+  };
   const setStatus = async (next: string) => {
     setError(null);
     try {
@@ -45,7 +56,14 @@ export function SkillView({ structureId, slug, skills, canWrite }: { structureId
               {fm.summary ? ` · ${String(fm.summary)}` : ''}
             </div>
           </div>
-          {canWrite ? (
+          {canWrite && shared ? (
+            <div className="row gap">
+              <button type="button" className="btn btn-small btn-primary" onClick={() => void fork()}>
+                Fork to change
+              </button>
+            </div>
+          ) : null}
+          {canWrite && !shared ? (
             <div className="row gap">
               {status === 'draft' ? (
                 <button type="button" className="btn btn-small btn-primary" onClick={() => void setStatus('complete')}>
@@ -68,6 +86,7 @@ export function SkillView({ structureId, slug, skills, canWrite }: { structureId
         </header>
         <ErrorNote error={error} />
         {notice ? <InfoNote tone="success">{notice}</InfoNote> : null}
+        {shared ? <p className="muted small">A shared skill of this server: every structure uses it, and only the server’s administrator changes it. Fork it to get this structure’s own copy to change.</p> : null}
         <SkillMarkdown body={data.body} />
       </article>
       <aside className="skill-aside">

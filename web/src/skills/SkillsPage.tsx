@@ -12,6 +12,8 @@ import { skillsApi } from './api';
 import { Catalog } from './Catalog';
 import { DeletedSkills } from './DeletedSkills';
 import { DraftsQueue } from './DraftsQueue';
+import { Gaps } from './Gaps';
+import { InfoNote } from '../ui/Notice';
 import { Problems, ProblemsBanner } from './Problems';
 import { SearchTester } from './SearchTester';
 import { SkillEditor } from './SkillEditor';
@@ -20,12 +22,13 @@ import { SkillView as SkillPage } from './SkillView';
 const TABS = [
   { tab: 'catalog', label: 'Catalog', sub: '' },
   { tab: 'drafts', label: 'Drafts review', sub: 'drafts' },
+  { tab: 'gaps', label: 'Gaps', sub: 'gaps' },
   { tab: 'deleted', label: 'Deleted', sub: 'deleted' },
   { tab: 'search', label: 'Search tester', sub: 'search' },
   { tab: 'problems', label: 'Problems', sub: 'problems' },
 ] as const;
 
-const TITLES: Record<string, string> = { catalog: 'Skills', drafts: 'Drafts review', deleted: 'Deleted skills', search: 'Search tester', problems: 'Skill problems', new: 'New skill' };
+const TITLES: Record<string, string> = { catalog: 'Skills', drafts: 'Drafts review', gaps: 'What to teach next', deleted: 'Deleted skills', search: 'Search tester', problems: 'Skill problems', new: 'New skill' };
 
 /** The Skills Editor. */
 export function SkillsPage({ structureId, view }: { structureId: string; view: SkillsView }) {
@@ -36,16 +39,26 @@ export function SkillsPage({ structureId, view }: { structureId: string; view: S
   const active = view.tab === 'skill' || view.tab === 'edit' || view.tab === 'new' ? 'catalog' : view.tab;
   const problems = useLoad((signal) => skills.problems(signal), [skills], 5000);
   const problemCount = problems.data?.length ?? 0;
+  // The badges: drafts waiting for review, and gaps (operators and owners may read the gap report).
+  const drafts = useLoad((signal) => skills.list({ status: 'draft' }, signal), [skills, view.tab], 15_000);
+  const gaps = useLoad((signal) => (canWrite ? skills.gaps(signal) : Promise.resolve([])), [skills, canWrite], 30_000);
+  const counts: Record<string, number> = { drafts: drafts.data?.length ?? 0, gaps: gaps.data?.length ?? 0, problems: problemCount };
+  const editing = view.tab === 'edit' || view.tab === 'new';
   useTitle(view.tab === 'skill' ? view.slug : view.tab === 'edit' ? `Edit ${view.slug}` : TITLES[view.tab]);
   return (
     <div className="page">
       <div className="page-head">
         <h1>Skills</h1>
         <nav className="subtabs" aria-label="Skills Editor">
-          {TABS.map((tab) => (
+          {TABS.filter((tab) => tab.tab !== 'gaps' || canWrite).map((tab) => (
             <a key={tab.tab} href={href.skills(structureId, tab.sub)} className={active === tab.tab ? 'subtab active' : 'subtab'} aria-current={active === tab.tab ? 'page' : undefined}>
               {tab.label}
-              {tab.tab === 'problems' && problemCount > 0 ? <span className="count count-warning">{problemCount}</span> : null}
+              {(counts[tab.tab] ?? 0) > 0 ? (
+                <span className={tab.tab === 'problems' ? 'count count-warning' : 'count'}>
+                  {counts[tab.tab]}
+                  <span className="sr-only"> {tab.tab === 'drafts' ? 'waiting' : tab.tab === 'gaps' ? 'open' : 'files'}</span>
+                </span>
+              ) : null}
             </a>
           ))}
         </nav>
@@ -63,8 +76,14 @@ export function SkillsPage({ structureId, view }: { structureId: string; view: S
       {view.tab === 'deleted' ? <DeletedSkills skills={skills} canWrite={canWrite} structureId={structureId} /> : null}
       {view.tab === 'search' ? <SearchTester structureId={structureId} skills={skills} /> : null}
       {view.tab === 'skill' ? <SkillPage key={view.slug} structureId={structureId} slug={view.slug} skills={skills} canWrite={canWrite} /> : null}
-      {view.tab === 'edit' ? <SkillEditor key={view.slug} structureId={structureId} slug={view.slug} skills={skills} /> : null}
-      {view.tab === 'new' ? <SkillEditor key="new" structureId={structureId} skills={skills} /> : null}
+      {view.tab === 'gaps' ? <Gaps structureId={structureId} gaps={gaps} canWrite={canWrite} /> : null}
+      {editing && role !== undefined && !canWrite ? (
+        <InfoNote tone="warning">
+          Your role in this workspace is {role}: you can read its skills, and writing them needs the operator or owner role. <a href={href.skills(structureId)}>Back to the catalog</a>
+        </InfoNote>
+      ) : null}
+      {view.tab === 'edit' && canWrite ? <SkillEditor key={view.slug} structureId={structureId} slug={view.slug} skills={skills} /> : null}
+      {view.tab === 'new' && canWrite ? <SkillEditor key={`new:${view.from ?? ''}`} structureId={structureId} skills={skills} {...(view.from ? { from: view.from } : {})} /> : null}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 /** Skill library calls of the Skills Editor, scoped to the structure. */
 import type { Api } from '../api/client';
-import type { DeletedSkill, SearchExplanation, SearchMatch, Skill, SkillCommit, SkillEntry, SkillProblem } from '../api/types';
+import type { DeletedSkill, SearchExplanation, SearchMatch, Skill, SkillCommit, SkillEntry, SkillGap, SkillProblem } from '../api/types';
 
 const base = '/api/org/knowledge';
 const slugPath = (slug: string) => `${base}/skills/${encodeURIComponent(slug)}`;
@@ -10,14 +10,21 @@ export function skillsApi(api: Api, structureId: string) {
   return {
     list: (query: { status?: string; category?: string }, signal?: AbortSignal) =>
       api.get<{ skills: SkillEntry[] }>(`${base}/skills`, { query: { structure_id: structureId, ...query }, ...(signal ? { signal } : {}) }).then((body) => body.skills),
-    get: (slug: string, signal?: AbortSignal) => api.get<Skill>(slugPath(slug), signal ? { signal } : {}),
-    history: (slug: string, signal?: AbortSignal) => api.get<{ commits: SkillCommit[] }>(`${slugPath(slug)}/history`, signal ? { signal } : {}).then((body) => body.commits),
+    /** The structure's own skill of the slug, else the instance skill. */
+    get: (slug: string, signal?: AbortSignal) => api.get<Skill>(slugPath(slug), { query: { structure_id: structureId }, ...(signal ? { signal } : {}) }),
+    history: (slug: string, signal?: AbortSignal) =>
+      api.get<{ commits: SkillCommit[] }>(`${slugPath(slug)}/history`, { query: { structure_id: structureId }, ...(signal ? { signal } : {}) }).then((body) => body.commits),
+    /** Copies an instance skill into the structure as its own skill (which its operators may change). */
+    fork: (slug: string) => api.post<Skill>(`${slugPath(slug)}/fork`, { structure_id: structureId }),
     save: (slug: string, frontmatter: Record<string, unknown>, body: string) => api.post<Skill>(`${base}/skills`, { structure_id: structureId, slug, frontmatter, body }),
     /** Creates a skill, never replacing one: 409 `already_exists` when the slug is taken. */
     create: (slug: string, frontmatter: Record<string, unknown>, body: string) =>
       api.post<Skill>(`${base}/skills`, { structure_id: structureId, slug, frontmatter, body }, { headers: { 'if-none-match': '*' } }),
+    /** The skill gap report of the structure: requests that matched nothing or weakly (operators and owners). */
+    gaps: (signal?: AbortSignal) => api.get<{ gaps: SkillGap[] }>(`${base}/gaps`, { query: { structure_id: structureId }, ...(signal ? { signal } : {}) }).then((body) => body.gaps),
     /** Skill files that do not load, with file, line and message. */
-    problems: (signal?: AbortSignal) => api.get<{ problems: SkillProblem[] }>(`${base}/problems`, signal ? { signal } : {}).then((body) => body.problems),
+    problems: (signal?: AbortSignal) =>
+      api.get<{ problems: SkillProblem[] }>(`${base}/problems`, { query: { structure_id: structureId }, ...(signal ? { signal } : {}) }).then((body) => body.problems),
     remove: (slug: string) => api.del(slugPath(slug), { query: { structure_id: structureId } }),
     restore: (slug: string) => api.post<Skill>(`${slugPath(slug)}/restore`, undefined, { query: { structure_id: structureId } }),
     deleted: (signal?: AbortSignal) => api.get<{ skills: DeletedSkill[] }>(`${base}/deleted`, { query: { structure_id: structureId }, ...(signal ? { signal } : {}) }).then((body) => body.skills),

@@ -4,6 +4,7 @@
  * polite live region, so screen readers hear each message once.
  */
 import { createContext, useCallback, useContext, useEffect, useReducer, type ReactNode } from 'react';
+import { ApiError } from '../api/client';
 import { explain } from './explain';
 import { initialToasts, toastReducer, type Toast, type ToastInput } from './toasts';
 
@@ -34,6 +35,11 @@ export function ToastProvider({ children }: { children: ReactNode }) {
                 () => dispatch({ type: 'dismiss', id: toast.id }),
                 (error: unknown) => {
                   dispatch({ type: 'dismiss', id: toast.id });
+                  // A stale Undo: the thing was put back (or changed) elsewhere meanwhile. Nothing is lost: say so plainly.
+                  if (error instanceof ApiError && error.status === 409) {
+                    show({ tone: 'info', message: 'Nothing to undo: that was already put back or changed elsewhere. The page shows it as it is now.' });
+                    return;
+                  }
                   const { title, detail } = explain(error);
                   show({ tone: 'error', message: [title, detail].filter(Boolean).join(' ') });
                 },

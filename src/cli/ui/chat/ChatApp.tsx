@@ -48,7 +48,14 @@ export function inLesson(value: string): boolean {
 }
 
 /** The chat screen once the node is known. */
-function ChatScreen({ client, target, attachments, cwd, onExit, session }: Omit<ChatAppProps, 'structure' | 'role'> & { target: { structureName: string; node: Node; structureId: string } }) {
+function ChatScreen({
+  client,
+  target,
+  attachments,
+  cwd,
+  onExit,
+  session,
+}: Omit<ChatAppProps, 'structure' | 'role'> & { target: { structureName: string; node: Node; structureId: string; labelOf?: (roleId: string) => string | undefined } }) {
   // Keys are applied to the latest state, not the one last drawn: text typed faster than
   // the screen redraws, or Enter right after a paste, acts on everything typed before it.
   const [state, dispatch, latest] = useLatestReducer(chatReducer, () =>
@@ -110,9 +117,9 @@ function ChatScreen({ client, target, attachments, cwd, onExit, session }: Omit<
   const live = state.entries.slice(state.liveFrom);
   return (
     <Box flexDirection="column">
-      <Static items={settled}>{(entry) => <EntryView key={entry.id} entry={entry} />}</Static>
+      <Static items={settled}>{(entry) => <EntryView key={entry.id} entry={entry} {...(target.labelOf ? { labelOf: target.labelOf } : {})} />}</Static>
       {live.map((entry) => (
-        <EntryView key={entry.id} entry={entry} />
+        <EntryView key={entry.id} entry={entry} {...(target.labelOf ? { labelOf: target.labelOf } : {})} />
       ))}
       <Box marginTop={1}>
         <Text color="cyan" bold>
@@ -186,7 +193,12 @@ function ChatFlow(props: ChatAppProps) {
         <Box flexDirection="column">
           <ChatScreen
             client={props.client}
-            target={{ structureName: state.structure.name, structureId: state.structure.id, node: state.node }}
+            target={{
+              structureName: state.structure.name,
+              structureId: state.structure.id,
+              node: state.node,
+              labelOf: (roleId: string) => state.structure.agents.find((agent) => agent.role_id === roleId)?.label,
+            }}
             {...(props.attachments ? { attachments: props.attachments } : {})}
             {...(props.cwd ? { cwd: props.cwd } : {})}
             {...(props.session ? { session: props.session } : {})}

@@ -6,7 +6,9 @@
  */
 import { Box, Text } from 'ink';
 import Spinner from 'ink-spinner';
+import { nodeName } from '../../delegation-print.js';
 import { excerpt } from '../../format.js';
+import { decisionText } from '../../decision.js';
 import { describeLearned } from '../../learned.js';
 import type { Entry } from './state.js';
 
@@ -15,11 +17,50 @@ export interface EntryViewProps {
   entry: Entry;
   /** Width available for collapsed one-liners. */
   width?: number;
+  /** The label of a node of the structure (delegations name their node by it). */
+  labelOf?: (roleId: string) => string | undefined;
 }
 
 /** One transcript entry. */
-export function EntryView({ entry, width = 100 }: EntryViewProps) {
+export function EntryView({ entry, width = 100, labelOf }: EntryViewProps) {
   switch (entry.kind) {
+    case 'delegate': {
+      const who = nodeName(entry.roleId, labelOf);
+      const task = entry.message ? <Text dimColor> {excerpt(entry.message, Math.max(20, width - who.length - 6))}</Text> : null;
+      if (entry.status === 'running') {
+        return (
+          <Text>
+            <Text color="yellow">
+              <Spinner type="dots" />
+            </Text>
+            <Text bold> → {who}:</Text>
+            {task}
+          </Text>
+        );
+      }
+      if (entry.status === 'ended' || !entry.outcome) {
+        return (
+          <Text>
+            <Text color="yellow">⊘ </Text>
+            <Text bold>→ {who}</Text>
+            <Text dimColor> no answer: the turn ended first</Text>
+          </Text>
+        );
+      }
+      const ok = entry.outcome.status === 'complete';
+      return (
+        <Box flexDirection="column">
+          <Text>
+            <Text bold>→ {who}:</Text>
+            {task}
+          </Text>
+          <Text>
+            <Text color={ok ? 'green' : 'red'}>{ok ? '  ✔ ' : '  ✖ '}</Text>
+            <Text>{excerpt(entry.outcome.summary, Math.max(20, width - 4))}</Text>
+          </Text>
+        </Box>
+      );
+    }
     case 'user':
       return (
         <Box marginTop={1} flexDirection="column">
@@ -65,12 +106,9 @@ export function EntryView({ entry, width = 100 }: EntryViewProps) {
       );
     case 'decision':
       return (
-        <Box flexDirection="column">
-          <Text color="magenta" bold>
-            ◆ Decision: {entry.title}
-          </Text>
-          {entry.body && entry.body !== entry.title ? <Text dimColor>  {entry.body}</Text> : null}
-        </Box>
+        <Text color="magenta" bold>
+          ◆ Decision: {decisionText(entry.title, entry.body)}
+        </Text>
       );
     case 'milestone':
       return (

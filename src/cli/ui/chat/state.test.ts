@@ -36,6 +36,24 @@ describe('chatReducer', () => {
     expect(ended.liveFrom).toBe(ended.entries.length);
   });
 
+  it('shows a delegation as one entry, completed by its outcome (refused ones at once), and ended without one when the turn ends first', () => {
+    const run1 = '5f0c8a9e-3c1f-4b7e-9d55-0e9a8f6d2b11';
+    const state = run(
+      { type: 'sent', text: 'close', attachments: [] },
+      ev({ type: 'tool_call', content: { tool: 'delegate', args: { role_id: 'exec-cfo', message: 'Close March', run_id: run1 } } }),
+      ev({ type: 'tool_call', content: { tool: 'delegate', args: { role_id: 'exec-ceo', message: 'me', run_id: null } } }),
+      ev({ type: 'tool_result', content: { tool: 'delegate', result: { run_id: null, role_id: 'exec-ceo', status: 'error', summary: 'exec-ceo cannot delegate to itself', artifacts: [] } } }),
+      ev({ type: 'tool_call', content: { tool: 'delegate', args: { role_id: 'exec-cto', message: 'Plan', run_id: '6f0c8a9e-3c1f-4b7e-9d55-0e9a8f6d2b11' } } }),
+      ev({ type: 'tool_result', content: { tool: 'delegate', result: { run_id: run1, role_id: 'exec-cfo', status: 'complete', summary: 'Closed', artifacts: [] } } }),
+    );
+    expect(state.entries.slice(1)).toMatchObject([
+      { kind: 'delegate', roleId: 'exec-cfo', message: 'Close March', runId: run1, status: 'done', outcome: { status: 'complete', summary: 'Closed' } },
+      { kind: 'delegate', roleId: 'exec-ceo', runId: null, status: 'done', outcome: { status: 'error', summary: 'exec-ceo cannot delegate to itself' } },
+      { kind: 'delegate', roleId: 'exec-cto', status: 'running' },
+    ]);
+    expect(chatReducer(state, { type: 'run-ended' }).entries.at(-1)).toMatchObject({ kind: 'delegate', roleId: 'exec-cto', status: 'ended' });
+  });
+
   it('keeps the running turn live and settles it when it ends', () => {
     let state = run({ type: 'notice', text: 'title', tone: 'title' }, { type: 'sent', text: 'hi', attachments: ['a.txt'] });
     expect(state.liveFrom).toBe(2);

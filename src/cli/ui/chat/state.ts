@@ -4,6 +4,7 @@
  * running turn, the input line and pending attachments.
  */
 import type { ChatEvent, HistoryMessage } from '../../../client/types.js';
+import { delegateCall, delegateOutcome, type DelegateOutcome } from '../../delegation-print.js';
 import { learnedOutcome, type LearnedOutcome } from '../../learned.js';
 import { EMPTY_LINE, type LineState } from '../line-edit.js';
 
@@ -24,6 +25,8 @@ export type Entry = { id: number } & (
   | { kind: 'text'; text: string }
   /** `ended`: the turn ended (or was cancelled) before the tool returned. */
   | { kind: 'tool'; tool: string; args: unknown; status: 'running' | 'done' | 'ended'; result?: unknown }
+  /** A task handed to another node (API.md §10), then what it came to. */
+  | { kind: 'delegate'; roleId: string; message: string; runId: string | null; status: 'running' | 'done' | 'ended'; outcome?: DelegateOutcome }
   | { kind: 'decision'; title: string; body: string }
   | { kind: 'milestone'; title: string }
   | { kind: 'skill_learned'; outcome: LearnedOutcome }
@@ -99,9 +102,14 @@ export function applyEvent(state: ChatState, event: ChatEvent): ChatState {
     }
     case 'thought':
       return append(state, { kind: 'thought', text: event.content });
-    case 'tool_call':
+    case 'tool_call': {
+      const delegation = delegateCall(event);
+      if (delegation) return append(state, { kind: 'delegate', ...delegation, status: 'running' });
       return append(state, { kind: 'tool', tool: event.content.tool, args: event.content.args, status: 'running' });
+    }
     case 'tool_result': {
+      const outcome = delegateOutcome(event);
+      if (outcome) return delegationEnded(state, outcome);
       for (let i = state.entries.length - 1; i >= state.liveFrom; i--) {
         const entry = state.entries[i];
         if (entry?.kind === 'tool' && entry.status === 'running' && entry.tool === event.content.tool) {
@@ -128,9 +136,22 @@ export function applyEvent(state: ChatState, event: ChatEvent): ChatState {
   }
 }
 
-/** Tool calls of a finished turn that never got a result are shown as ended without one (not as done). */
+/** Marks the running delegation that `outcome` answers (the same run, or the same node when refused) as done. */
+function delegationEnded(state: ChatState, outcome: DelegateOutcome): ChatState {
+  for (let i = state.entries.length - 1; i >= state.liveFrom; i--) {
+    const entry = state.entries[i];
+    if (entry?.kind === 'delegate' && entry.status === 'running' && entry.runId === outcome.runId && entry.roleId === outcome.roleId) {
+      const entries = [...state.entries];
+      entries[i] = { ...entry, status: 'done', outcome };
+      return { ...state, entries };
+    }
+  }
+  return append(state, { kind: 'delegate', roleId: outcome.roleId, message: '', runId: outcome.runId, status: 'done', outcome });
+}
+
+/** Tool calls (and delegations) of a finished turn that never got a result are shown as ended without one (not as done). */
 function closeTools(entries: Entry[], from: number): Entry[] {
-  return entries.map((entry, i) => (i >= from && entry.kind === 'tool' && entry.status === 'running' ? { ...entry, status: 'ended' } : entry));
+  return entries.map((entry, i) => (i >= from && (entry.kind === 'tool' || entry.kind === 'delegate') && entry.status === 'running' ? { ...entry, status: 'ended' } : entry));
 }
 
 /** The reducer of the chat screen. */

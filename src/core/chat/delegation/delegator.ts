@@ -79,15 +79,22 @@ export class Delegator {
   async delegate(parent: RunLocation, request: DelegationRequest, attachments?: DecodedAttachment[]): Promise<Delegation> {
     const decided = await this.lock.run(parent.structureId, () => this.decide(parent, request, attachments));
     const entry = this.deps.runs.entry(parent.runId);
-    if ('refusal' in decided) {
-      const result = refusedResult(request.roleId, decided.refusal);
-      this.deps.observed(parent, decided.refusal.kind);
-      if (decided.refusal.kind !== 'ended') {
-        this.report(parent, entry, { kind: 'refused', role_id: request.roleId, message: request.message, refused: decided.refusal.kind, summary: decided.refusal.message })?.catch(this.deps.onError);
-      }
-      return { refusal: decided.refusal, result };
+    let outcome: { run: Run } | { refusal: Refusal };
+    try {
+      outcome = 'refusal' in decided ? decided : { run: await decided.started };
+    } catch (error) {
+      await this.giveBack(parent.runId, entry);
+      outcome = refuse('failed', `the delegated turn could not start: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const child = decided.run;
+    if ('refusal' in outcome) {
+      const result = refusedResult(request.roleId, outcome.refusal);
+      this.deps.observed(parent, outcome.refusal.kind);
+      if (outcome.refusal.kind !== 'ended') {
+        this.report(parent, entry, { kind: 'refused', role_id: request.roleId, message: request.message, refused: outcome.refusal.kind, summary: outcome.refusal.message })?.catch(this.deps.onError);
+      }
+      return { refusal: outcome.refusal, result };
+    }
+    const child = outcome.run;
     this.deps.observed(parent, 'started');
     const shown = this.report(parent, entry, { kind: 'started', role_id: child.roleId, message: request.message, run_id: child.id });
     if (entry ? entry.appender.sealed : !(await this.deps.shared?.lineage(parent.runId))) {
@@ -114,7 +121,7 @@ export class Delegator {
     await Promise.all([...children].map((child) => this.deps.cancel(child, 'cancelled', by).catch(() => undefined)));
   }
 
-  private async decide(parent: RunLocation, request: DelegationRequest, attachments?: DecodedAttachment[]): Promise<{ run: Run } | { refusal: Refusal }> {
+  private async decide(parent: RunLocation, request: DelegationRequest, attachments?: DecodedAttachment[]): Promise<{ started: Promise<Run> } | { refusal: Refusal }> {
     const entry = this.deps.runs.entry(parent.runId);
     if (entry?.appender.sealed) return refuse('ended', `the run of ${parent.roleId} has ended; it can no longer delegate`);
     const lineage = entry?.lineage ?? (await this.deps.shared?.lineage(parent.runId));
@@ -134,22 +141,23 @@ export class Delegator {
     if (!(await this.take(parent.runId, entry))) {
       return refuse('limit', `this turn has already delegated ${DELEGATIONS_PER_TURN} times, the most one turn may`);
     }
-    try {
-      const run = await this.deps.send({
-        structureId: parent.structureId,
-        roleId: target.role_id,
-        message: request.message,
-        ...(attachments?.length ? { attachments } : {}),
-        origin: `delegation:${parent.roleId}`,
-        author: { kind: 'node', id: parent.roleId, label: structure.agents.find((node) => node.id === parent.nodeId)?.label ?? parent.roleId },
-        delegatedFrom: lineage,
-        ...this.traceOf(entry),
-      });
-      return { run };
-    } catch (error) {
-      await this.giveBack(parent.runId, entry);
-      return refuse('failed', `the delegated turn could not start: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    // The new run takes its place among the open runs as `send` is called: on one instance
+    // the next delegation's checks see it without waiting for its record (a shared store
+    // sees it once recorded, so there the record is awaited here).
+    const started = this.deps.send({
+      structureId: parent.structureId,
+      roleId: target.role_id,
+      message: request.message,
+      ...(attachments?.length ? { attachments } : {}),
+      origin: `delegation:${parent.roleId}`,
+      author: { kind: 'node', id: parent.roleId, label: structure.agents.find((node) => node.id === parent.nodeId)?.label ?? parent.roleId },
+      delegatedFrom: lineage,
+      ...this.traceOf(entry),
+    });
+    // Handled where it is awaited, after the lock; marked handled here meanwhile.
+    started.catch(() => undefined);
+    if (this.deps.shared) await started.catch(() => undefined);
+    return { started };
   }
 
   private traceOf(entry: LiveRun | undefined): { traceContext?: Readonly<Record<string, string>> } {

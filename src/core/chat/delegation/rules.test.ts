@@ -7,7 +7,7 @@ const target = (roleId: string) => ({ nodeId: `node-${roleId}`, roleId });
 
 describe('delegation rules', () => {
   it('refuses the node itself, a node of the chain and a hop past the depth limit, in that order', () => {
-    const lineage = { chain: [link('r1', 'x-ceo'), link('r2', 'x-cfo')] };
+    const lineage = { chain: [link('r1', 'x-ceo'), link('r2', 'x-cfo')], rootMessage: 'close the month' };
     expect(chainRefusal(lineage, target('x-cfo'), 4)).toEqual({ kind: 'self', message: 'x-cfo cannot delegate to itself' });
     expect(chainRefusal(lineage, target('x-ceo'), 4)?.kind).toBe('chain');
     expect(chainRefusal(lineage, target('x-ctl'), 1)).toEqual({

@@ -17,6 +17,8 @@ export interface RunLineage {
   chain: readonly ChainLink[];
   /** Who started the root run, when a person did (their user id): delegations act on their authority. */
   startedBy?: string;
+  /** The message of the root run: what was first asked, which every delegated turn of the chain serves. */
+  rootMessage: string;
 }
 
 /** An open run of a structure as the wait graph sees it (lists hold a node's runs in queue order). */
@@ -45,9 +47,9 @@ export interface Refusal {
 /** What a delegation came to, as the delegating run's `tool_result` carries it. */
 export type DelegationResult = DelegateResult;
 
-/** The lineage of a root run. */
-export function rootLineage(link: ChainLink, startedBy?: string): RunLineage {
-  return { chain: [link], ...(startedBy ? { startedBy } : {}) };
+/** The lineage of a root run with `message`. */
+export function rootLineage(link: ChainLink, message: string, startedBy?: string): RunLineage {
+  return { chain: [link], rootMessage: message, ...(startedBy ? { startedBy } : {}) };
 }
 
 /** The depth of a run: how many hops below its root (a root is 0). */

@@ -132,7 +132,7 @@ describe('import of foreign skills', () => {
 });
 
 describe('zip', () => {
-  it('finds skill folders anywhere in a zip and refuses unsafe paths', () => {
+  it('finds skill folders anywhere in a zip and refuses unsafe paths', async () => {
     const grouped = groupFolders(
       new Map([
         ['.claude/skills/a/SKILL.md', enc('a')],
@@ -148,9 +148,9 @@ describe('zip', () => {
     ]);
     expect(grouped.problems.map((problem) => problem.path)).toEqual(['../evil', 'loose.txt']);
     const zipped = zipFolders(grouped.folders);
-    expect(unzipFolders(zipped).folders).toEqual(grouped.folders);
-    expect(() => unzipFolders(enc('not a zip'))).toThrow(/not a readable zip/);
-    expect(() => unzipFolders(zipped, { maxEntries: 1, maxFileBytes: 10, maxTotalBytes: 100 })).toThrow(/more than 1 files/);
+    expect((await unzipFolders(zipped)).folders).toEqual(grouped.folders);
+    await expect(unzipFolders(enc('not a zip'))).rejects.toThrow(/not a readable zip/);
+    await expect(unzipFolders(zipped, { maxEntries: 1, maxFileBytes: 10, maxTotalBytes: 100 })).rejects.toThrow(/more than 1 files/);
   });
 });
 
@@ -195,7 +195,7 @@ describe('round trip', () => {
         await source.putFiles(input.slug, files);
         const folder = (await exportFolder(source, input.slug))!;
         expect(validateAgentSkill(skillMd(folder).data, folder.name)).toEqual([]);
-        const zipped = unzipFolders(zipFolders([folder]));
+        const zipped = await unzipFolders(zipFolders([folder]));
         const report = await importFolders(target, zipped.folders, { dryRun: false });
         expect(report.skills[0]).toMatchObject({ slug: input.slug, origin: 'org' });
         const back = (await target.get(input.slug))!;

@@ -5,7 +5,7 @@
  * under namespaced `metadata`; the body kept as it is (its steps untouched), long
  * bodies split into `references/steps/`; the skill's own files beside it.
  */
-import matter from 'gray-matter';
+import { stringifyFrontMatter } from '../front-matter-read.js';
 import { normalizeBody } from '../file-format.js';
 import type { Skill } from '../types.js';
 import { LAYOUT_KEY, splitBody } from './body-split.js';
@@ -68,6 +68,6 @@ export function toAgentSkill(skill: Skill, files: ReadonlyMap<string, Uint8Array
     (data.metadata as Record<string, string>)[LAYOUT_KEY] = 'split-steps';
     for (const [path, text] of split.files) out.set(path, encoder.encode(text));
   }
-  out.set(SKILL_FILE, encoder.encode(matter.stringify({ content: split?.body ?? body }, data, {})));
+  out.set(SKILL_FILE, encoder.encode(stringifyFrontMatter(split?.body ?? body, data)));
   return { name: skill.slug, files: new Map([...out].sort(([a], [b]) => (a === SKILL_FILE ? -1 : b === SKILL_FILE ? 1 : a < b ? -1 : 1))) };
 }

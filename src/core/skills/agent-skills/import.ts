@@ -6,8 +6,8 @@
  * for the next export, and whose other files (scripts, references, assets) are kept as
  * files; nothing in it is ever run.
  */
-import matter from 'gray-matter';
 import { normalizeBody } from '../file-format.js';
+import { FrontMatterError, opensFrontMatter, readFrontMatter } from '../front-matter-read.js';
 import { SLUG_MAX_LENGTH, isValidSlug } from '../slug.js';
 import { LAYOUT_KEY, joinBody } from './body-split.js';
 import { AGENT_SKILL_MEMBER } from './export.js';
@@ -67,14 +67,16 @@ export function fromAgentSkill(folder: SkillFolder): { skill: ImportedSkill } | 
   } catch {
     return { problem: 'SKILL.md is not UTF-8 text' };
   }
-  if (!/^\uFEFF?---/.test(text)) return { problem: 'SKILL.md must start with a --- front matter block' };
+  // Only YAML front matter opened by a line that is exactly `---` is read (`---js` is never run).
+  if (!opensFrontMatter(text)) return { problem: 'SKILL.md must start with a line that is exactly ---, then YAML front matter, then ---' };
   let data: Record<string, unknown>;
   let content: string;
   try {
-    const parsed = matter(text, {});
-    data = isRecord(parsed.data) ? parsed.data : {};
+    const parsed = readFrontMatter(text);
+    data = parsed.data;
     content = parsed.content;
   } catch (error) {
+    if (error instanceof FrontMatterError) return { problem: `SKILL.md: ${error.message}` };
     return { problem: `SKILL.md front matter is not valid YAML: ${error instanceof Error ? (error.message.split('\n')[0] ?? '') : 'unreadable'}` };
   }
   const files = new Map([...folder.files].filter(([path]) => path !== SKILL_FILE && path !== 'skill.md'));

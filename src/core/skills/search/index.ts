@@ -9,6 +9,7 @@ export { createAnalyzer, lightStem, queryWords, splitWords, stemOf, tokenize, ty
 export { documentId, successorHints, toSearchDocument, type SearchDocument, type StoredSkill } from './document.js';
 export { explainSearch, type ExplainedCandidate, type ExplainedWord, type SearchExplanation } from './explain.js';
 export { idf, planQuery, termWeight, type Concept, type Expansion, type MatchKind, type QueryPlan } from './plan.js';
+export { createScopedIndex, loadScopedIndex, type ScopedSkillIndex } from './scoped-index.js';
 export { createSkillIndex, loadSkillIndex, type SearchLookup, type SkillExplainOptions, type SkillIndex, type SkillIndexOptions, type SkillSearchOptions } from './skill-index.js';
 export { DEFAULT_TUNING, resolveTuning, SEARCH_FIELDS, type SearchField, type SearchTuning } from './tuning.js';
 export { isStopWord } from './word-lists.js';

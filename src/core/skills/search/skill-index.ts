@@ -76,6 +76,8 @@ export interface SkillIndex {
   explain(query: string, options?: SkillExplainOptions): SearchExplanation;
   /** The snapshot: MiniSearch's JSON and the spellings, as one JSON text. */
   toJSON(): string;
+  /** An independent copy (same documents, statistics and spellings): what a structure's own index starts from. */
+  copy(): SkillIndex;
   /** The same index searched with other knobs (the evaluation's calibration runs). */
   withTuning(tuning: Partial<SearchTuning>): SkillIndex;
 }
@@ -275,6 +277,11 @@ function buildIndex(mini: SkillMiniSearch<SearchDocument>, analyzer: ReturnType<
       return explainSearch({ plan, ranked, tuning, limit: opts.limit ?? 5, watched: asked, surfaceOf: analyzer.surfaceOf });
     },
     toJSON: () => `${JSON.stringify(analyzer.surfaces())}\n${JSON.stringify(mini)}`,
+    copy() {
+      const copied = createAnalyzer();
+      copied.restore(analyzer.surfaces());
+      return buildIndex(SkillMiniSearch.restoreSync<SearchDocument>(JSON.stringify(mini), miniSearchOptions(copied.processTerm)), copied, options);
+    },
     withTuning: (other) => buildIndex(mini, analyzer, { ...options, tuning: other }),
   };
 

@@ -24,6 +24,11 @@ export class SkillMiniSearch<T> extends MiniSearch<T> {
     return Object.assign(new SkillMiniSearch<T>(options), loaded);
   }
 
+  /** A MiniSearch restored from its JSON at once (`loadJSON`): a copy of an index, made while a write waits. */
+  static restoreSync<T>(json: string, options: Options<T>): SkillMiniSearch<T> {
+    return Object.assign(new SkillMiniSearch<T>(options), MiniSearch.loadJSON<T>(json, options));
+  }
+
   /** Forgets memoised document frequencies: call after every add, replace or discard. */
   changed(): void {
     this.frequencies.clear();

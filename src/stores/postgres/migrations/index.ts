@@ -8,6 +8,8 @@ import { rateCounts } from './0003-rate-counts.js';
 import { webhooks } from './0004-webhooks.js';
 import { delegation } from './0005-delegation.js';
 import { messageAuthors } from './0006-message-authors.js';
+import { userAdmin } from './0007-user-admin.js';
+import { inboundMessageIds } from './0008-inbound-message-ids.js';
 
 /** One numbered step of the schema. */
 export interface Migration {
@@ -19,4 +21,4 @@ export interface Migration {
 }
 
 /** Every migration, oldest first. */
-export const MIGRATIONS: readonly Migration[] = [initial, audit, rateCounts, webhooks, delegation, messageAuthors];
+export const MIGRATIONS: readonly Migration[] = [initial, audit, rateCounts, webhooks, delegation, messageAuthors, userAdmin, inboundMessageIds];
