@@ -198,7 +198,7 @@ function compoundsOf(query: string, own: ReadonlySet<string>, source: TermSource
 /** The words the query negates, and the antonyms of its words that it does not contain itself. */
 function contrastsOf(query: string, words: { word: string; stem: string }[], source: TermSource, tuning: SearchTuning): Map<string, Contrast> {
   const contrasts = new Map<string, Contrast>();
-  if (tuning.contrastPenalty >= 1) return contrasts;
+  if (tuning.contrastPenalty >= 1 && tuning.oppositePenalty >= 1) return contrasts;
   for (const stem of negatedStems(query)) contrasts.set(stem, { of: stem, negated: true });
   const dictionary = source.synonyms();
   if (!dictionary?.antonyms) return contrasts;

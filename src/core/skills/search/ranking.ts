@@ -289,9 +289,13 @@ export function describe(plan: QueryPlan, candidate: Candidate, tuning: SearchTu
   const action = first !== undefined && plan.stems.has(first) ? 1 : 0;
   const triggerShare = trigger?.share ?? 0;
   let contrast: string | undefined;
+  let penalty = 1;
   for (const stem of labels.name) {
     const opposite = plan.contrasts.get(stem);
-    if (opposite !== undefined && (opposite.negated || !labels.name.includes(opposite.of))) contrast = stem;
+    if (opposite === undefined || (!opposite.negated && labels.name.includes(opposite.of))) continue;
+    contrast = stem;
+    // A name the query negates ("did not renew") is lowered; one that is the opposite of a query word ("fire" for "hire") more.
+    penalty = Math.min(penalty, opposite.negated ? tuning.contrastPenalty : tuning.oppositePenalty);
   }
   const bonus =
     top *
@@ -304,7 +308,7 @@ export function describe(plan: QueryPlan, candidate: Candidate, tuning: SearchTu
     ...candidate,
     matchedId: candidate.id,
     matchedSkill: candidate.skill,
-    final: (candidate.score + bonus) * (contrast === undefined ? 1 : tuning.contrastPenalty),
+    final: (candidate.score + bonus) * penalty,
     words,
     evidence,
     support: plan.totalWeight > 0 ? Math.min(1, evidence / plan.totalWeight) : 0,

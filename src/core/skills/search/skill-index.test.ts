@@ -92,10 +92,12 @@ describe('the skill index (MiniSearch)', () => {
     expect(slugs(index, 'battlec')[0]).toBe('competitors');
   });
 
-  it('reads no English word as another one: "teach" is not "tech"', () => {
+  it('reads an English word as another one only weakly: "teach" alone never answers with "tech"', () => {
     const index = sample();
     expect(index.search('teach')).toEqual([]);
-    expect(index.explain('teach').words[0]?.matched_as).toEqual([]);
+    const explained = index.explain('teach');
+    expect(explained.words[0]?.matched_as).toEqual([{ term: 'tech', kind: 'fuzzy', via: 'tech' }]);
+    expect(explained.candidates.find((c) => c.slug === 'tech-radar')?.why).toMatch(/^cut: no answer/);
     expect(index.search('tehc radar')[0]?.slug).toBe('tech-radar');
   });
 

@@ -57,8 +57,10 @@ export interface SearchTuning {
   actionBonus: number;
   /** Bonus (× the best score) for the query's words found as written in the name, tags or triggers. */
   surfaceBonus: number;
-  /** Score multiplier of a skill whose name holds the opposite of a query word ("hire" → "Fire an employee"). */
+  /** Score multiplier of a skill whose name holds a word the query negates ("did not renew" → "Renew a contract"). */
   contrastPenalty: number;
+  /** Score multiplier of a skill whose name holds the opposite of a query word ("hire" → "Fire an employee"). */
+  oppositePenalty: number;
   /** Candidates re-scored with the trigger and name features (the rest keep MiniSearch's order). */
   rerankDepth: number;
   /**
@@ -120,6 +122,7 @@ export const DEFAULT_TUNING: SearchTuning = {
   actionBonus: 0,
   surfaceBonus: 0.6,
   contrastPenalty: 0.5,
+  oppositePenalty: 0.25,
   rerankDepth: 30,
   minEvidence: 0.5,
   supportSlope: 0.1,
