@@ -1,6 +1,7 @@
 /**
- * The shapes of the composition root (`app.ts`): what `createApp` returns, the
- * collaborators tests may replace, and what a first start and readiness report.
+ * What an org instance is made of, as its composition root (`createApp` in `app.ts`)
+ * returns it: the services of a running instance, the collaborators tests may replace,
+ * what a first start created and the checks of readiness.
  */
 import type { AuditLog } from './core/audit/index.js';
 import type { AccessControl, ConnectionRegistry, KeyService, RateCounter, UserService } from './core/auth/index.js';
@@ -33,7 +34,7 @@ export interface AppDeps {
   /**
    * true: the skill library starts loading only at {@link App.startSkillLoad}. `org serve`
    * calls it once it listens, so that reading a large library (every file stat'ed, the
-   * index snapshot decoded, the watcher set up) does not share the one thread with the
+   * index snapshot restored, the watcher set up) does not share the one thread with the
    * start-up and delay the listen. Default false: loading starts at once.
    */
   deferSkillLoad?: boolean;
@@ -127,4 +128,3 @@ export interface Readiness {
   ready: boolean;
   checks: { skills_index: boolean; store: boolean; draining: boolean };
 }
-

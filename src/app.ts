@@ -5,6 +5,7 @@
 import { constants as fsConstants } from 'node:fs';
 import { access as fsAccess } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { App, AppDeps, FirstStart } from './app-types.js';
 import { AuditLog, createFsAuditStore } from './core/audit/index.js';
 import { AccessControl, ConnectionRegistry, KeyService, RunTokens, UserService, delegationAuthority, roleAtLeast, runCredentials } from './core/auth/index.js';
 import { homePaths, type OrgConfig } from './core/config.js';
@@ -33,11 +34,10 @@ import {
   loadTemplates,
 } from './core/structures/index.js';
 
+export type { App, AppDeps, FirstStart, Readiness } from './app-types.js';
+
 /** The package root (holds `templates/`, `skills/`, `package.json`), from `src/`, `dist/` or the bundled CLI. */
 export const PACKAGE_ROOT = packageRoot(import.meta.url);
-
-export type { App, AppDeps, FirstStart, Readiness } from './app-types.js';
-import type { App, AppDeps, FirstStart } from './app-types.js';
 
 /** An id no structure has: loading it exercises the store without finding anything. */
 const PROBE_ID = '00000000-0000-4000-8000-000000000000';

@@ -6,13 +6,10 @@
  * message carries the root run's request, the milestones carry what came back, the run
  * report says who did what, and the workspace log records each delegation.
  */
-import { copyFile, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatEvent, HistoryMessage, LogEntry } from '../src/core/schemas/index.js';
-import { REPO_ROOT } from './helpers/child.js';
-import { startChat, type ChatFixture } from './helpers/chat.js';
+import { startChatWithPackageSkills } from './helpers/package-skills.js';
+import type { ChatFixture } from './helpers/chat.js';
 
 const isDelegation = (event: ChatEvent) => (event.type === 'tool_call' || event.type === 'tool_result') && event.content.tool === 'delegate';
 const argsOf = (event: ChatEvent | undefined) => (event?.type === 'tool_call' ? (event.content.args as { role_id: string; message: string; run_id: string | null }) : undefined);
@@ -20,18 +17,12 @@ const resultOf = (event: ChatEvent | undefined) => (event?.type === 'tool_result
 
 describe('the exec team delegates down the org chart (local runtime, bundled playbooks)', () => {
   let c: ChatFixture;
-  let home: string;
 
   beforeAll(async () => {
-    // A home with the package's skills, as `org serve` seeds a new one.
-    home = await mkdtemp(join(tmpdir(), 'org-demo-delegation-'));
-    await mkdir(join(home, 'skills'));
-    for (const name of await readdir(join(REPO_ROOT, 'skills'))) if (name.endsWith('.md')) await copyFile(join(REPO_ROOT, 'skills', name), join(home, 'skills', name));
-    c = await startChat({ home });
+    c = await startChatWithPackageSkills('org-demo-delegation-');
   }, 60_000);
   afterAll(async () => {
     await c?.close();
-    await rm(home, { recursive: true, force: true });
   });
 
   /** The agent message of a run, with its events. */

@@ -5,28 +5,21 @@
  * printed indented under their delegations, before the outcome; `--json --follow` marks
  * the lines of delegated runs with their run id and depth.
  */
-import { copyFile, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runChat } from '../src/cli/commands/chat.js';
+import { runHistory, runLog } from '../src/cli/commands/history.js';
 import { capture, depsFor } from './cli-helpers.js';
-import { REPO_ROOT } from './helpers/child.js';
-import { startChat, type ChatFixture } from './helpers/chat.js';
+import { startChatWithPackageSkills } from './helpers/package-skills.js';
+import type { ChatFixture } from './helpers/chat.js';
 
 describe('org chat shows delegations', () => {
   let c: ChatFixture;
-  let home: string;
 
   beforeAll(async () => {
-    home = await mkdtemp(join(tmpdir(), 'org-cli-delegation-'));
-    await mkdir(join(home, 'skills'));
-    for (const name of await readdir(join(REPO_ROOT, 'skills'))) if (name.endsWith('.md')) await copyFile(join(REPO_ROOT, 'skills', name), join(home, 'skills', name));
-    c = await startChat({ home });
+    c = await startChatWithPackageSkills('org-cli-delegation-');
   }, 60_000);
   afterAll(async () => {
     await c?.close();
-    await rm(home, { recursive: true, force: true });
   });
 
   it('prints each delegation and its outcome; --follow prints the delegated runs indented under them, before the outcome', async () => {
@@ -62,5 +55,28 @@ describe('org chat shows delegations', () => {
     expect(lines.some((line) => line.depth === 2 && line.type === 'complete')).toBe(true);
     expect(lines.at(-1)).toMatchObject({ type: 'complete' });
     expect(lines.at(-1)).not.toHaveProperty('depth');
+  });
+
+  it('org history shows who delegated a turn and what each delegation of a turn brought back; org log lists the delegations', async () => {
+    const stream = await c.send('Run the month-end close', { roleId: 'exec-ceo' });
+    await stream.ended;
+    const ceoRun = String(stream.headers['x-org-run-id']);
+    const ceo = capture();
+    expect(await runHistory({ structure: 'Acme', role: 'exec-ceo', limit: 2 }, depsFor(c.t, c.owner.token, ceo))).toBe(0);
+    const cfoCall = ceo.out.find((line) => line.trimStart().startsWith('→ Chief Financial Officer (exec-cfo): Ask the CFO for the signed-off close'));
+    expect(cfoCall, ceo.out.join('\n')).toBeDefined();
+    const cfoRun = (await c.history({ roleId: 'exec-cfo' })).find((message) => message.sender === 'user' && message.delegated_by?.run_id === ceoRun)!.run_id;
+    expect(cfoCall).toMatch(new RegExp(`\\(run ${cfoRun}\\)$`));
+    expect(ceo.out).toContainEqual(expect.stringMatching(/^ +← Chief Financial Officer \(exec-cfo\): ✔ Followed "Sign off the month-end close package"/));
+
+    const cfo = capture();
+    expect(await runHistory({ structure: 'Acme', role: 'exec-cfo', limit: 2 }, depsFor(c.t, c.owner.token, cfo))).toBe(0);
+    expect(cfo.out).toContainEqual(expect.stringMatching(new RegExp(`› Ask the CFO for the signed-off close: .*\\(delegated by Chief Executive Officer \\(exec-ceo\\), run ${ceoRun}\\)$`, 's')));
+    expect(cfo.out).toContainEqual(expect.stringMatching(/^ +→ Finance Controller \(exec-finance-controller\): Have the controller close the books/));
+
+    const log = capture();
+    expect(await runLog({ structure: 'Acme', limit: 200 }, depsFor(c.t, c.owner.token, log))).toBe(0);
+    expect(log.out).toContainEqual(expect.stringMatching(/exec-ceo +delegation +Delegated to exec-cfo/));
+    expect(log.out).toContainEqual(expect.stringMatching(/exec-cfo +delegation +Delegated to exec-finance-controller/));
   });
 });

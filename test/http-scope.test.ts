@@ -96,6 +96,7 @@ describe('scope: one structure and one node per request', () => {
       user_id: attacker.id,
       invite_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
       webhook_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+      version: 'v1',
     };
     return path.replace(/\{([^}]+)\}/g, (_match, name: string) => {
       const value = values[name];

@@ -8,14 +8,13 @@
  * on; Stop on the CEO's turn stops the CFO's too. No console errors.
  */
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_WEB_ROOT } from '../src/server/routes/web.js';
 import { openBrowserSession, openSignedIn, screenshot, type BrowserProblem } from './helpers/browser.js';
-import { REPO_ROOT } from './helpers/child.js';
+import { homeWithPackageSkills } from './helpers/package-skills.js';
 import { startHoldingContainer, type HoldingContainer } from './helpers/holding-container.js';
 import { startInstance, type TestInstance } from './helpers/instance.js';
 
@@ -40,9 +39,7 @@ describe('delegation in the web UI', () => {
 
   beforeAll(async () => {
     if (!existsSync(join(DEFAULT_WEB_ROOT, 'index.html'))) throw new Error('the web UI is not built: run `npm run build` first');
-    home = await mkdtemp(join(tmpdir(), 'org-web-delegation-'));
-    await mkdir(join(home, 'skills'));
-    for (const name of await readdir(join(REPO_ROOT, 'skills'))) if (name.endsWith('.md')) await copyFile(join(REPO_ROOT, 'skills', name), join(home, 'skills', name));
+    home = await homeWithPackageSkills('org-web-delegation-');
     holder = await startHoldingContainer();
     t = await startInstance({ listen: true, home });
     owner = await t.createUser('olivia@example.com');

@@ -144,12 +144,12 @@ function delegationsOf(message) {
  * with the run's bearer. org runs it as a turn of that node and answers with its summary;
  * a refused delegation (the node itself, a cycle, a chain too deep…) answers 409 with why.
  */
-async function delegate(turn, ask, signal) {
+async function delegate(turn, ask, signal, trace) {
   const access = turn.delegation;
   if (!access) return { ok: false, summary: 'this org hands out no delegation credentials' };
   const response = await fetch(`${access.api_url.replace(/\/+$/, '')}/api/org/chat/message/sync`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${access.token}`, 'content-type': 'application/json' },
+    headers: { ...trace, authorization: `Bearer ${access.token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ structure_id: turn.structure.id, role_id: ask.roleId, message: ask.task }),
     signal,
   });
@@ -158,8 +158,12 @@ async function delegate(turn, ask, signal) {
   return { ok: false, summary: body.detail ?? `org answered HTTP ${response.status}` };
 }
 
-/** The turn of a message that asks for delegations: each in order, then a summary of what came back. */
-async function delegateTurn(turn, stream, asks) {
+/**
+ * The turn of a message that asks for delegations: each in order, then a summary of what
+ * came back. Each request carries the trace context org sent with the turn (`trace`), so
+ * the delegated run stays in the delegating run's trace on any instance.
+ */
+async function delegateTurn(turn, stream, asks, trace) {
   const stopped = new AbortController();
   stream.res.on('close', () => stopped.abort());
   const lines = [];
@@ -168,7 +172,7 @@ async function delegateTurn(turn, stream, asks) {
     await stream.send({ type: 'thought', content: `Handing "${ask.task}" to ${ask.roleId}.` });
     let outcome;
     try {
-      outcome = await delegate(turn, ask, stopped.signal);
+      outcome = await delegate(turn, ask, stopped.signal, trace);
     } catch (error) {
       if (stream.closed) return;
       outcome = { ok: false, summary: `the delegation failed: ${error.message}` };
@@ -191,8 +195,15 @@ async function flood(stream, count) {
   await stream.send({ type: 'complete', content: { summary: `flooded ${count} events`, artifacts: [] } });
 }
 
-/** Answers one turn according to the first word of its message. */
-async function answer(turn, res, options, log) {
+/** The W3C trace context of a request (`traceparent`, `tracestate`), as org sends it with a turn when traces are on. */
+function traceOf(headers) {
+  const trace = {};
+  for (const name of ['traceparent', 'tracestate']) if (typeof headers[name] === 'string') trace[name] = headers[name];
+  return trace;
+}
+
+/** Answers one turn according to the first word of its message; `trace` is the turn's trace context. */
+async function answer(turn, res, options, log, trace) {
   const [command = '', argument] = turn.message.trim().split(/\s+/);
   const number = Number.parseInt(argument ?? '', 10);
   if (command === 'status') {
@@ -206,7 +217,7 @@ async function answer(turn, res, options, log) {
   });
   const asks = delegationsOf(turn.message);
   if (asks.length > 0) {
-    await delegateTurn(turn, stream, asks);
+    await delegateTurn(turn, stream, asks, trace);
     stream.end();
     return;
   }
@@ -286,7 +297,7 @@ export async function startContainerAgent(options = {}) {
           return sendJson(res, 400, { error: { message: 'the body must be the turn as JSON' } });
         }
         if (typeof turn?.message !== 'string') return sendJson(res, 400, { error: { message: 'the turn needs a message' } });
-        await answer(turn, res, settings, log);
+        await answer(turn, res, settings, log, traceOf(req.headers));
       })
       .catch((error) => {
         if (!res.headersSent) sendJson(res, error.status ?? 500, { error: { message: error.message } });

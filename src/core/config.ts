@@ -9,7 +9,8 @@ import { parseEgressAllow } from './egress/policy.js';
 import { resolveConnectionLimits, type ConnectionFlags, type ConnectionLimits } from './config-connections.js';
 import { locateHome, type HomeLocation } from './home-location.js';
 import { parseTrustedProxies } from './trusted-proxies.js';
-import { parseCorsOrigins, parsePort, parsePositive, parseAuthservId, parseCount, parseSeconds, parseRetrySchedule, parseUrl, MIB } from './config-parse.js';
+import { MIB, parseCorsOrigins, parsePort, parsePositive, parseAuthservId, parseCount, parseSeconds, parseRetrySchedule, parseUrl, parseDepth, remoteLocation } from './config-values.js';
+
 export { parseCorsOrigins };
 
 /** Everything an instance needs to run. Every field is documented in docs/configuration.md. */
@@ -272,25 +273,6 @@ export function resolveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = p
     throw invalid(`the SMTP port and the HTTP port must differ, both are ${config.port}`);
   }
   return config;
-}
-
-/** `ORG_DELEGATION_DEPTH`: a whole number of hops from 0 to 16 (default 4). */
-function parseDepth(value: string | undefined): number {
-  if (value === undefined || value.trim() === '') return 4;
-  const depth = Number(value);
-  if (!Number.isInteger(depth) || depth < 0 || depth > 16) throw invalid(`ORG_DELEGATION_DEPTH must be a whole number of hops from 0 to 16, got "${value}"`);
-  return depth;
-}
-
-/**
- * A skills remote as git will be given it: URLs (`https://…`, `ssh://…`, `file://…`) and
- * scp-like `user@host:path` as written, anything else a local path made absolute (git
- * runs in the clone's folder, where a relative path would mean something else).
- */
-function remoteLocation(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || /^[^/\s]+@[^/\s]+:/.test(value)) return value;
-  return resolve(value);
 }
 
 /** The OTLP/HTTP traces URL the standard `OTEL_*` variables ask for, if any. */

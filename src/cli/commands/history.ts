@@ -1,6 +1,7 @@
 /**
- * Runners of `org history` (a node's chat history), `org log` (the workspace log of
- * decisions and milestones) and `org agents timeline` (changes to one node): what
+ * Runners of `org history` (a node's chat history, with who delegated a turn and what
+ * each delegation of a turn brought back), `org log` (the workspace log of decisions,
+ * milestones and delegations) and `org agents timeline` (changes to one node): what
  * happened, readable in a terminal or as JSON.
  */
 import type { HistoryMessage } from '../../client/types.js';
@@ -8,6 +9,7 @@ import { invalid } from '../../core/errors.js';
 import type { ConnectionFlags } from '../connection.js';
 import { connect, withDefaults, type CommandDeps } from '../deps.js';
 import { printJson, printRows } from '../format.js';
+import { callLine, delegateCall, delegateOutcome, nodeName, outcomeLine } from '../delegation-print.js';
 import { describeLearned, learnedOutcome } from '../learned.js';
 import { commandLine } from '../quote.js';
 import { findNode, findStructureDetail } from '../resolve.js';
@@ -24,11 +26,17 @@ export interface HistoryArgs extends ConnectionFlags {
 
 const when = (iso: string | null) => (iso ? iso.slice(0, 19).replace('T', ' ') : '—');
 
-/** The lines of one history message, oldest first. */
-function messageLines(message: HistoryMessage): string[] {
+/** Where a user message came from: the node and run that delegated it, or its origin. */
+function source(message: HistoryMessage, labelOf: (roleId: string) => string | undefined): string {
+  if (message.delegated_by) return `  (delegated by ${nodeName(message.delegated_by.role_id, labelOf)}, run ${message.delegated_by.run_id})`;
+  return message.origin ? `  (via ${message.origin})` : '';
+}
+
+/** The lines of one history message, oldest first; `labelOf` names the nodes of its structure. */
+function messageLines(message: HistoryMessage, labelOf: (roleId: string) => string | undefined): string[] {
   if (message.sender === 'user') {
     const files = message.attachments.length ? `  [attached: ${message.attachments.map((a) => a.name).join(', ')}]` : '';
-    return [`${when(message.created_at)}  › ${message.text}${files}${message.origin ? `  (via ${message.origin})` : ''}`];
+    return [`${when(message.created_at)}  › ${message.text}${files}${source(message, labelOf)}`];
   }
   const lines: string[] = [];
   const error = message.events.findLast((event) => event.type === 'error');
@@ -37,6 +45,10 @@ function messageLines(message: HistoryMessage): string[] {
   else lines.push(`${when(message.created_at)}  … running (follow it with: ${commandLine('org', 'chat', '--run', message.run_id)})`);
   if (message.artifacts.length) lines.push(`                     artifacts: ${message.artifacts.join(', ')}`);
   for (const event of message.events) {
+    const call = delegateCall(event);
+    const delegated = delegateOutcome(event);
+    if (call) lines.push(`                     ${callLine(call, labelOf)}${call.runId ? ` (run ${call.runId})` : ''}`);
+    else if (delegated) lines.push(`                     ${outcomeLine(delegated, labelOf)}`);
     if (event.type !== 'skill_learned') continue;
     const outcome = learnedOutcome(event.content);
     if (outcome) for (const text of describeLearned(outcome)) lines.push(`                     ${text}`);
@@ -61,7 +73,8 @@ export async function runHistory(args: HistoryArgs, partial: Partial<CommandDeps
     return 0;
   }
   deps.output.out(`${detail.name} · ${node.label} (${node.role_id}) — ${messages.length} message(s), oldest first`);
-  for (const message of [...messages].reverse()) for (const line of messageLines(message)) deps.output.out(line);
+  const labelOf = (roleId: string) => detail.agents.find((agent) => agent.role_id === roleId)?.label;
+  for (const message of [...messages].reverse()) for (const line of messageLines(message, labelOf)) deps.output.out(line);
   const oldest = messages.at(-1)!;
   if (args.limit && messages.length === args.limit) deps.output.err(`older messages: ${commandLine('org', 'history', detail.name, node.role_id, '--before', oldest.id)}`);
   return 0;

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { notFound } from '../errors.js';
+import { testDirectory } from '../../../test/helpers/chat-directory.js';
 import type { AgentRuntime, Emit, Turn, TurnTools } from '../runtimes/types.js';
 import type { DelegateResult } from '../schemas/delegation.js';
 import { NodeActivity } from '../structures/activity.js';
@@ -83,18 +83,7 @@ describe('delegation between nodes of a structure', () => {
   let failures: unknown[];
   let activity: NodeActivity;
 
-  const directory: ChatDirectory = {
-    node: (structureId, roleId) => {
-      const found = AGENTS.find((candidate) => candidate.role_id === roleId);
-      if (structureId !== STRUCTURE || !found) throw notFound(`node ${roleId} not found`);
-      return found;
-    },
-    structure: () => ({ id: STRUCTURE, name: 'Test', agents: AGENTS }),
-    nodeDir: (structureId, nodeId) => join(dir, 'structures', structureId, 'nodes', nodeId),
-    appendLog: async (_structureId, entries) => {
-      logged.push(...entries);
-    },
-  };
+  const directory: ChatDirectory = testDirectory(STRUCTURE, AGENTS, () => dir, () => logged);
   const skills: ChatSkills = { search: async () => [], read: async () => undefined, readRaw: async () => undefined, learnDraft: async (draft) => draft.slug };
   const makeEngine = (runtime: AgentRuntime, options: Partial<ChatEngineOptions> = {}) => {
     const engine = new ChatEngine({

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { notFound } from '../errors.js';
+import { testDirectory } from '../../../test/helpers/chat-directory.js';
 import type { AgentRuntime, Emit, Turn } from '../runtimes/types.js';
 import type { LogEntry, NodeRecord } from '../structures/types.js';
 import { decodeEvent } from './encoded.js';
@@ -68,18 +68,7 @@ describe('ChatEngine', () => {
   /** Unexpected failures the engines reported: none, in every test. */
   let failures: { message: string; fields: unknown }[];
 
-  const directory: ChatDirectory = {
-    node: (structureId, roleId) => {
-      const found = AGENTS.find((candidate) => candidate.role_id === roleId);
-      if (structureId !== STRUCTURE || !found) throw notFound(`node ${roleId} not found`);
-      return found;
-    },
-    structure: () => ({ id: STRUCTURE, name: 'Test', agents: AGENTS }),
-    nodeDir: (structureId, nodeId) => join(dir, 'structures', structureId, 'nodes', nodeId),
-    appendLog: async (_structureId, entries) => {
-      logged.push(...entries);
-    },
-  };
+  const directory: ChatDirectory = testDirectory(STRUCTURE, AGENTS, () => dir, () => logged);
   const skills: ChatSkills = {
     search: async () => [],
     read: async () => undefined,

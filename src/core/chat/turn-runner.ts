@@ -18,7 +18,7 @@ import type { ChatActivity, ChatDirectory, ChatSkills, ChatStructure, RunCredent
 import type { Run } from './run.js';
 import type { ChatStore, RunLocation } from './store.js';
 import { TurnEvents } from './turn.js';
-import type { EventInput, RelayedItem } from './types.js';
+import type { EventInput, RelayedEvent } from './types.js';
 
 /** What running a turn needs of the engine. */
 export interface TurnRunnerDeps {
@@ -73,7 +73,7 @@ export async function runTurn(deps: TurnRunnerDeps, entry: LiveRun, queued: Queu
     const trace = deps.observers.traceContext(run);
     if (trace) turn.trace_context = trace;
     const emit = Object.assign((event: EventInput, raw?: string, parsed?: unknown) => events.handle(event, raw, parsed), {
-      batch: (relayed: RelayedItem[]) => events.handleBatch(relayed),
+      batch: (relayed: RelayedEvent[]) => events.handleBatch(relayed),
     });
     await runtime.run(turn, emit, turnTools(deps, run), run.controller.signal);
     if (!appender.sealed) await events.handle({ type: 'error', content: { message: `the ${runtime.name} runtime ended without a complete or error event` } });

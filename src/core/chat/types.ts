@@ -26,9 +26,6 @@ export interface RelayedEvent {
   parsed?: unknown;
 }
 
-/** What a relay hands over per received chunk (the name `Emit.batch` has always used). */
-export type RelayedItem = RelayedEvent;
-
 /** True for the two terminal event types. */
 export function isTerminal(event: { type: string }): boolean {
   return event.type === 'complete' || event.type === 'error';

@@ -5,9 +5,9 @@
  */
 import type { StoredMessage } from '../chat/store.js';
 import type { DelegateResult, DelegatedBy, DelegationAccess } from '../schemas/delegation.js';
-import type { EventInput, RelayedEvent, RelayedItem } from '../chat/types.js';
+import type { EventInput, RelayedEvent } from '../chat/types.js';
 
-export type { RelayedEvent, RelayedItem };
+export type { RelayedEvent };
 
 /** A skill as handed to a runtime: its match and its steps with their text. */
 export interface TurnSkill {

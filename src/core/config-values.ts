@@ -1,7 +1,9 @@
 /**
- * The readers of configuration values: each parses one flag or variable and throws
- * `OrgError` (invalid_request) naming it when the value does not fit.
+ * Readers of single configuration values (ports, counts, durations, URLs, origins, …): each
+ * takes the raw flag or variable and the name to put in its message, and throws `invalid`
+ * naming it when the value is not one.
  */
+import { resolve } from 'node:path';
 import { invalid } from './errors.js';
 
 /**
@@ -29,7 +31,6 @@ export function parseCorsOrigins(values: readonly string[], source: string): str
   return origins;
 }
 
-/** A TCP port (0 to 65535). */
 export function parsePort(raw: string | number, source: string): number {
   const port = typeof raw === 'number' ? raw : Number(raw);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -38,7 +39,6 @@ export function parsePort(raw: string | number, source: string): number {
   return port;
 }
 
-/** A positive number. */
 export function parsePositive(raw: string | number, source: string): number {
   const value = typeof raw === 'number' ? raw : Number(raw);
   if (!Number.isFinite(value) || value <= 0 || (typeof raw === 'string' && raw.trim() === '')) throw invalid(`${source} must be a positive number, got "${raw}"`);
@@ -89,5 +89,24 @@ export function parseUrl(raw: string, source: string, schemes: string[]): string
   }
   if (!schemes.includes(url.protocol.slice(0, -1))) throw invalid(`${source} must use ${schemes.join(' or ')}, got "${url.protocol}"`);
   return raw;
+}
+
+/** `ORG_DELEGATION_DEPTH`: a whole number of hops from 0 to 16 (default 4). */
+export function parseDepth(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return 4;
+  const depth = Number(value);
+  if (!Number.isInteger(depth) || depth < 0 || depth > 16) throw invalid(`ORG_DELEGATION_DEPTH must be a whole number of hops from 0 to 16, got "${value}"`);
+  return depth;
+}
+
+/**
+ * A skills remote as git will be given it: URLs (`https://…`, `ssh://…`, `file://…`) and
+ * scp-like `user@host:path` as written, anything else a local path made absolute (git
+ * runs in the clone's folder, where a relative path would mean something else).
+ */
+export function remoteLocation(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || /^[^/\s]+@[^/\s]+:/.test(value)) return value;
+  return resolve(value);
 }
 
