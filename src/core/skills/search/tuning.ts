@@ -99,7 +99,7 @@ export interface SearchTuning {
 
 /** The calibrated defaults. */
 export const DEFAULT_TUNING: SearchTuning = {
-  boosts: { name: 1.496, tags: 0.938, triggers: 1.995, summary: 2, body: 1.33 },
+  boosts: { name: 1.125, tags: 1.875, triggers: 1.5, summary: 2, body: 1.33 },
   bm25: { k: 0.6, b: 0.7, d: 0.5 },
   variantWeight: 0.6,
   prefixWeight: 0.5,
