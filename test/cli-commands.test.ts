@@ -141,6 +141,10 @@ describe('command runners against a real server', () => {
       expect(await runAgentsAdd({ roleId: 'exec-intern', label: 'Intern', parent: 'exec-cfo', context: 'You help the CFO.' }, as(alice))).toBe(0);
       expect(out.text()).toBe('added Intern (exec-intern) to Acme under exec-cfo');
       out.clear();
+      // Given no position, the node sits one rank below its parent (the server places it; the canvas shows it there).
+      const placed = (await new OrgClient({ url: t.url, token: alice }).getStructure(structureId)).agents;
+      const [cfo, intern] = ['exec-cfo', 'exec-intern'].map((role) => placed.find((node) => node.role_id === role)!);
+      expect(intern!.y).toBe(cfo!.y + 180);
       await expect(runAgentsAdd({ roleId: 'exec-orphan', label: 'Orphan' }, as(alice))).rejects.toMatchObject({ code: 'invalid_request' });
       expect(await runAgentsRm({ roleId: 'Intern' }, as(alice))).toBe(0);
       expect(out.text()).toContain('removed Intern (exec-intern)');

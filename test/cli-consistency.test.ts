@@ -51,6 +51,9 @@ describe('one CLI', () => {
     expect(unknown.stderr).toContain('(org help shows the commands; org help COMMAND what a command takes)');
     expect(unknown.stderr).not.toContain('Options:');
     expect((await org(['skills', 'lsit'], env)).code).toBe(2);
+    // A --run that can be no run id is a usage error too, said in one line before any server is asked.
+    const shortRun = await org(['chat', '--run', 'ab'], env);
+    expect([shortRun.code, shortRun.stderr.trim()]).toEqual([2, 'org: --run takes a run id or its first 4 or more characters (hex digits), not "ab"']);
     expect((await org(['--version'], env)).code).toBe(0);
     expect((await org(['help', 'agents'], env)).code).toBe(0);
   });
@@ -84,5 +87,10 @@ describe('one CLI', () => {
   it('with no $EDITOR and no terminal, nothing starts vi', async () => {
     const file = join(await mkdtemp(join(tmpdir(), 'org-editor-')), 'x.md');
     await expect(openInEditor(file, {}, false)).rejects.toThrow(`no editor: set $EDITOR (or $VISUAL), or edit ${file} yourself; without a terminal org does not start vi`);
+    // org skills new itself, run with no terminal and no $EDITOR: the scaffold is written, no vi starts, and it says what to do.
+    const created = await org(['skills', 'new', 'plan-offsite', '--remote', '-s', 'Demo'], env);
+    expect(created.stderr).toContain('no editor: set $EDITOR (or $VISUAL)');
+    expect(created.stderr).toContain('without a terminal org does not start vi');
+    expect(created.code).not.toBe(0);
   });
 });

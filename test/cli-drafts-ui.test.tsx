@@ -7,7 +7,7 @@ import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Skill, SkillListEntry } from '../src/client/types.js';
 import { DraftsApp } from '../src/cli/ui/drafts/DraftsApp.js';
-import { draftsReducer, initialDraftsState } from '../src/cli/ui/drafts/state.js';
+import { draftsReducer, draftToRestore, initialDraftsState } from '../src/cli/ui/drafts/state.js';
 import type { DraftActions } from '../src/cli/ui/drafts/useDrafts.js';
 import { waitFor } from './cli-helpers.js';
 
@@ -139,6 +139,20 @@ describe('draftsReducer', () => {
     expect(state.index).toBe(0);
     state = draftsReducer(state, { type: 'decided', slug: 'draft-001', verdict: 'skipped', text: '' });
     expect(state.index).toBe(1);
+  });
+
+  it('u restores the draft under the cursor when rejected, else the latest rejection; the cursor goes back to it', () => {
+    let state = draftsReducer(initialDraftsState, { type: 'loaded', drafts: [entry(1), entry(2), entry(3)] });
+    expect(draftToRestore(state)).toBeUndefined();
+    state = draftsReducer(state, { type: 'decided', slug: 'draft-001', verdict: 'rejected', text: '' });
+    state = draftsReducer(state, { type: 'decided', slug: 'draft-002', verdict: 'rejected', text: '' });
+    expect(state.index).toBe(2);
+    expect(draftToRestore(state)).toBe('draft-002');
+    state = draftsReducer(state, { type: 'undone', slug: 'draft-002', text: '' });
+    expect([state.index, state.verdicts['draft-002']]).toEqual([1, undefined]);
+    expect(draftToRestore(state)).toBe('draft-001');
+    state = draftsReducer(state, { type: 'move', move: { type: 'up' } });
+    expect(draftToRestore(state)).toBe('draft-001');
   });
 
   it('keeps an edit saved while the preview was loading: the load that lands after it is older', () => {

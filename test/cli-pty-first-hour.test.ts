@@ -92,6 +92,23 @@ describe('the first hour in a real terminal', () => {
     expect(await readFile(join(home, 'home', 'skills', structureId, `${SLUG}.md`), 'utf8')).toContain('status: complete');
   });
 
+  it('the drafts queue restores a rejected draft with u at once, though the cursor has moved on to the next draft', { timeout: 240_000 }, async () => {
+    const slug = 'aaa-tidy-the-desk';
+    await client.saveSkill({ structure_id: structureId, slug, frontmatter: { type: 'skill', name: 'Tidy the desk', status: 'draft', structure_id: structureId }, body: '## [a] Step 1: Clear the desk\n' });
+    const queue = open(['drafts', 'Acme']);
+    await queue.waitFor((text) => /❯\s+aaa-tidy-the-desk/.test(text), 'the cursor on the new draft, first by slug');
+    queue.type('r');
+    await queue.waitForText(`rejected ${slug} (deleted; press u to restore it)`, 'the rejection and its hint');
+    // The reject moved the cursor to the next draft to review; u still restores the one just rejected.
+    await queue.waitFor((text) => !/❯\s+aaa-tidy-the-desk/.test(text.slice(text.lastIndexOf('Drafts ·'))), 'the cursor on the next draft');
+    queue.type('u');
+    await queue.waitForText(`restored ${slug}`, 'the restore');
+    await queue.waitFor((text) => /❯\s+aaa-tidy-the-desk/.test(text.slice(text.lastIndexOf('Drafts ·'))), 'the cursor back on the restored draft');
+    expect((await client.getSkill(slug, structureId)).frontmatter.status).toBe('draft');
+    queue.type('q');
+    expect(await queue.exited).toEqual({ exitCode: 0 });
+  });
+
   it('types a lesson over several lines: /help lists /teach, /teach alone starts a lesson for the pending request, Enter and Alt+Enter start lines, an empty line sends', { timeout: 240_000 }, async () => {
     const chat = open(['chat', 'Acme', 'exec-cfo']);
     await chat.waitForText('exec-cfo ›', 'the chat prompt');

@@ -87,6 +87,28 @@ describe('nodes', () => {
       expectProblem(await add(s.id, { role_id: 'exec-split', label: 'Split', parent: 'exec-cto', parent_id: cfo.id }), 400, 'invalid_request');
     });
 
+    it('places a node given no x and y below its parent, right of its last child, clear of every node of the structure', async () => {
+      const s = await t.createStructure(owner.token, 'exec-team');
+      const at = (response: { json<T>(): T }) => {
+        const { x, y } = response.json<NodeBody>();
+        return [x, y];
+      };
+      // exec-cfo sits at (-450, 180) with its controller at (-450, 360); the CTO's engineering lead is at (-150, 360).
+      const treasurer = await add(s.id, { role_id: 'exec-treasurer', label: 'Treasurer', parent: 'exec-cfo' });
+      expect(treasurer.statusCode).toBe(201);
+      expect(at(treasurer)).toEqual([150, 360]); // right of the controller, past the engineering lead in the way
+      expect(at(await add(s.id, { role_id: 'exec-analyst', label: 'Analyst', parent: 'exec-cfo' }))).toEqual([450, 360]);
+      expect(at(await add(s.id, { role_id: 'exec-intern', label: 'Intern', parent: 'exec-analyst' }))).toEqual([450, 540]); // under a parent without children
+      expect(at(await add(s.id, { role_id: 'exec-sre', label: 'SRE', parent: 'exec-cto' }))).toEqual([750, 360]); // past the CFO's two new reports
+      // A position given is kept; one coordinate given keeps it and takes the other from the placement.
+      expect(at(await add(s.id, { role_id: 'exec-pinned', label: 'Pinned', parent: 'exec-coo', x: -2000, y: 999 }))).toEqual([-2000, 999]);
+      expect(at(await add(s.id, { role_id: 'exec-half', label: 'Half', parent: 'exec-cmo', x: 5000 }))).toEqual([5000, 360]);
+      const nodes = (await detail(s.id)).agents;
+      for (const a of nodes) {
+        for (const b of nodes) if (a !== b) expect(Math.abs(a.x - b.x) >= 300 || Math.abs(a.y - b.y) >= 180, `${a.role_id} (${a.x}, ${a.y}) crowds ${b.role_id} (${b.x}, ${b.y})`).toBe(true);
+      }
+    });
+
     it('409 for a role_id already in the structure; the same role_id in another structure is fine', async () => {
       const s = await t.createStructure(owner.token, 'exec-team');
       const existing = s.agents[1]!;

@@ -1,7 +1,8 @@
 /**
  * The invite flow end to end on a listening server (API.md §5): share, read the real
  * `.eml` message from `.org/outbox/`, accept without a bearer, act with the new token;
- * used, replaced and expired invites are 410. Time is a mutable fake clock.
+ * used, replaced and expired invites are 410, and so is one to a workspace deleted into
+ * the archive. Time is a mutable fake clock.
  */
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -187,6 +188,35 @@ describe('invite flow on a listening server', () => {
     const unknown = await call('POST', '/api/org/invites/preview', { token: 'org_inv_00000000000000000000000000000000' });
     expect(unknown.status).toBe(404);
     expect(unknown.json).toMatchObject({ code: 'not_found' });
+  });
+
+  it('an invite to a workspace deleted into the archive is 410 with the reason, adds no one, and works again once it is restored', async () => {
+    const lab = (await t.createStructure(owner.token, 'blank', 'Side project')).id;
+    const shared = await call('POST', `/api/org/structures/${lab}/share`, { email: 'archived-invitee@example.com', role: 'operator' }, owner.token);
+    expect(shared.status).toBe(200);
+    const outbox = join(t.home, '.org', 'outbox');
+    const fresh = (await readdir(outbox)).filter((name) => !seen.has(name));
+    fresh.forEach((name) => seen.add(name));
+    const token = /org_inv_[0-9A-Za-z]+/.exec(parseMessage(await readFile(join(outbox, fresh[0]!), 'utf8')).body)![0];
+    expect((await call('DELETE', `/api/org/structures/${lab}`, undefined, owner.token)).status).toBe(204);
+
+    const reason = 'the workspace "Side project" this invite is for was deleted; the invite works again if an owner of it restores the workspace';
+    for (const path of ['/api/org/invites/preview', '/api/org/invites/accept']) {
+      const refused = await call('POST', path, { token });
+      expect(refused.status, path).toBe(410);
+      expect(refused.headers.get('content-type')).toContain('application/problem+json');
+      expect(refused.json).toMatchObject({ code: 'gone', detail: reason });
+    }
+    // Nobody was created or added.
+    expect(await t.app.users.byEmail('archived-invitee@example.com')).toBeUndefined();
+    expect((await call('GET', `/api/org/structures/${lab}/members`, undefined, owner.token)).status).toBe(404);
+
+    expect((await call('POST', `/api/org/structures/${lab}/restore`, undefined, owner.token)).status).toBe(200);
+    const members = (await call('GET', `/api/org/structures/${lab}/members`, undefined, owner.token)).json as { members: { email: string }[] };
+    expect(members.members.map((member) => member.email)).toEqual(['owner@example.com']);
+    const accepted = await call('POST', '/api/org/invites/accept', { token });
+    expect(accepted.status).toBe(200);
+    expect(accepted.json).toMatchObject({ structure_id: lab, role: 'operator', user: { email: 'archived-invitee@example.com' } });
   });
 
   it('the members list shows members with their roles and pending invites', async () => {

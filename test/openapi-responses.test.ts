@@ -263,6 +263,7 @@ describe('live answers match the OpenAPI document', () => {
     const runId = streamed.headers.get('x-org-run-id')!;
     expect((await call('followRun', `/api/org/chat/runs/${runId}/events`, { token: owner })).status).toBe(200);
     expect((await call('followRun', `/api/org/chat/runs/${runId}/events`, { token: owner, headers: { 'last-event-id': String(streamed.body.length) } })).status).toBe(204);
+    expect((await call<{ runs: { run_id: string }[] }>('findRuns', `/api/org/chat/runs?prefix=${runId.slice(0, 8)}`, { token: owner })).body.runs).toEqual([expect.objectContaining({ run_id: runId })]);
     expect((await call('sendMessageSync', '/api/org/chat/message/sync', { token: owner, body: message })).status).toBe(200);
     const history = await call<unknown[]>('getChatHistory', `/api/org/chat/history?structure_id=${structure.id}&role_id=${role}`, { token: owner });
     expect(history.body.length).toBeGreaterThanOrEqual(4);

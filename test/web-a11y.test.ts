@@ -63,6 +63,15 @@ describe('every page, on a phone, on a desktop and in dark mode', () => {
     await skill('onboard-new-hire', 'Onboard a new hire with a rather long name that wraps on phones', 'complete');
     await skill('plan-offsite', 'Plan a team offsite', 'draft');
     await skill('old-process', 'Old process', 'complete');
+    // An update keeps the text it replaces: a version to view and compare.
+    await post('/api/org/knowledge/skills', {
+      structure_id: sid,
+      slug: 'plan-offsite',
+      frontmatter: { type: 'skill', name: 'Plan a team offsite', status: 'draft', summary: 'Plan a team offsite, with a budget.' },
+      body: '## [prepare] Step 1: Prepare\n\nSet a budget first.\n\n## [welcome] Step 2: Welcome\n\nMeet the team.\n',
+    });
+    const versions = (await (await fetch(`${t.url}/api/org/knowledge/skills/plan-offsite/versions?structure_id=${sid}`, { headers: t.auth(user.token) })).json()) as { versions: { id: string }[] };
+    const version = versions.versions[0]!.id;
     await fetch(`${t.url}/api/org/knowledge/skills/old-process?structure_id=${sid}`, { method: 'DELETE', headers: t.auth(user.token) });
     await writeFile(join(t.home, 'skills', 'broken.md'), '---\ntype: skill\nname: [unclosed\n---\n');
     await post('/api/org/chat/message/sync', {
@@ -71,6 +80,8 @@ describe('every page, on a phone, on a desktop and in dark mode', () => {
       message: '/onboard-new-hire for the new analyst, please',
       attachments: [{ name: 'notes.md', content_type: 'text/markdown', content_base64: Buffer.from('# Notes\n').toString('base64') }],
     });
+    // A request no skill answers: a gap on the report.
+    await post('/api/org/chat/message/sync', { structure_id: sid, role_id: 'exec-cfo', message: 'translate the brochure into Portuguese' });
     await post(`/api/org/structures/${sid}/agents/exec-cfo/mcp-key`, { label: 'laptop agent' });
     await post(`/api/org/structures/${sid}/share`, { email: 'new.colleague.with.a.long.address@example.com', role: 'viewer' });
     const outbox = join(t.home, '.org', 'outbox');
@@ -83,7 +94,7 @@ describe('every page, on a phone, on a desktop and in dark mode', () => {
     screens = [
       { name: 'workspaces', path: '/', title: 'Workspaces · org', ready: heading('Workspaces') },
       { name: 'canvas', path: w, title: 'Acme · org', ready: heading('Acme') },
-      { name: 'node chat', path: `${w}/n/exec-cfo`, title: 'Chief Financial Officer · Acme · org', ready: (page) => page.locator('.ev-complete').waitFor({ timeout: WAIT }) },
+      { name: 'node chat', path: `${w}/n/exec-cfo`, title: 'Chief Financial Officer · Acme · org', ready: (page) => page.locator('.ev-complete').first().waitFor({ timeout: WAIT }) },
       {
         name: 'node files',
         path: `${w}/n/exec-cfo`,
@@ -118,7 +129,19 @@ describe('every page, on a phone, on a desktop and in dark mode', () => {
           await page.locator('.score').first().waitFor({ timeout: WAIT });
         },
       },
-      { name: 'skill gaps', path: `${w}/skills/gaps`, title: 'What to teach next · org', ready: heading('What to teach next') },
+      {
+        name: 'skill version',
+        path: `${w}/skills/s/plan-offsite/v/${version}`,
+        title: 'plan-offsite at an earlier version · org',
+        ready: (page) => page.getByRole('region', { name: 'The current version' }).locator('.markdown').waitFor({ timeout: WAIT }),
+      },
+      {
+        name: 'skill version compared',
+        path: `${w}/skills/s/plan-offsite/v/${version}?compare`,
+        title: 'plan-offsite at an earlier version · org',
+        ready: (page) => page.locator('.diff-body .diff-add').first().waitFor({ timeout: WAIT }),
+      },
+      { name: 'skill gaps', path: `${w}/skills/gaps`, title: 'What to teach next · org', ready: (page) => page.locator('.gap-card').first().waitFor({ timeout: WAIT }) },
       { name: 'skill problems', path: `${w}/skills/problems`, title: 'Skill problems · org', ready: (page) => page.locator('.problem').first().waitFor({ timeout: WAIT }) },
       { name: 'keys and members', path: `${w}/access`, title: 'Keys & members · org', ready: (page) => page.locator('.members tbody tr').first().waitFor({ timeout: WAIT }) },
       { name: 'webhooks', path: `${w}/webhooks`, title: 'Webhooks · org', ready: heading('Add a webhook') },
@@ -180,7 +203,7 @@ describe('every page, on a phone, on a desktop and in dark mode', () => {
       } finally {
         await context.close();
       }
-      // Nineteen pages, each loaded and checked by axe: a cap for a loaded machine, not a timing.
+      // Twenty-two pages, each loaded and checked by axe: a cap for a loaded machine, not a timing.
     }, 180_000);
   }
 });

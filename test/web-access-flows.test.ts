@@ -5,14 +5,15 @@
  * their own token; a `#token=` link never replaces a signed-in browser's token without
  * asking; an owner is asked before changing their own role and the page shows the
  * server's role; an unknown workspace address says so; owners rename, delete and restore
- * a workspace; a browser signed out by a revoked token keeps the unsent message and the page.
+ * a workspace, and an invite to a deleted one says so; a browser signed out by a revoked
+ * token keeps the unsent message and the page.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_WEB_ROOT } from '../src/server/routes/web.js';
-import { launchBrowser, openSignedIn, screenshot, type BrowserProblem } from './helpers/browser.js';
+import { browserProfiles, type BrowserProfiles, openSignedIn, screenshot } from './helpers/browser.js';
 import { startInstance, type TestInstance } from './helpers/instance.js';
 import { inviteTokenFor } from './helpers/outbox.js';
 
@@ -20,30 +21,20 @@ import { inviteTokenFor } from './helpers/outbox.js';
  * Refusals the tests provoke on purpose, which chromium reports on the console: the
  * revoked token (401), unknown workspace addresses (400 for one that is no id, 404), and
  * the members list read once more right after the owner became operator (403), and the
- * stale Undo of a node already restored (409).
+ * stale Undo of a node already restored (409), and invites to a deleted workspace (410).
  */
-const EXPECTED = [/status of 401/, /status of 404/, /status of 400/, /status of 403/, /status of 409/];
+const EXPECTED = [/status of 401/, /status of 404/, /status of 400/, /status of 403/, /status of 409/, /status of 410/];
 
 describe('signing in, invites and roles in the web UI', () => {
   let t: TestInstance;
-  let browser: Browser;
+  let profiles: BrowserProfiles;
   let owner: { token: string; id: string };
   let structureId = '';
-  const problems: BrowserProblem[] = [];
-  const contexts: BrowserContext[] = [];
+  const PHONE = { width: 390, height: 844 };
 
   const visible = (locator: Locator) => locator.waitFor({ state: 'visible', timeout: 0 });
   /** A fresh browser profile (its own storage) with one page. */
-  const fresh = async (viewport = { width: 1280, height: 800 }): Promise<Page> => {
-    const context = await browser.newContext({ viewport });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push({ kind: 'console', text: message.text() });
-    });
-    page.on('pageerror', (error) => problems.push({ kind: 'pageerror', text: `${error.name}: ${error.message}` }));
-    return page;
-  };
+  const fresh = (viewport = { width: 1280, height: 800 }) => profiles.open({ viewport });
   const share = async (email: string, role: string) => {
     const response = await fetch(`${t.url}/api/org/structures/${structureId}/share`, { method: 'POST', headers: { ...t.auth(owner.token), 'content-type': 'application/json' }, body: JSON.stringify({ email, role }) });
     expect(response.status).toBe(200);
@@ -55,12 +46,11 @@ describe('signing in, invites and roles in the web UI', () => {
     t = await startInstance({ listen: true });
     owner = await t.createUser('olivia@example.com');
     structureId = (await t.createStructure(owner.token, 'exec-team', 'Acme')).id;
-    browser = await launchBrowser();
+    profiles = await browserProfiles();
   }, 60_000);
 
   afterAll(async () => {
-    for (const context of contexts) await context.close();
-    await browser?.close();
+    await profiles?.close();
     await t?.close();
   });
 
@@ -194,6 +184,37 @@ describe('signing in, invites and roles in the web UI', () => {
     expect((await fetch(`${t.url}/api/org/structures/${id}`, { headers: t.auth(owner.token) })).status).toBe(200);
   });
 
+  it('an invite to a workspace deleted into the archive says so and offers no acceptance, read before or after the deletion', async () => {
+    const id = (await t.createStructure(owner.token, 'personal', 'Side project')).id;
+    const shareTo = async (email: string) => {
+      const response = await fetch(`${t.url}/api/org/structures/${id}/share`, { method: 'POST', headers: { ...t.auth(owner.token), 'content-type': 'application/json' }, body: JSON.stringify({ email, role: 'operator' }) });
+      expect(response.status).toBe(200);
+      return inviteTokenFor(t.home, email);
+    };
+    const early = await shareTo('early@example.com');
+    const late = await shareTo('late@example.com');
+    const reason = 'This invite cannot be used. The workspace "Side project" this invite is for was deleted; the invite works again if an owner of it restores the workspace.';
+
+    // Read before the deletion, accepted after it.
+    const before = await fresh();
+    await before.goto(`${t.url}/#invite=${early}`);
+    await visible(before.getByText('olivia@example.com invited early@example.com to the workspace Side project as operator.'));
+    expect((await fetch(`${t.url}/api/org/structures/${id}`, { method: 'DELETE', headers: t.auth(owner.token) })).status).toBe(204);
+    await before.getByRole('button', { name: 'Accept the invite' }).click();
+    await visible(before.getByRole('alert').filter({ hasText: reason }));
+    expect(await before.getByRole('button', { name: 'Accept the invite' }).count()).toBe(0);
+    expect(await t.app.users.byEmail('early@example.com')).toBeUndefined();
+
+    // Opened after the deletion: the reason instead of the offer.
+    const after = await fresh(PHONE);
+    await after.goto(`${t.url}/#invite=${late}`);
+    await visible(after.getByRole('alert').filter({ hasText: reason }));
+    await visible(after.getByText('Ask the person who invited you, or an owner of the workspace, for a new invite.'));
+    expect(await after.getByRole('button', { name: 'Accept the invite' }).count()).toBe(0);
+    expect(await after.getByText('invited late@example.com').count()).toBe(0);
+    await screenshot(after, 'access-invite-archived');
+  });
+
   it('a browser signed out by a revoked token keeps the page it was on and the unsent message', async () => {
     const sam = await t.createUser('sam@example.com');
     await t.app.members.set(structureId, sam.id, 'operator');
@@ -241,6 +262,6 @@ describe('signing in, invites and roles in the web UI', () => {
   });
 
   it('logged no console errors but the refusals it provoked', () => {
-    expect(problems.filter((problem) => !EXPECTED.some((pattern) => pattern.test(problem.text)))).toEqual([]);
+    expect(profiles.problems.filter((problem) => !EXPECTED.some((pattern) => pattern.test(problem.text)))).toEqual([]);
   });
 });

@@ -86,6 +86,12 @@ describe('large trees, tablets and node editing', () => {
     await expect.poll(async () => inside((await boxes('team22-member166')).node, (await boxes('team22-member166')).frame)).toBe(true);
     expect((await page.locator('[data-role-id="team22-member166"] .card-label').boundingBox())!.height).toBeGreaterThanOrEqual(12);
 
+    // Find: by role id, for a node far from the last one.
+    await page.getByLabel('Find a node by label or role id').fill('team3-member51');
+    await page.locator('.node-search-item', { hasText: 'team3-member51' }).first().click();
+    await page.locator('[data-role-id="team3-member51"][aria-pressed="true"]').waitFor();
+    await expect.poll(async () => inside((await boxes('team3-member51')).node, (await boxes('team3-member51')).frame)).toBe(true);
+
     // The side list picks another node far away: it comes into view, readable.
     await page.goto(`${t.url}/#/w/${big}`);
     await page.locator('[data-list-role-id="team1-member1"]').click();

@@ -45,11 +45,16 @@ describe('the canvas lays itself out', () => {
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
     return (await response.json()) as T;
   };
-  /** Adds nodes all at the origin, on top of each other and of the root (as older clients stored nodes given no position). */
-  const addNodes = async (structureId: string, nodes: { role_id: string; parent: string }[]) => {
+  /**
+   * Adds nodes all at the origin, on top of each other and of the root (as older clients
+   * stored nodes given no position), or with `unplaced` without a position, as the CLI
+   * adds them (the server places them).
+   */
+  const addNodes = async (structureId: string, nodes: { role_id: string; parent: string }[], options: { unplaced?: true } = {}) => {
     const ids = new Map((await call<{ agents: ApiNode[] }>('GET', `/api/org/structures/${structureId}`)).agents.map((node) => [node.role_id, node.id]));
+    const at = options.unplaced ? {} : { x: 0, y: 0 };
     for (const node of nodes) {
-      const created = await call<ApiNode>('POST', `/api/org/structures/${structureId}/agents`, { role_id: node.role_id, label: node.role_id.replace(/-/g, ' '), parent_id: ids.get(node.parent), x: 0, y: 0 });
+      const created = await call<ApiNode>('POST', `/api/org/structures/${structureId}/agents`, { role_id: node.role_id, label: node.role_id.replace(/-/g, ' '), parent_id: ids.get(node.parent), ...at });
       ids.set(node.role_id, created.id);
     }
   };
@@ -103,6 +108,38 @@ describe('the canvas lays itself out', () => {
     expect(at('exec-sre-lead').y).toBeGreaterThan(at('exec-cto').y);
     expect(at('exec-oncall').y).toBeGreaterThan(at('exec-sre-lead').y);
     await screenshot(page, 'canvas-01-api-added');
+  });
+
+  it('shows nodes added through the API without a position where the server placed them: below their parents, clear of each other and of the template', async () => {
+    const structure = await t.createStructure(user.token, 'exec-team', 'Placed');
+    const added = [
+      { role_id: 'exec-cpo', parent: 'exec-ceo' },
+      { role_id: 'exec-cio', parent: 'exec-ceo' },
+      { role_id: 'exec-sre-lead', parent: 'exec-cto' },
+      { role_id: 'exec-sec-lead', parent: 'exec-cto' },
+      { role_id: 'exec-oncall', parent: 'exec-sre-lead' },
+    ];
+    await addNodes(structure.id, added, { unplaced: true });
+    const stored = (await call<{ agents: ApiNode[] }>('GET', `/api/org/structures/${structure.id}`)).agents;
+    const node = (role: string) => stored.find((entry) => entry.role_id === role)!;
+    // The server put each one rank below its parent, and none on another node.
+    for (const { role_id, parent } of added) expect(node(role_id).y, role_id).toBe(node(parent).y + 180);
+    for (const a of stored) for (const b of stored) if (a !== b) expect(Math.abs(a.x - b.x) >= 232 || Math.abs(a.y - b.y) >= 64, `${a.role_id} / ${b.role_id}`).toBe(true);
+    await openCanvas(structure.id, 12);
+    const shown = await boxes();
+    expectNoOverlaps(shown);
+    // The canvas shows every node where it is stored: one scale and offset maps stored centres to the screen.
+    const centre = (role: string) => {
+      const box = shown.find((entry) => entry.role === role)!.box;
+      return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    };
+    const [ceo, cmo] = [centre('exec-ceo'), centre('exec-cmo')];
+    const scale = (cmo.x - ceo.x) / (node('exec-cmo').x - node('exec-ceo').x);
+    for (const entry of stored) {
+      expect(Math.abs(centre(entry.role_id).x - (ceo.x + (entry.x - node('exec-ceo').x) * scale)), entry.role_id).toBeLessThan(2);
+      expect(Math.abs(centre(entry.role_id).y - (ceo.y + (entry.y - node('exec-ceo').y) * scale)), entry.role_id).toBeLessThan(2);
+    }
+    await screenshot(page, 'canvas-01b-server-placed');
   });
 
   it('fits a 40-node tree into the canvas, readable, with a minimap; zooms at the pointer', async () => {

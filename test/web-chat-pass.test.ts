@@ -102,15 +102,24 @@ describe('the chat, third pass', () => {
     await t?.close();
   });
 
-  it('names the author of every human message: "You" only for the reader’s own', async () => {
+  it('names the author of every human message: "You" only for the reader’s own, a node key by its label', async () => {
     await sync(olga.token, 'exec-coo', 'plan the offsite, from olga');
+    // A node's MCP key speaks for its agent: the key's label is the author.
+    const minted = await fetch(`${t.url}/api/org/structures/${structureId}/agents/exec-coo/mcp-key`, {
+      method: 'POST',
+      headers: { ...t.auth(owner.token), 'content-type': 'application/json' },
+      body: JSON.stringify({ label: 'laptop agent' }),
+    });
+    expect(minted.status).toBeLessThan(300);
+    await sync(((await minted.json()) as { token: string }).token, 'exec-coo', 'plan the offsite, from the laptop agent');
     await page.goto(`${t.url}/#/w/${structureId}/n/exec-coo`);
     await send('plan the offsite, from owen');
     await visible(page.locator('.msg-user', { hasText: 'from owen' }));
-    await expect.poll(() => page.locator('.msg-agent .ev-complete').count()).toBe(2);
+    await expect.poll(() => page.locator('.msg-agent .ev-complete').count()).toBe(3);
     const who = (text: string) => page.locator('.msg-user', { hasText: text }).locator('.msg-who').textContent();
     expect(await who('from owen')).toBe('You');
     expect(await who('from olga')).toBe('olga@example.com');
+    expect(await who('from the laptop agent')).toBe('Key “laptop agent”');
 
     // The viewer sees both as who wrote them, neither as "You".
     const viewerPage = await context.browser()!.newContext().then((other) => other.newPage());

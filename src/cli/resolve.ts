@@ -5,6 +5,7 @@
 import type { OrgClient } from '../client/index.js';
 import type { Node, StructureDetail, StructureSummary } from '../client/types.js';
 import { invalid, notFound } from '../core/errors.js';
+import { RUN_PREFIX_MIN } from '../core/schemas/chat.js';
 
 /** Picks the one entry matching `ref`, by exact key first, then by the fuzzier rules. */
 function pick<T>(items: readonly T[], ref: string, keys: ((item: T) => string)[], what: string, describe: (item: T) => string): T {
@@ -47,4 +48,30 @@ export async function findStructureDetail(client: Pick<OrgClient, 'listStructure
 /** Finds a node of a structure by role id or label. */
 export function findNode(structure: StructureDetail, ref: string): Node {
   return pick(structure.agents, ref, [(n) => n.role_id, (n) => n.label], `node of ${structure.name}`, (n) => n.role_id);
+}
+
+/** A whole run id (any case). */
+const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Refuses what can be no run id nor the start of one (before anything is asked of a server). */
+export function checkRunRef(ref: string): void {
+  if (RUN_ID.test(ref)) return;
+  if (ref.length < RUN_PREFIX_MIN || !/^[0-9a-f-]+$/i.test(ref)) {
+    throw invalid(`--run takes a run id or its first ${RUN_PREFIX_MIN} or more characters (hex digits), not "${ref}"`);
+  }
+}
+
+/**
+ * The run id `ref` names: a whole run id, or its first characters (at least
+ * `RUN_PREFIX_MIN`, as `org history` and the chat print them) matching exactly one run the
+ * caller may follow, within the structure `structureId` when given.
+ */
+export async function findRunId(client: Pick<OrgClient, 'findRuns'>, ref: string, structureId?: string): Promise<string> {
+  if (RUN_ID.test(ref)) return ref.toLowerCase();
+  checkRunRef(ref);
+  const { runs, more } = await client.findRuns(ref, structureId);
+  if (runs.length === 1) return runs[0]!.run_id;
+  if (runs.length === 0) throw notFound(`no run of yours starts with "${ref}" (org history STRUCTURE ROLE lists a node's runs)`);
+  const listed = runs.map((run) => `${run.run_id} (${run.role_id})`).join(', ');
+  throw invalid(`"${ref}" matches several runs: ${listed}${more ? ', …' : ''}; give more characters`);
 }

@@ -47,6 +47,7 @@ export type {
   StructureDetail,
   StructurePatch,
   StructureSummary,
+  RunMatches,
   SyncResult,
   TimelineEntry,
   WhoAmI as Identity,

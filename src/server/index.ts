@@ -129,7 +129,7 @@ export async function buildServer(app: App, options: ServerOptions): Promise<Fas
   await server.register(skillTransferRoutes, { app: { skills: app.skills, egress: app.egress } });
   await server.register(skillForkRoutes, { app: { skills: app.skills } });
   await server.register(skillVersionRoutes, { app: { skills: app.skills, access: app.access, paths: app.paths, egress: app.egress } });
-  await server.register(chatRoutes, { app: { chat: app.chat, config: app.config, connections: app.connections, streams: app.streams, access: app.access } });
+  await server.register(chatRoutes, { app: { chat: app.chat, config: app.config, connections: app.connections, streams: app.streams, access: app.access, structures: app.structures } });
   await server.register(artifactRoutes, { app: { nodes: app.nodes, chat: app.chat } });
   await server.register(whoamiRoutes, { app: { access: app.access } });
   await server.register(userRoutes, { app: { users: app.users } });

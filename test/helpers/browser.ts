@@ -157,9 +157,8 @@ export interface BrowserProblem {
   url?: string;
 }
 
-/** Collects console errors and uncaught errors of a page. */
-export function watchConsole(page: Page): BrowserProblem[] {
-  const problems: BrowserProblem[] = [];
+/** Collects console errors and uncaught errors of a page (into `problems`, when given). */
+export function watchConsole(page: Page, problems: BrowserProblem[] = []): BrowserProblem[] {
   page.on('console', (message: ConsoleMessage) => {
     if (message.type() === 'error') problems.push({ kind: 'console', text: message.text(), url: message.location().url });
   });
@@ -181,6 +180,38 @@ export async function openBrowserSession(options: BrowserContextOptions = {}): P
   const context = await browser.newContext(options);
   const page = await context.newPage();
   return { browser, context, page, problems: watchConsole(page) };
+}
+
+/** A browser of fresh profiles (each its own storage) with one page each, and their console errors. */
+export interface BrowserProfiles {
+  /** Console and page errors of every page opened. */
+  problems: BrowserProblem[];
+  /** A new profile's page; with `token`, signed in to the web UI at `url` (see {@link openSignedIn}). */
+  open(options?: { viewport?: { width: number; height: number }; url?: string; token?: string }): Promise<Page>;
+  /** Closes every profile and the browser. */
+  close(): Promise<void>;
+}
+
+/** Launches a browser whose profiles a suite opens one by one (closed together, after the suite). */
+export async function browserProfiles(): Promise<BrowserProfiles> {
+  const browser = await launchBrowser();
+  const contexts: BrowserContext[] = [];
+  const problems: BrowserProblem[] = [];
+  return {
+    problems,
+    async open({ viewport = { width: 1280, height: 800 }, url, token } = {}) {
+      const context = await browser.newContext({ viewport });
+      contexts.push(context);
+      const page = await context.newPage();
+      watchConsole(page, problems);
+      if (token !== undefined) await openSignedIn(page, url ?? '', token);
+      return page;
+    },
+    async close() {
+      for (const context of contexts.splice(0)) await context.close();
+      await browser.close();
+    },
+  };
 }
 
 /**

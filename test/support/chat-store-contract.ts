@@ -54,6 +54,31 @@ export function describeChatStore(name: string, make: () => Promise<StoreFixture
       expect(await store.events(randomUUID(), 0)).toEqual([]);
     });
 
+    it('finds runs by the start of their id, any case, within the structures (and node) asked for, ordered and at most the limit', async () => {
+      const { store } = await open();
+      const other = { structureId: randomUUID(), nodeId: randomUUID(), roleId: 'other-node' };
+      const at = '2030-01-01T00:00:00.000Z';
+      const begin = async (runId: string, place: typeof node) => {
+        await store.startRun({ runId, ...place }, { id: randomUUID(), run_id: runId, text: 'hi', attachments: [], created_at: at }, { id: randomUUID(), run_id: runId, created_at: at });
+        return { runId, ...place };
+      };
+      const a = await begin('abcd1234-0000-4000-8000-000000000001', node);
+      const b = await begin('abcd1234-0000-4000-8000-000000000002', node);
+      const c = await begin('abcd9999-0000-4000-8000-000000000003', other);
+      await begin('abce0000-0000-4000-8000-000000000004', node);
+      const all = { structureIds: 'all' as const };
+      expect(await store.findRuns('abcd', all, 10)).toEqual([a, b, c]);
+      expect(await store.findRuns('abcd1234-0000-4000-8000-00000000000', all, 10)).toEqual([a, b]);
+      expect(await store.findRuns('abcd', all, 2)).toEqual([a, b]);
+      expect(await store.findRuns('abcd', { structureIds: [other.structureId] }, 10)).toEqual([c]);
+      expect(await store.findRuns('abcd', { structureIds: [node.structureId, other.structureId], roleId: 'team-node' }, 10)).toEqual([a, b]);
+      expect(await store.findRuns('abcd', { structureIds: [] }, 10)).toEqual([]);
+      // Nothing matches a prefix no UUID can start with, or one too short to search by.
+      for (const prefix of ['abcd1234x', 'abcd12340', 'abc', 'ffff']) expect(await store.findRuns(prefix, all, 10), prefix).toEqual([]);
+      // What the engine hands the store is lowercase; a whole id finds its run after a restart too.
+      expect(await (await fixtures.at(-1)!.reopen()).findRuns(b.runId, all, 10)).toEqual([b]);
+    });
+
     it('keeps the origin and delegated_by of a delegated turn\'s user message, also after a restart', async () => {
       const fixture = await open();
       const parent = await start(fixture.store, 'the whole task', '2030-01-01T00:00:00.000Z');

@@ -27,7 +27,9 @@ export type SkillsView =
   | { tab: 'new'; from?: string }
   | { tab: 'gaps' }
   | { tab: 'skill'; slug: string }
-  | { tab: 'edit'; slug: string };
+  | { tab: 'edit'; slug: string }
+  /** One version of a skill (a commit or a kept copy): view, compare with the current text, restore. */
+  | { tab: 'version'; slug: string; version: string; compare?: boolean };
 
 const seg = (value: string | undefined) => (value === undefined ? undefined : decodeURIComponent(value));
 
@@ -51,6 +53,10 @@ export function parseRoute(path: string): Route {
       return { page: 'skills', structureId, view: from ? { tab: 'new', from } : { tab: 'new' } };
     }
     if (a === 'deleted' || a === 'search' || a === 'problems' || a === 'gaps') return { page: 'skills', structureId, view: { tab: a } };
+    if (a === 's' && b && parts[5] === 'v' && parts[6]) {
+      const compare = new URLSearchParams(path.split('?')[1] ?? '').has('compare');
+      return { page: 'skills', structureId, view: { tab: 'version', slug: seg(b)!, version: seg(parts[6])!, ...(compare ? { compare } : {}) } };
+    }
     if (a === 's' && b) return { page: 'skills', structureId, view: parts[5] === 'edit' ? { tab: 'edit', slug: seg(b)! } : { tab: 'skill', slug: seg(b)! } };
   }
   return { page: 'not-found', path };
@@ -64,6 +70,9 @@ export const href = {
   run: (structureId: string, roleId: string, runId: string) => `#/w/${encodeURIComponent(structureId)}/n/${encodeURIComponent(roleId)}/r/${encodeURIComponent(runId)}`,
   skills: (structureId: string, sub = '') => `#/w/${encodeURIComponent(structureId)}/skills${sub ? `/${sub}` : ''}`,
   skill: (structureId: string, slug: string, edit = false) => `#/w/${encodeURIComponent(structureId)}/skills/s/${encodeURIComponent(slug)}${edit ? '/edit' : ''}`,
+  /** A version of a skill; `compare`: opened on the comparison with the current text. */
+  version: (structureId: string, slug: string, version: string, compare = false) =>
+    `#/w/${encodeURIComponent(structureId)}/skills/s/${encodeURIComponent(slug)}/v/${encodeURIComponent(version)}${compare ? '?compare' : ''}`,
   draft: (structureId: string, slug: string) => `#/w/${encodeURIComponent(structureId)}/skills/drafts/${encodeURIComponent(slug)}`,
   access: (structureId: string) => `#/w/${encodeURIComponent(structureId)}/access`,
   webhooks: (structureId: string) => `#/w/${encodeURIComponent(structureId)}/webhooks`,

@@ -1,9 +1,12 @@
 /**
  * The UI's pure pieces: failures explained in the user's words (no status codes, no
- * schema paths), the toast queue, and which artifacts get which preview.
+ * schema paths), the toast queue, which artifacts get which preview, who wrote a message,
+ * and the routes of skill versions.
  */
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../src/api/client';
+import { href, parseRoute } from '../src/router';
+import { authorName } from '../src/chat/authors';
 import { previewKind, typeLabel } from '../src/shelf/kinds';
 import { explain, fieldLabel, plainDetail, plainMessage } from '../src/ui/explain';
 import { MAX_TOASTS, initialToasts, toastReducer } from '../src/ui/toasts';
@@ -93,5 +96,33 @@ describe('artifact previews', () => {
     expect(previewKind({ name: 'blob.bin', content_type: 'application/octet-stream' })).toBe('none');
     expect(typeLabel('image/svg+xml')).toBe('SVG image');
     expect(typeLabel('text/markdown')).toBe('Markdown');
+  });
+});
+
+describe('skill version routes', () => {
+  it('round-trip a commit and a kept copy, viewed or compared, and a stale restore is explained', () => {
+    const sid = '7d3c1a8e-2b4f-4c6d-9e0a-1b2c3d4e5f60';
+    const kept = 'kept-2026-11-29T02-27-05.123Z-2';
+    expect(parseRoute(href.version(sid, 'close-books', 'abcdef1234567').slice(1))).toEqual({ page: 'skills', structureId: sid, view: { tab: 'version', slug: 'close-books', version: 'abcdef1234567' } });
+    expect(parseRoute(href.version(sid, 'close-books', kept, true).slice(1))).toEqual({ page: 'skills', structureId: sid, view: { tab: 'version', slug: 'close-books', version: kept, compare: true } });
+    // The skill page itself is not a version.
+    expect(parseRoute(href.skill(sid, 'close-books').slice(1))).toEqual({ page: 'skills', structureId: sid, view: { tab: 'skill', slug: 'close-books' } });
+    expect(explain(problem(412)).title).toBe('It changed since you opened it.');
+  });
+});
+
+describe('message authors', () => {
+  it('name each kind of author in words, "You" only for the reader', () => {
+    const owen = { kind: 'user' as const, user: { id: 'u1', email: 'owen@example.com' } };
+    expect(authorName({ author: { kind: 'user', id: 'u1', label: 'owen@example.com' } }, owen)).toBe('You');
+    expect(authorName({ author: { kind: 'user', id: 'u2', label: 'olga@example.com' } }, owen)).toBe('olga@example.com');
+    expect(authorName({ author: { kind: 'admin', label: 'administrator' } }, owen)).toBe('Administrator');
+    expect(authorName({ author: { kind: 'admin', label: 'administrator' } }, { kind: 'admin' })).toBe('You');
+    expect(authorName({ author: { kind: 'node_key', id: 'k1', label: 'laptop agent' } }, owen)).toBe('Key “laptop agent”');
+    expect(authorName({ author: { kind: 'email', id: 'ana@example.org', label: 'ana@example.org' } }, owen)).toBe('ana@example.org (e-mail)');
+    expect(authorName({ author: { kind: 'channel', id: 'U42', label: 'U42' } }, owen)).toBe('U42 (channel)');
+    expect(authorName({ author: { kind: 'node', id: 'exec-ceo', label: 'Chief Executive Officer' } }, owen)).toBe('Chief Executive Officer (delegated)');
+    // Stored before authors were recorded.
+    expect(authorName({}, owen)).toBe('Sender not recorded');
   });
 });

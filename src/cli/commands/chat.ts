@@ -10,7 +10,7 @@ import type { OrgClient } from '../../client/index.js';
 import { printRunTree } from '../run-tree.js';
 import type { ConnectionFlags } from '../connection.js';
 import { connect, withDefaults, type CommandDeps } from '../deps.js';
-import { findNode, findStructureDetail } from '../resolve.js';
+import { checkRunRef, findNode, findRunId, findStructure, findStructureDetail } from '../resolve.js';
 
 /** Exit code of a turn that ended with an `error` event. */
 export const EXIT_TURN_ERROR = 1;
@@ -66,10 +66,14 @@ async function printRun(stream: ChatStream, args: ChatArgs, deps: CommandDeps, c
 /** Runs `org chat`: non-interactive with `-m`/`--run`, else the Ink app. */
 export async function runChat(args: ChatArgs, partial: Partial<CommandDeps> = {}): Promise<number> {
   const deps = withDefaults(partial);
+  if (args.run) checkRunRef(args.run);
   const client = await connect(args, deps);
   const attachments = await Promise.all((args.attach ?? []).map((path) => checkAttachment(path, deps.cwd)));
 
-  if (args.run) return printRun(client.followRun(args.run), args, deps, client);
+  if (args.run) {
+    const structureId = args.structure ? (await findStructure(client, args.structure, deps.env)).id : undefined;
+    return printRun(client.followRun(await findRunId(client, args.run, structureId)), args, deps, client);
+  }
 
   if (args.message !== undefined) {
     if (!args.structure || !args.role) throw invalid('with -m, name the structure and the node: org chat STRUCTURE ROLE -m "…" (list them with: org structures show)');

@@ -24,7 +24,7 @@ export function registerAgents(program: Command, ctx: CommandContext): void {
     .option('--context <text>', 'starting context: who the agent is and how it works')
     .option('--context-file <file>', 'read the starting context from a file')
     .option('--container-url <url>', 'run the node’s turns in a container agent at this URL')
-    .option('--x <x>', 'canvas x position')
+    .option('--x <x>', 'canvas x position (without --x and --y: below the parent, right of its last child)')
     .option('--y <y>', 'canvas y position')
     .option('--json', 'print the node as JSON')
     .addHelpText('after', examples('org agents add exec-cfo --label CFO --parent exec-ceo', 'org agents add ops-bot --label "Ops bot" --parent exec-coo --container-url http://127.0.0.1:8700'))

@@ -13,7 +13,7 @@ export function registerChat(program: Command, ctx: CommandContext): void {
       .option('-m, --message <text>', 'send one message, print the streamed reply and exit ("-" reads stdin)')
       .option('--json', 'with -m: print each event as one JSON line')
       .option('-a, --attach <path>', 'attach a file (repeatable; interactive: goes with the first message)', collect)
-      .option('--run <run_id>', 'follow an existing run (replays its events, then live)')
+      .option('--run <run_id>', 'follow an existing run by its id or first characters (replays its events, then live)')
       .option('--follow', 'with -m or --run: also show the runs the turn delegates to other nodes, indented under each delegation'),
   )
     .addHelpText(

@@ -2,7 +2,7 @@
 import { callOn, streamOptionsOf, transportOf, type ClientBase } from '../base.js';
 import type { RequestOptions } from '../http.js';
 import { cancelRun, followRun, openChatStream, type ChatStream, type ChatStreamOptions } from '../stream.js';
-import type { ChatMessage, HistoryMessage, SyncResult } from '../types.js';
+import type { ChatMessage, HistoryMessage, RunMatches, SyncResult } from '../types.js';
 
 export const chatCalls = {
   /**
@@ -31,6 +31,11 @@ export const chatCalls = {
   /** A node's history, newest first. */
   history(structureId: string, roleId: string, options: { limit?: number; before?: string } = {}, request?: RequestOptions): Promise<HistoryMessage[]> {
     return callOn(this, '/api/org/chat/history', { query: { structure_id: structureId, role_id: roleId, limit: options.limit, before: options.before } }, request);
+  },
+
+  /** The runs the caller may follow whose id starts with `prefix` (at least 4 characters), in one structure or all of the caller's. */
+  findRuns(prefix: string, structureId?: string, request?: RequestOptions): Promise<RunMatches> {
+    return callOn(this, '/api/org/chat/runs', { query: { prefix, structure_id: structureId } }, request);
   },
 } satisfies ThisType<ClientBase>;
 

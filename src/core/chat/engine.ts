@@ -27,7 +27,7 @@ import { startRun, type RunStartDeps } from './run-start.js';
 import { DEFAULT_ARTIFACT_QUOTA } from './shelf-quota.js';
 import { NodeShelves } from './shelves.js';
 import { DEFAULT_MAX_QUEUED_TURNS, TurnQueueLimit } from './turn-queue.js';
-import type { ChatStore, MessagePage, RunLocation } from './store.js';
+import type { ChatStore, MessagePage, RunLocation, RunSearchScope } from './store.js';
 import type { TurnRunnerDeps } from './turn-runner.js';
 import type { EventInput, HistoryMessage, MessageAuthor } from './types.js';
 import { NodeLines } from './waiting.js';
@@ -287,6 +287,11 @@ export class ChatEngine {
   /** Where a run belongs (also for runs of earlier processes); undefined when unknown. */
   async locate(runId: string): Promise<RunLocation | undefined> {
     return this.run(runId)?.where ?? this.options.store.locate(runId);
+  }
+
+  /** Runs whose id starts with `prefix` within `scope` (what a caller can see), by id, at most `limit`. */
+  findRuns(prefix: string, scope: RunSearchScope, limit: number): Promise<RunLocation[]> {
+    return this.options.store.findRuns(prefix.toLowerCase(), scope, limit);
   }
 
   /**

@@ -10,6 +10,7 @@
  *   instance) can close them.
  */
 import type { DelegatedBy } from '../schemas/delegation.js';
+export { RUN_PREFIX_MIN } from '../schemas/chat.js';
 import type { DelegationNote, OpenRunLink, RunLineage } from './delegation/types.js';
 import type { EncodedEvent } from './encoded.js';
 import type { FrameBatch } from './frames.js';
@@ -21,6 +22,21 @@ export interface RunLocation {
   structureId: string;
   nodeId: string;
   roleId: string;
+}
+
+/**
+ * Where a run search looks: the structures a caller can see (`all`: every one, the
+ * administrator's), and within them only one node's runs when `roleId` is given.
+ */
+export interface RunSearchScope {
+  structureIds: readonly string[] | 'all';
+  roleId?: string;
+}
+
+/** True when a run at `where` is within `scope`. */
+export function inRunScope(where: RunLocation, scope: RunSearchScope): boolean {
+  if (scope.roleId !== undefined && where.roleId !== scope.roleId) return false;
+  return scope.structureIds === 'all' || scope.structureIds.includes(where.structureId);
 }
 
 /** A user message as stored. */
@@ -180,6 +196,11 @@ export interface ChatStore {
   endRun(where: RunLocation, end: AgentEndRecord): Promise<void>;
   /** Where a run belongs, for runs of any process; undefined when unknown. */
   locate(runId: string): Promise<RunLocation | undefined>;
+  /**
+   * Runs whose id starts with `prefix` (lowercase, at least `RUN_PREFIX_MIN` characters
+   * of a UUID's spelling) within `scope`, ordered by id, at most `limit`.
+   */
+  findRuns(prefix: string, scope: RunSearchScope, limit: number): Promise<RunLocation[]>;
   /** The events of a run after `afterSeq`, in order. */
   events(runId: string, afterSeq: number): Promise<EncodedEvent[]>;
   /**

@@ -195,3 +195,35 @@ export const ArtifactInfoSchema = Type.Object(
   { title: 'ArtifactInfo' },
 );
 export type ArtifactInfo = Static<typeof ArtifactInfoSchema>;
+
+/** Fewest characters of a run id `GET /chat/runs` takes (as git takes of a commit id). */
+export const RUN_PREFIX_MIN = 4;
+
+/** Most runs one answer of `GET /chat/runs` lists. */
+export const RUN_MATCHES_MAX = 20;
+
+/** Query of `GET /chat/runs`: the start of a run id, as a person copies it. */
+export const RunSearchQuerySchema = Type.Object({
+  prefix: Type.String({
+    minLength: RUN_PREFIX_MIN,
+    maxLength: 36,
+    pattern: '^[0-9A-Fa-f-]+$',
+    description: `the first characters of a run id (at least ${RUN_PREFIX_MIN}; hex digits and hyphens, any case)`,
+  }),
+});
+export type RunSearchQuery = Static<typeof RunSearchQuerySchema>;
+
+/** A run whose id starts with the prefix asked for, and where it belongs. */
+export const RunMatchSchema = Type.Object({
+  run_id: Uuid,
+  structure_id: Uuid,
+  role_id: RoleId,
+}, { title: 'RunMatch' });
+export type RunMatch = Static<typeof RunMatchSchema>;
+
+/** Answer of `GET /chat/runs`: the matching runs the caller can see, by id. */
+export const RunMatchesSchema = Type.Object({
+  runs: Type.Array(RunMatchSchema, { description: `by run id, at most ${RUN_MATCHES_MAX}` }),
+  more: Type.Boolean({ description: 'true when more runs match than are listed (give more characters)' }),
+}, { title: 'RunMatches' });
+export type RunMatches = Static<typeof RunMatchesSchema>;

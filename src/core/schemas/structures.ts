@@ -104,7 +104,7 @@ export const NewNodeSchema = Type.Object({
   y: Type.Optional(Coordinate),
   starting_context: Type.Optional(StartingContext),
   container_url: Type.Optional(ContainerUrl),
-}, { title: 'NewNode' });
+}, { title: 'NewNode', description: 'Without x (or y), the node is placed one rank below its parent, right of its last child, clear of every other node.' });
 export type NewNode = Static<typeof NewNodeSchema>;
 
 /** Body of `PATCH /structures/{id}/agents/{role_id}`. */

@@ -16,6 +16,7 @@ import type { InviteRecord, InviteStore } from './invite-store.js';
 import type { Acceptance, Invite, InvitePreview, InviteStatus } from '../schemas/structures.js';
 import type { MemberService } from './members.js';
 import type { StructureService } from './structures.js';
+import type { StructureRecord } from './types.js';
 
 export type { InviteRecord } from './invite-store.js';
 
@@ -137,7 +138,8 @@ export class InviteService {
   }
 
   /**
-   * Accepts an invite by its token: 404 unknown, 410 expired, used or replaced.
+   * Accepts an invite by its token: 404 unknown, 410 expired, used, replaced, revoked or
+   * for a structure deleted into the archive.
    *
    * Crash-safe by ordering, not by a claim: the user (created for this invite when the
    * address has none) and the membership are written first, and the invite is marked
@@ -154,6 +156,7 @@ export class InviteService {
     return this.accepting.run(found.id, async () => {
       const invite = (await this.invites.byTokenHash(hash)) ?? found;
       this.assertUsable(invite);
+      this.openWorkspace(invite);
       const { users, members } = this.options;
       let user = await users.byEmail(invite.email);
       let newToken: string | undefined;
@@ -179,13 +182,14 @@ export class InviteService {
   /**
    * What an invite offers, for its addressee to read before accepting: the structure's
    * name, the role, the address, when it expires, and whether the address already has a
-   * user (who then signs in with their own token). 404 unknown, 410 no longer usable.
+   * user (who then signs in with their own token). 404 unknown, 410 no longer usable (or
+   * its structure deleted into the archive).
    */
   async preview(token: string): Promise<InvitePreview> {
     const invite = await this.invites.byTokenHash(hashToken(token));
     if (!invite) throw notFound('invite not found');
     this.assertUsable(invite);
-    const structure = this.options.structures.record(invite.structure_id);
+    const structure = this.openWorkspace(invite);
     const user = await this.options.users.byEmail(invite.email);
     return {
       structure_id: invite.structure_id,
@@ -196,6 +200,18 @@ export class InviteService {
       expires_at: invite.expires_at,
       existing_user: user !== undefined && (await this.options.users.createdByInvite(user.id)) !== invite.id,
     };
+  }
+
+  /**
+   * The structure an invite is for; 410 while it is deleted into the archive (the invite
+   * stays pending, so it works again if an owner restores the structure before it expires).
+   */
+  private openWorkspace(invite: InviteRecord): StructureRecord {
+    const structure = this.options.structures.record(invite.structure_id);
+    if (structure.archived_at !== undefined) {
+      throw gone(`the workspace "${structure.name}" this invite is for was deleted; the invite works again if an owner of it restores the workspace`);
+    }
+    return structure;
   }
 
   /** 410 unless the invite is pending and unexpired. */

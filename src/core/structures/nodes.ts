@@ -10,6 +10,7 @@ import type { NodeActivity } from './activity.js';
 import type { NodeFields, StructureChange } from './changes.js';
 import type { Actor, StructureRegistry } from './registry.js';
 import type { StructureStore, TimelineEntry } from './structure-store.js';
+import { spotForNewChild } from './placement.js';
 import { withState } from './structures.js';
 import type { ArchivedNodeRecord, NewNode, Node, NodePatch, NodeRecord } from './types.js';
 
@@ -62,14 +63,15 @@ export class NodeService {
       if (parent === null && record.agents.length > 0) {
         throw invalid('parent (a role_id) or parent_id is required: this structure already has a root node', [{ path: 'body.parent_id', message: 'must be the id of a node of this structure (or give parent, its role_id)' }]);
       }
+      // Without a position: below the parent, right of its last child, clear of every node.
+      const spot = parent && (input.x === undefined || input.y === undefined) ? spotForNewChild(record.agents, parent) : { x: 0, y: 0 };
       const created: NodeRecord = {
         id: this.ids(),
         role_id: input.role_id,
         label: input.label,
         parent_id: parent?.id ?? null,
-        // Without a position the node stays at 0,0, where the web canvas lays it out clear of the others.
-        x: input.x ?? 0,
-        y: input.y ?? 0,
+        x: input.x ?? spot.x,
+        y: input.y ?? spot.y,
         starting_context: input.starting_context ?? '',
         container_url: input.container_url ?? null,
         created_at: isoNow(this.clock),

@@ -7,6 +7,8 @@ import { userConnectionKey, type ConnectionGuard } from '../../core/auth/index.j
 import { authorOf, decodeAttachments, type MessageAuthor, type Run } from '../../core/chat/index.js';
 import { OrgError } from '../../core/errors.js';
 import { ChatMessageSchema, type ChatMessage, HISTORY_LIMIT, HistoryMessageSchema, HistoryQuerySchema, RunRefSchema, SyncResultSchema, Uuid } from '../../core/schemas/index.js';
+import { RunMatchesSchema, RunSearchQuerySchema } from '../../core/schemas/index.js';
+import { findVisibleRuns } from './run-search.js';
 import { NoContent, problems } from '../schemas/common.js';
 import { bearerHashOf } from '../access.js';
 import { addLogIds } from '../log-ids.js';
@@ -84,7 +86,7 @@ function actorOf(request: FastifyRequest): string {
 }
 
 /** Routes of chat: send a message (streamed or sync), follow or cancel a run, read the history. */
-export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'config' | 'connections' | 'streams' | 'access'> }> = async (server, { app }) => {
+export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'config' | 'connections' | 'streams' | 'access' | 'structures'> }> = async (server, { app }) => {
   const tags = ['chat'];
   const chat = { kind: 'structure', action: 'chat', from: 'body', node: 'body', runToken: 'delegate' } as const;
   const sseDoc = { description: 'text/event-stream of chat events: `id: <n>` and `data: <a ChatEvent as JSON>` per event', content: { 'text/event-stream': { schema: Type.String() } } };
@@ -163,6 +165,22 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ app: Pick<App, 'chat' | 'co
       const { limit, before } = request.query;
       return app.chat.history(structureId, roleId, { limit: limit ?? HISTORY_LIMIT.default, ...(before ? { before } : {}) });
     },
+  );
+
+  server.get(
+    '/api/org/chat/runs',
+    {
+      config: { access: { kind: 'structure', action: 'chat', from: 'query', optional: true, unscoped: true } },
+      schema: {
+        operationId: 'findRuns',
+        summary: 'Runs whose id starts with a prefix (at least 4 characters), among the runs the caller may follow',
+        description: 'With structure_id: that structure’s runs only. Without: every structure the caller can chat in (a node key: its own structure).',
+        tags,
+        querystring: Type.Intersect([RunSearchQuerySchema, Type.Object({ structure_id: Type.Optional(Uuid) })]),
+        response: { 200: RunMatchesSchema, ...problems(400, 401, 403, 404) },
+      },
+    },
+    async (request) => findVisibleRuns(app, request, request.query.prefix),
   );
 
   server.get(

@@ -6,7 +6,7 @@
  * of a run wakes the waiters of its node (topic `node`). Runs left open by an instance
  * whose lease ran out are taken over by `openRuns`, exactly once.
  */
-import type { AgentEndRecord, ChatCluster, ChatStore, RunLocation, StoredMessage } from '../../core/chat/store.js';
+import { RUN_PREFIX_MIN, type AgentEndRecord, type ChatCluster, type ChatStore, type RunLocation, type StoredMessage } from '../../core/chat/store.js';
 import type { MessageAuthor } from '../../core/chat/types.js';
 import { runText, sseFrame, type EncodedEvent } from '../../core/chat/encoded.js';
 import type { Db } from './db.js';
@@ -51,6 +51,22 @@ const MESSAGE_COLUMNS = 'id, run_id, sender, text, attachments, summary, artifac
 function toMessage(row: MessageRow): StoredMessage {
   const { origin, delegated_by: delegatedBy, author, ...rest } = row;
   return { ...rest, ...(origin === null ? {} : { origin }), ...(delegatedBy ? { delegated_by: delegatedBy } : {}), ...(author === null ? {} : { author }) };
+}
+
+/**
+ * The lowest and highest UUIDs that start with `prefix` (lowercase hex and hyphens where a
+ * UUID has them); undefined when no UUID can (a hyphen out of place, a character that is
+ * no hex digit, or too short a prefix).
+ */
+export function uuidRange(prefix: string): { low: string; high: string } | undefined {
+  const shape = '00000000-0000-0000-0000-000000000000';
+  if (prefix.length < RUN_PREFIX_MIN || prefix.length > shape.length) return undefined;
+  for (let i = 0; i < prefix.length; i++) {
+    const char = prefix[i]!;
+    if (shape[i] === '-' ? char !== '-' : !/[0-9a-f]/.test(char)) return undefined;
+  }
+  const rest = shape.slice(prefix.length);
+  return { low: prefix + rest, high: prefix + rest.replaceAll('0', 'f') };
 }
 
 function toLocation(row: RunRow): RunLocation {
@@ -127,6 +143,19 @@ export function createPgChatStore(db: Db, options: PgChatStoreOptions): ChatStor
     async locate(runId) {
       const { rows } = await db.query<RunRow>('SELECT run_id, structure_id, node_id, role_id FROM runs WHERE run_id = $1', [runId]);
       return rows[0] && toLocation(rows[0]);
+    },
+
+    async findRuns(prefix, scope, limit) {
+      const range = uuidRange(prefix);
+      if (!range) return [];
+      // A range of the primary key (not LIKE on its text): the index answers it.
+      const { rows } = await db.query<RunRow>(
+        `SELECT run_id, structure_id, node_id, role_id FROM runs
+          WHERE run_id BETWEEN $1::uuid AND $2::uuid AND ($3::uuid[] IS NULL OR structure_id = ANY($3::uuid[])) AND ($4::text IS NULL OR role_id = $4)
+          ORDER BY run_id LIMIT $5`,
+        [range.low, range.high, scope.structureIds === 'all' ? null : scope.structureIds, scope.roleId ?? null, limit],
+      );
+      return rows.map(toLocation);
     },
 
     async events(runId, afterSeq) {

@@ -4,7 +4,9 @@
  * the acceptance. A person new to this server gets a token, shown once like every token,
  * with which this browser then signs in (and the CLI or another device later). A person
  * who already has a user signs in with their own token: the page asks for it, or opens
- * the workspace at once when this browser is already signed in as them.
+ * the workspace at once when this browser is already signed in as them. An invite that
+ * cannot be used (unknown, used, expired, revoked, or its workspace deleted) says why and
+ * offers no acceptance.
  */
 import { useEffect, useState } from 'react';
 import { ApiError, createApi } from '../api/client';
@@ -12,6 +14,7 @@ import type { Me } from '../api/context';
 import type { Acceptance } from '../api/types';
 import { formatTime } from '../ui/format';
 import { useTitle } from '../ui/hooks';
+import { explain } from '../ui/explain';
 import { ErrorNote, InfoNote, Skeleton } from '../ui/Notice';
 import { SecretOnce } from '../ui/SecretOnce';
 
@@ -102,11 +105,13 @@ export function AcceptInvite({ token, signedInAs, onDone, onCancel }: AcceptInvi
             ) : error ? null : (
               <Skeleton lines={2} label="Reading the invite" />
             )}
-            <ErrorNote error={error} />
+            {refused(error) ? <InviteRefused error={error} /> : <ErrorNote error={error} />}
             <div className="row gap">
-              <button type="button" className="btn btn-primary" disabled={busy || !preview} autoFocus onClick={() => void accept()}>
-                {busy ? 'Accepting…' : 'Accept the invite'}
-              </button>
+              {refused(error) ? null : (
+                <button type="button" className="btn btn-primary" disabled={busy || !preview} autoFocus onClick={() => void accept()}>
+                  {busy ? 'Accepting…' : 'Accept the invite'}
+                </button>
+              )}
               <button type="button" className="btn" onClick={onCancel}>
                 Not now
               </button>
@@ -115,6 +120,25 @@ export function AcceptInvite({ token, signedInAs, onDone, onCancel }: AcceptInvi
         )}
       </div>
     </main>
+  );
+}
+
+/** True when the server says the invite cannot be used at all (unknown, used, expired, revoked, its workspace deleted). */
+function refused(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 404 || error.status === 410);
+}
+
+/** Why an invite cannot be used, in the server's words, and what to do instead: there is nothing to retry. */
+function InviteRefused({ error }: { error: unknown }) {
+  const { detail } = explain(error);
+  return (
+    <div className="notice notice-error" role="alert">
+      <div className="notice-body">
+        <strong>This invite cannot be used.</strong>
+        {detail ? <> {detail}</> : null}
+        <div className="notice-hint">Ask the person who invited you, or an owner of the workspace, for a new invite.</div>
+      </div>
+    </div>
   );
 }
 

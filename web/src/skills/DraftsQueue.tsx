@@ -2,14 +2,14 @@
  * The drafts review queue: drafts waiting for review (auto-learned ones first), each
  * previewed with Approve (→ complete), Edit, and Reject (→ delete, restorable).
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { SkillEntry } from '../api/types';
 import { href } from '../router';
 import { Confirm } from '../ui/Dialog';
 import { formatTime } from '../ui/format';
 import { Empty, ErrorNote, InfoNote, Skeleton } from '../ui/Notice';
 import { useToast } from '../ui/Toasts';
-import { useLoad } from '../ui/useLoad';
+import { useLoad, type Loaded } from '../ui/useLoad';
 import { approve, type SkillsApi } from './api';
 import { SkillMarkdown } from './Markdown';
 
@@ -22,12 +22,24 @@ export function pickDraft(drafts: readonly SkillEntry[], slug: string | undefine
   return suffixed.sort((a, b) => ((a.learned_at ?? '') < (b.learned_at ?? '') ? 1 : -1))[0] ?? drafts[0];
 }
 
+/** Learned drafts first, then the newest first. */
+function byReviewOrder(drafts: readonly SkillEntry[]): SkillEntry[] {
+  return [...drafts].sort((a, b) => (a.learned_by === b.learned_by ? ((a.learned_at ?? '') < (b.learned_at ?? '') ? 1 : -1) : a.learned_by === 'agent' ? -1 : 1));
+}
+
+/** Props of {@link DraftsQueue}. */
+export interface DraftsQueueProps {
+  structureId: string;
+  skills: SkillsApi;
+  /** The drafts, loaded by the page (whose tab badge counts them): reloaded here after each review, so the badge follows. */
+  drafts: Loaded<SkillEntry[]>;
+  canWrite: boolean;
+  focus?: string | undefined;
+}
+
 /** The review queue. */
-export function DraftsQueue({ structureId, skills, canWrite, focus }: { structureId: string; skills: SkillsApi; canWrite: boolean; focus?: string | undefined }) {
-  const drafts = useLoad(
-    (signal) => skills.list({ status: 'draft' }, signal).then((list) => [...list].sort((a, b) => (a.learned_by === b.learned_by ? ((a.learned_at ?? '') < (b.learned_at ?? '') ? 1 : -1) : a.learned_by === 'agent' ? -1 : 1))),
-    [skills],
-  );
+export function DraftsQueue({ structureId, skills, drafts, canWrite, focus }: DraftsQueueProps) {
+  const list = useMemo(() => byReviewOrder(drafts.data ?? []), [drafts.data]);
   const [selected, setSelected] = useState<string | undefined>(undefined);
   const [rejecting, setRejecting] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -35,11 +47,10 @@ export function DraftsQueue({ structureId, skills, canWrite, focus }: { structur
   const [busy, setBusy] = useState(false);
   const toast = useToast();
 
-  const list = drafts.data ?? [];
   useEffect(() => {
     if (!drafts.data) return;
-    setSelected((current) => (current && drafts.data!.some((draft) => draft.slug === current) ? current : pickDraft(drafts.data!, focus)?.slug));
-  }, [drafts.data, focus]);
+    setSelected((current) => (current && list.some((draft) => draft.slug === current) ? current : pickDraft(list, focus)?.slug));
+  }, [drafts.data, list, focus]);
 
   const current = list.find((draft) => draft.slug === selected);
   const full = useLoad((signal) => (selected ? skills.get(selected, signal) : Promise.resolve(undefined)), [skills, selected]);

@@ -22,7 +22,7 @@ export function Gaps({ structureId, gaps, canWrite }: { structureId: string; gap
       {gaps.data && list.length === 0 ? <Empty>No gaps: every recent request matched a skill well.</Empty> : null}
       <ol className="gaps">
         {list.map((gap) => (
-          <li key={gap.key} className="gap">
+          <li key={gap.key} className="gap-card">
             <div className="gap-head">
               <strong>“{gap.example}”</strong>
               <span className="muted small">

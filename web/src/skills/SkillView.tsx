@@ -1,4 +1,4 @@
-/** A skill page: front matter, steps, the rendered body, git history, and its actions. */
+/** A skill page: front matter, steps, the rendered body, its versions, and its actions. */
 import { useState } from 'react';
 import type { Skill } from '../api/types';
 import { href, navigate } from '../router';
@@ -10,11 +10,11 @@ import { useLoad } from '../ui/useLoad';
 import { approve, type SkillsApi } from './api';
 import { StatusBadge } from './badges';
 import { SkillMarkdown, stepAnchor } from './Markdown';
+import { Versions } from './Versions';
 
 /** Shows one skill. */
 export function SkillView({ structureId, slug, skills, canWrite }: { structureId: string; slug: string; skills: SkillsApi; canWrite: boolean }) {
   const skill = useLoad((signal) => skills.get(slug, signal), [skills, slug]);
-  const history = useLoad((signal) => skills.history(slug, signal), [skills, slug]);
   const [confirming, setConfirming] = useState(false);
   const toast = useToast();
   const [error, setError] = useState<unknown>(null);
@@ -118,25 +118,7 @@ export function SkillView({ structureId, slug, skills, canWrite }: { structureId
             ))}
           </dl>
         </section>
-        <section className="card">
-          <h3>History</h3>
-          <ErrorNote error={history.error} />
-          {history.data && history.data.length === 0 ? <p className="muted small">No git history (the library is not in a git work tree, or the file is not committed yet).</p> : null}
-          {history.data && history.data.length > 0 ? (
-            <ul className="commits">
-              {history.data.map((commit) => (
-                <li key={commit.commit}>
-                  <div>
-                    <code>{commit.commit.slice(0, 8)}</code> {commit.message}
-                  </div>
-                  <div className="muted small">
-                    {commit.author} · {formatTime(commit.date)}
-                  </div>
-                </li>
-              ))}
-            </ul>
-          ) : null}
-        </section>
+        <Versions structureId={structureId} slug={slug} skills={skills} />
       </aside>
       {confirming ? (
         <Confirm

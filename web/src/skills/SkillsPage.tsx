@@ -3,7 +3,7 @@
  * drafts review queue, deleted skills with restore, the search tester, and the files
  * that do not load (polled, so a fix on disk shows without a reload).
  */
-import { useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
 import { useRole, useSession } from '../api/context';
 import { href, type SkillsView } from '../router';
 import { useTitle } from '../ui/hooks';
@@ -13,11 +13,13 @@ import { Catalog } from './Catalog';
 import { DeletedSkills } from './DeletedSkills';
 import { DraftsQueue } from './DraftsQueue';
 import { Gaps } from './Gaps';
-import { InfoNote } from '../ui/Notice';
 import { Problems, ProblemsBanner } from './Problems';
 import { SearchTester } from './SearchTester';
 import { SkillEditor } from './SkillEditor';
 import { SkillView as SkillPage } from './SkillView';
+import { InfoNote, Skeleton } from '../ui/Notice';
+
+const SkillVersionPage = lazy(() => import('./SkillVersionPage').then((module) => ({ default: module.SkillVersionPage })));
 
 const TABS = [
   { tab: 'catalog', label: 'Catalog', sub: '' },
@@ -36,15 +38,24 @@ export function SkillsPage({ structureId, view }: { structureId: string; view: S
   const role = useRole(structureId);
   const canWrite = role === 'operator' || role === 'owner';
   const skills = useMemo(() => skillsApi(api, structureId), [api, structureId]);
-  const active = view.tab === 'skill' || view.tab === 'edit' || view.tab === 'new' ? 'catalog' : view.tab;
+  const active = view.tab === 'skill' || view.tab === 'edit' || view.tab === 'new' || view.tab === 'version' ? 'catalog' : view.tab;
   const problems = useLoad((signal) => skills.problems(signal), [skills], 5000);
   const problemCount = problems.data?.length ?? 0;
-  // The badges: drafts waiting for review, and gaps (operators and owners may read the gap report).
-  const drafts = useLoad((signal) => skills.list({ status: 'draft' }, signal), [skills, view.tab], 15_000);
+  // The badges: drafts waiting for review, and gaps (operators and owners may read the gap report),
+  // loaded again quietly on every change of tab (a skill written meanwhile may close a gap or a draft).
+  const drafts = useLoad((signal) => skills.list({ status: 'draft' }, signal), [skills], 15_000);
   const gaps = useLoad((signal) => (canWrite ? skills.gaps(signal) : Promise.resolve([])), [skills, canWrite], 30_000);
+  const badges = useRef([drafts, gaps]);
+  badges.current = [drafts, gaps];
+  const shownTab = useRef(view.tab);
+  useEffect(() => {
+    if (shownTab.current === view.tab) return;
+    shownTab.current = view.tab;
+    for (const badge of badges.current) void badge.reload();
+  }, [view.tab]);
   const counts: Record<string, number> = { drafts: drafts.data?.length ?? 0, gaps: gaps.data?.length ?? 0, problems: problemCount };
   const editing = view.tab === 'edit' || view.tab === 'new';
-  useTitle(view.tab === 'skill' ? view.slug : view.tab === 'edit' ? `Edit ${view.slug}` : TITLES[view.tab]);
+  useTitle(view.tab === 'skill' ? view.slug : view.tab === 'edit' ? `Edit ${view.slug}` : view.tab === 'version' ? `${view.slug} at ${view.version.startsWith('kept-') ? 'an earlier version' : view.version.slice(0, 8)}` : TITLES[view.tab]);
   return (
     <div className="page">
       <div className="page-head">
@@ -72,10 +83,15 @@ export function SkillsPage({ structureId, view }: { structureId: string; view: S
       {view.tab === 'catalog' ? <ProblemsBanner structureId={structureId} count={problemCount} /> : null}
       {view.tab === 'catalog' ? <Catalog structureId={structureId} skills={skills} /> : null}
       {view.tab === 'problems' ? <Problems problems={problems} /> : null}
-      {view.tab === 'drafts' ? <DraftsQueue structureId={structureId} skills={skills} canWrite={canWrite} focus={view.slug} /> : null}
+      {view.tab === 'drafts' ? <DraftsQueue structureId={structureId} skills={skills} drafts={drafts} canWrite={canWrite} focus={view.slug} /> : null}
       {view.tab === 'deleted' ? <DeletedSkills skills={skills} canWrite={canWrite} structureId={structureId} /> : null}
       {view.tab === 'search' ? <SearchTester structureId={structureId} skills={skills} /> : null}
       {view.tab === 'skill' ? <SkillPage key={view.slug} structureId={structureId} slug={view.slug} skills={skills} canWrite={canWrite} /> : null}
+      {view.tab === 'version' ? (
+        <Suspense fallback={<Skeleton lines={8} label={`Loading this version of ${view.slug}`} />}>
+          <SkillVersionPage key={`${view.slug}@${view.version}${view.compare ? '?compare' : ''}`} structureId={structureId} slug={view.slug} version={view.version} {...(view.compare ? { compare: true } : {})} skills={skills} canWrite={canWrite} />
+        </Suspense>
+      ) : null}
       {view.tab === 'gaps' ? <Gaps structureId={structureId} gaps={gaps} canWrite={canWrite} /> : null}
       {editing && role !== undefined && !canWrite ? (
         <InfoNote tone="warning">

@@ -1,6 +1,6 @@
 /** Skill library calls of the Skills Editor, scoped to the structure. */
 import type { Api } from '../api/client';
-import type { DeletedSkill, SearchExplanation, SearchMatch, Skill, SkillCommit, SkillEntry, SkillGap, SkillProblem } from '../api/types';
+import type { DeletedSkill, SearchExplanation, SearchMatch, Skill, SkillEntry, SkillGap, SkillProblem, SkillVersionList, SkillVersionText } from '../api/types';
 
 const base = '/api/org/knowledge';
 const slugPath = (slug: string) => `${base}/skills/${encodeURIComponent(slug)}`;
@@ -12,8 +12,14 @@ export function skillsApi(api: Api, structureId: string) {
       api.get<{ skills: SkillEntry[] }>(`${base}/skills`, { query: { structure_id: structureId, ...query }, ...(signal ? { signal } : {}) }).then((body) => body.skills),
     /** The structure's own skill of the slug, else the instance skill. */
     get: (slug: string, signal?: AbortSignal) => api.get<Skill>(slugPath(slug), { query: { structure_id: structureId }, ...(signal ? { signal } : {}) }),
-    history: (slug: string, signal?: AbortSignal) =>
-      api.get<{ commits: SkillCommit[] }>(`${slugPath(slug)}/history`, { query: { structure_id: structureId }, ...(signal ? { signal } : {}) }).then((body) => body.commits),
+    /** The skill's versions, newest first (git commits of its file, and the texts updates kept that git does not hold). */
+    versions: (slug: string, signal?: AbortSignal) => api.get<SkillVersionList>(`${slugPath(slug)}/versions`, { query: { structure_id: structureId }, ...(signal ? { signal } : {}) }),
+    /** One version's file, with the current file and its ETag. */
+    version: (slug: string, version: string, signal?: AbortSignal) =>
+      api.get<SkillVersionText>(`${slugPath(slug)}/versions/${encodeURIComponent(version)}`, { query: { structure_id: structureId }, ...(signal ? { signal } : {}) }),
+    /** Writes a version back as the next one, only while the skill is still the version `etag` names (412 otherwise). */
+    restoreVersion: (slug: string, version: string, etag: string) =>
+      api.post<Skill>(`${slugPath(slug)}/versions/${encodeURIComponent(version)}/restore`, undefined, { query: { structure_id: structureId }, headers: { 'if-match': etag } }),
     /** Copies an instance skill into the structure as its own skill (which its operators may change). */
     fork: (slug: string) => api.post<Skill>(`${slugPath(slug)}/fork`, { structure_id: structureId }),
     save: (slug: string, frontmatter: Record<string, unknown>, body: string) => api.post<Skill>(`${base}/skills`, { structure_id: structureId, slug, frontmatter, body }),

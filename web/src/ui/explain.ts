@@ -95,6 +95,7 @@ const BY_STATUS: Record<number, { title: string; hint?: string }> = {
   404: { title: 'That no longer exists.', hint: 'It may have been deleted or renamed meanwhile; reload the page.' },
   409: { title: 'That clashes with what is already there.' },
   410: { title: 'That link has expired or was already used.', hint: 'Ask for a new invite.' },
+  412: { title: 'It changed since you opened it.', hint: 'Reload to see what it is now, then try again.' },
   413: { title: 'That is too large to send.', hint: 'Attachments can be at most 10 MiB each, 25 MiB in all.' },
   415: { title: 'The server could not read what was sent.', hint: 'Reload the page and try again.' },
   429: { title: 'Too many requests in a short time.', hint: 'Wait a moment and try again.' },

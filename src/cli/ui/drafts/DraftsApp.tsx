@@ -10,7 +10,7 @@ import { KeyboardRoot, useKeys } from '../keyboard.js';
 import { perKey } from '../keys.js';
 import { visibleWindow } from '../list.js';
 import { useLatestReducer } from '../useLatestReducer.js';
-import { currentDraft, draftCounts, draftsReducer, initialDraftsState, type Preview, type Verdict } from './state.js';
+import { currentDraft, draftCounts, draftsReducer, draftToRestore, initialDraftsState, type Preview, type Verdict } from './state.js';
 import { useDrafts, type DraftActions } from './useDrafts.js';
 
 /** Props of {@link DraftsApp}. */
@@ -64,11 +64,12 @@ function DraftsScreen({ actions, title, onExit, listHeight = 8, previewLines = 1
     const now = latest();
     const target = currentDraft(now);
     if (!target || now.busy) return;
-    const decided = now.verdicts[target.slug];
     if (input === 'u') {
-      if (decided === 'rejected') void act.restore(target.slug);
+      const undo = draftToRestore(now);
+      if (undo) void act.restore(undo);
       return;
     }
+    const decided = now.verdicts[target.slug];
     if (decided === 'approved' || decided === 'rejected') return; // already decided
     if (input === 'a') void act.approve(target.slug);
     else if (input === 'r') void act.reject(target.slug);

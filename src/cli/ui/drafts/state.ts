@@ -17,6 +17,8 @@ export interface DraftsState {
   drafts: SkillListEntry[];
   index: number;
   verdicts: Record<string, Verdict>;
+  /** Drafts rejected in this session and not restored, the latest last: what `u` restores once the cursor has moved on. */
+  rejected?: string[];
   previews: Record<string, Preview>;
   /** The slug an action is running on, and which. */
   busy?: { slug: string; what: string };
@@ -63,6 +65,16 @@ function nextPending(state: DraftsState, verdicts: Record<string, Verdict>, from
   return from;
 }
 
+/**
+ * The draft `u` restores: the one under the cursor when it was rejected, else the one
+ * rejected last (the cursor moves on after a reject, and the message says "press u").
+ */
+export function draftToRestore(state: DraftsState): string | undefined {
+  const here = currentDraft(state);
+  if (here && state.verdicts[here.slug] === 'rejected') return here.slug;
+  return state.rejected?.at(-1);
+}
+
 /** The reducer of the queue. */
 export function draftsReducer(state: DraftsState, action: DraftsAction): DraftsState {
   switch (action.type) {
@@ -81,12 +93,16 @@ export function draftsReducer(state: DraftsState, action: DraftsAction): DraftsS
       const verdicts = { ...state.verdicts, [action.slug]: action.verdict };
       const at = state.drafts.findIndex((d) => d.slug === action.slug);
       const { busy: _done, ...rest } = state;
-      return { ...rest, verdicts, index: nextPending(state, verdicts, at < 0 ? state.index : at), message: { text: action.text, tone: 'info' } };
+      const rejected = action.verdict === 'rejected' ? [...(state.rejected ?? []).filter((slug) => slug !== action.slug), action.slug] : state.rejected;
+      return { ...rest, verdicts, ...(rejected ? { rejected } : {}), index: nextPending(state, verdicts, at < 0 ? state.index : at), message: { text: action.text, tone: 'info' } };
     }
     case 'undone': {
       const { [action.slug]: _gone, ...verdicts } = state.verdicts;
       const { busy: _done, ...rest } = state;
-      return { ...rest, verdicts, message: { text: action.text, tone: 'info' } };
+      // The cursor goes back to the restored draft, to be decided again.
+      const at = state.drafts.findIndex((d) => d.slug === action.slug);
+      const rejected = (state.rejected ?? []).filter((slug) => slug !== action.slug);
+      return { ...rest, verdicts, rejected, index: at < 0 ? state.index : at, message: { text: action.text, tone: 'info' } };
     }
     case 'edited': {
       const { busy: _done, ...rest } = state;

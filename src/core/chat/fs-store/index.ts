@@ -19,6 +19,7 @@ import { END_TEXT, type AgentEndRecord, type ChatStore, type MessagePage, type R
 import { applyRecord, applyRecords, historyFile, loadNodeRecords, type MessageRecord } from './node-messages.js';
 import { headerFrame, prepareOpenRun, readEvents, readHeader, runFiles } from './run-files.js';
 import { readEventFrames } from './run-stream.js';
+import { findRunFiles } from './run-search.js';
 
 export interface FsChatStoreOptions {
   /** The `.org` folder. */
@@ -149,6 +150,8 @@ export function createFsChatStore(options: FsChatStoreOptions): ChatStore {
       const files = runFiles(runsDir, runId);
       return files ? readHeader(files) : undefined;
     },
+
+    findRuns: (prefix, scope, limit) => findRunFiles(runsDir, prefix, scope, limit),
 
     async events(runId, afterSeq) {
       const files = runFiles(runsDir, runId);
