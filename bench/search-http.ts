@@ -140,9 +140,11 @@ export async function benchSearchHttp(n: number): Promise<Record<string, number>
     if (stopped.code !== 0) throw new Error(`org serve exited with ${JSON.stringify(stopped)} on SIGTERM`);
     put('org.cold_listening_ms', cold.listeningMs);
     put('org.cold_ready_ms', cold.readyMs);
+    put('org.cold_index_ms', cold.readyMs - cold.listeningMs);
     const warm = await startOrg(home);
     put('org.warm_listening_ms', warm.listeningMs);
     put('org.warm_ready_ms', warm.readyMs);
+    put('org.warm_index_ms', warm.readyMs - warm.listeningMs);
     const bare = await startBare(skillsDir);
     put('bare.ready_ms', bare.readyMs);
     try {

@@ -34,9 +34,7 @@ const COMMONJS_GLOBALS = [
 const outdir = join(root, 'dist', 'bundle');
 rmSync(outdir, { recursive: true, force: true });
 await build({
-  // The CLI, and the worker thread of the parallel skill library load (started by URL,
-  // beside the chunk that starts it).
-  entryPoints: { main: join(root, 'dist', 'cli', 'main.js'), 'parse-worker': join(root, 'dist', 'core', 'skills', 'parse-worker.js') },
+  entryPoints: { main: join(root, 'dist', 'cli', 'main.js') },
   outdir,
   bundle: true,
   splitting: true,

@@ -11,7 +11,7 @@ import type { EgressGate, EgressLookup } from './core/egress/index.js';
 import type { InboundService } from './core/inbound/index.js';
 import type { Mailer } from './core/mail/index.js';
 import type { AgentRuntime } from './core/runtimes/index.js';
-import type { LibraryPrefetch, SearchListener, SkillStore, SkillStoreOptions } from './core/skills/index.js';
+import type { SearchListener, SkillStore, SkillStoreOptions } from './core/skills/index.js';
 import type { InviteService, MemberService, NodeActivity, NodeService, StructureService, Template, WorkspaceLog } from './core/structures/index.js';
 import type { Clock, Log } from './core/util/index.js';
 import type { WebhookService } from './core/webhooks/index.js';
@@ -34,16 +34,10 @@ export interface AppDeps {
   /**
    * true: the skill library starts loading only at {@link App.startSkillLoad}. `org serve`
    * calls it once it listens, so that reading a large library (every file stat'ed, the
-   * index snapshot decoded, the watcher set up) does not share the one thread with the
+   * index snapshot restored, the watcher set up) does not share the one thread with the
    * start-up and delay the listen. Default false: loading starts at once.
    */
   deferSkillLoad?: boolean;
-  /**
-   * The file signatures of the skills folder being taken by a worker thread since before
-   * the app was built (`org serve` starts it first thing): the library load uses them
-   * instead of stat'ing every file on the main thread (see `prefetchLibrary`).
-   */
-  skillPrefetch?: LibraryPrefetch;
   /** Delays before each webhook retry in ms (default: about 24 h of backoff); tests shorten it. */
   webhookRetrySchedule?: readonly number[];
   /** Resolves host names for the egress gate (default: the system resolver); tests give names of their own. */

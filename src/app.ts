@@ -159,7 +159,6 @@ export async function createApp(config: OrgConfig, deps: AppDeps = {}): Promise<
       sweepTemps: true,
       commit: config.commit,
       ...(skillsRemote ? { remote: skillsRemote } : {}),
-      ...(deps.skillPrefetch ? { prefetch: deps.skillPrefetch } : {}),
       log,
     }, gate),
     (error) => log('error', 'search: an observer failed', errorFields(error)),

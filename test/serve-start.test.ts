@@ -50,7 +50,7 @@ describe('org serve start-up', () => {
     expect(health.skills).toBeGreaterThanOrEqual(401);
   });
 
-  it('a warm start sees a file edited while the server was down (its signatures taken while the server loads)', async () => {
+  it('a warm start sees a file edited while the server was down, and reads only that file', async () => {
     await child.stop('SIGTERM');
     // Same size as before, so only the mtime tells.
     await writeFile(join(home, 'skills', 'chase-invoices.md'), SKILL('Chase invoices', 'Remind customers who pay soon'));
@@ -67,9 +67,8 @@ describe('org serve start-up', () => {
       return ((await response.json()) as { matches: { slug: string }[] }).matches.map((match) => match.slug);
     };
     expect((await search('customers who pay soon'))[0]).toBe('chase-invoices');
-    // The load compared the snapshot with signatures all taken by the prefetch (the edited
-    // file's too: it changed before the server started) and read only the edited file.
+    // The load compared the snapshot's signatures with the files and read only the edited one.
     const loaded = child.stderr().split('\n').find((line) => line.includes('"msg":"skills loaded"'));
-    expect(JSON.parse(loaded ?? '{}')).toMatchObject({ snapshot: 'used', read: 1, reused: 400, prefetched: 401 });
+    expect(JSON.parse(loaded ?? '{}')).toMatchObject({ snapshot: 'used', read: 1, reused: 400 });
   });
 });

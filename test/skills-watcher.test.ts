@@ -1,4 +1,4 @@
-import { rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSkillStore, type SkillChangeEvent, type SkillStore } from '../src/core/skills/index.js';
@@ -43,6 +43,23 @@ describe('watcher', () => {
     expect(found('walrus')).toEqual(['walrus-care']);
     expect(store.list().map((e) => e.slug)).toEqual(['walrus-care']);
     expect((await store.get('walrus-care'))?.steps).toEqual([{ id: 'a', n: 1, title: 'Walrus care' }]);
+  });
+
+  it('follows a structure’s folder made after the start: its skill is searchable by that structure only, and its edits replace it', async () => {
+    const structureId = '3f2a9c1e-8b7d-4e6f-9a0b-1c2d3e4f5a6b';
+    const scoped = (query: string) => store.search(query, { structureId }).map((m) => m.slug);
+    const own = (name: string) => skillText(['type: skill', `name: ${name}`, 'status: complete', `structure_id: ${structureId}`], `${name}.\n\n## [a] Step 1: ${name}\n`);
+    let applied = upserted('narwhal-care');
+    await mkdir(join(home.root, structureId));
+    await writeFile(join(home.root, structureId, 'narwhal-care.md'), own('Narwhal care'));
+    expect(await applied).toEqual({ type: 'upsert', slug: 'narwhal-care', structure_id: structureId, created: true, source: 'watcher' });
+    expect(scoped('narwhal')).toEqual(['narwhal-care']);
+    expect(found('narwhal')).toEqual([]);
+    applied = upserted('narwhal-care', () => scoped('beluga').length > 0);
+    await writeFile(join(home.root, structureId, 'narwhal-care.md'), own('Beluga care'));
+    await applied;
+    expect(scoped('narwhal')).toEqual([]);
+    expect(scoped('beluga')).toEqual(['narwhal-care']);
   });
 
   it('picks up a change, an unlink and a rename', async () => {

@@ -100,18 +100,18 @@ describe('an index save cut short by a kill (issue 10, item 12)', () => {
       await first.skills.ready();
       // The start-up save comes after ready (off the path to the first search); settling waits for it.
       await first.skills.settle();
-      expect(await readdir(join(home, '.org', 'index'))).toEqual(['skills.idx']);
+      expect(await readdir(join(home, '.org', 'index'))).toEqual(['skills.json']);
       await first.close();
       // What a kill between the save's temp file and its rename leaves.
-      const saved = await readFile(join(home, '.org', 'index', 'skills.idx'));
-      await writeFile(join(home, '.org', 'index', 'skills.idx.2417754183'), saved.subarray(0, saved.length >> 1));
+      const saved = await readFile(join(home, '.org', 'index', 'skills.json'));
+      await writeFile(join(home, '.org', 'index', 'skills.json.2417754183'), saved.subarray(0, saved.length >> 1));
 
       const again = await createApp(config, { log: () => undefined });
       await again.skills.ready();
       const index = await readdir(join(home, '.org', 'index'));
       const report = again.skills.loadReport;
       await again.close();
-      expect(index).toEqual(['skills.idx']);
+      expect(index).toEqual(['skills.json']);
       expect(report).toMatchObject({ snapshot: 'used', reused: 300, read: 0 });
     } finally {
       await rm(home, { recursive: true, force: true });

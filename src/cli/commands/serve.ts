@@ -10,7 +10,7 @@ import { pino, type Logger } from 'pino';
 import { createApp, PACKAGE_ROOT, type App } from '../../app.js';
 import { homePaths, resolveConfig, type OrgConfig, type ServeFlags } from '../../core/config.js';
 import { readCredentials, saveLogin } from '../../core/credentials.js';
-import { seedBundledSkills, shippedSkills, type LibraryPrefetch } from '../../core/skills/index.js';
+import { seedBundledSkills, shippedSkills } from '../../core/skills/index.js';
 import { acquireHomeLock } from '../../core/storage/index.js';
 import { errorFields, type Log } from '../../core/util/log.js';
 import { createMcpHttpHandler } from '../../mcp/http.js';
@@ -42,21 +42,12 @@ export interface ServeCommandFlags extends ServeFlags {
   bundled?: boolean;
 }
 
-/**
- * Starts a server as `org serve` does and returns it (used by the command and by tests).
- * `skillPrefetch`: the skills folder's signatures being taken since the command began
- * (see `serve-prefetch.ts`); closed when the start fails.
- */
-export async function runServe(flags: ServeCommandFlags, output: Output, env: NodeJS.ProcessEnv = process.env, skillPrefetch?: LibraryPrefetch): Promise<RunningServer> {
-  try {
-    return await startServer(flags, output, env, skillPrefetch);
-  } catch (error) {
-    skillPrefetch?.close();
-    throw error;
-  }
+/** Starts a server as `org serve` does and returns it (used by the command and by tests). */
+export async function runServe(flags: ServeCommandFlags, output: Output, env: NodeJS.ProcessEnv = process.env): Promise<RunningServer> {
+  return startServer(flags, output, env);
 }
 
-async function startServer(flags: ServeCommandFlags, output: Output, env: NodeJS.ProcessEnv, skillPrefetch: LibraryPrefetch | undefined): Promise<RunningServer> {
+async function startServer(flags: ServeCommandFlags, output: Output, env: NodeJS.ProcessEnv): Promise<RunningServer> {
   // Every option is checked here, before anything starts or listens.
   const config = resolveConfig(flags, env, process.cwd(), PACKAGE_ROOT);
   // One logger for the server and every service of the app: all levels reach it, and
@@ -72,7 +63,7 @@ async function startServer(flags: ServeCommandFlags, output: Output, env: NodeJS
     // A library shared through a git remote comes from the remote, never from the bundle.
     if (flags.bundled !== false && !config.skillsRemote) seeded = (await seedBundledSkills(paths.skills, await shippedSkills(PACKAGE_ROOT))).copied.length;
     // The library loads once the server listens (see listen below).
-    app = await createApp(config, { log, deferSkillLoad: true, ...(skillPrefetch ? { skillPrefetch } : {}) });
+    app = await createApp(config, { log, deferSkillLoad: true });
   } catch (error) {
     await lock.release();
     throw error;
@@ -209,9 +200,9 @@ export function skippedLines(problems: readonly { file: string; message: string;
   return lines;
 }
 
-/** Runs `org serve` until a signal arrives; resolves with the exit code (`skillPrefetch` as for {@link runServe}). */
-export async function serveUntilSignal(flags: ServeCommandFlags, output: Output, skillPrefetch?: LibraryPrefetch): Promise<number> {
-  const running = await runServe(flags, output, process.env, skillPrefetch);
+/** Runs `org serve` until a signal arrives; resolves with the exit code. */
+export async function serveUntilSignal(flags: ServeCommandFlags, output: Output): Promise<number> {
+  const running = await runServe(flags, output, process.env);
   return new Promise<number>((resolve) => {
     let received = false;
     const onSignal = (signal: NodeJS.Signals) => {

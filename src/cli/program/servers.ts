@@ -49,12 +49,9 @@ export function registerServers(program: Command, ctx: CommandContext): void {
         '\n\nOne server per home: a second org serve on the same home is refused while the first runs.',
     )
     .action(async (flags: ServeCommandFlags) => {
-      // The skill files are stat'ed on another thread while this one loads the server.
-      const { prefetchForServe } = await import('../commands/serve-prefetch.js');
-      const skillPrefetch = prefetchForServe(flags);
       // Loaded on demand: the server and the app are heavy, and other commands never need them.
       const { serveUntilSignal } = await import('../commands/serve.js');
-      ctx.setExit(await serveUntilSignal(flags, ctx.output, skillPrefetch));
+      ctx.setExit(await serveUntilSignal(flags, ctx.output));
     });
 
   program

@@ -14,7 +14,7 @@ import { execFile } from 'node:child_process';
 import { link, mkdir, readdir, readFile, realpath, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
-import { isSkillFileName } from './loader.js';
+import { isSkillFileName } from './load.js';
 
 const exec = promisify(execFile);
 

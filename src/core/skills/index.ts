@@ -1,7 +1,7 @@
 /**
  * The skill library (API.md §4): markdown files with YAML front matter in
- * `<home>/skills/`, parsed and validated tolerantly, kept in a catalog and a search
- * index that follow editor and git edits, soft-deleted into `.deleted/`, optionally
+ * `<home>/skills/`, parsed and validated tolerantly, kept in a catalog and its MiniSearch
+ * index that follow editor and git edits (chokidar), soft-deleted into `.deleted/`, optionally
  * committed with git. Start with {@link createSkillStore}.
  */
 export * from './types.js';
@@ -21,11 +21,10 @@ export * from './trash.js';
 export * from './version.js';
 export * from './observed.js';
 export { MAX_BODY_BYTES, type UpsertInput, type UpsertResult, type ScopeOptions, type WritePrecondition } from './writes.js';
-export { INDEX_FORMAT, snapshotPath } from './persist.js';
-export { isSkillFileName, type LoadReport } from './loader.js';
-export { prefetchLibrary, type LibraryPrefetch, type PrefetchedSignatures } from './prefetch.js';
+export { INDEX_FORMAT, snapshotPath } from './snapshot.js';
+export { isSkillFileName, type LoadReport } from './load.js';
 export * as search from './search/index.js';
-export type { SearchDocument, SkillSearchIndex, SkillSearchOptions, SearchTuning, SynonymSource, SearchExplanation, ExplainedCandidate, ExplainedWord } from './search/index.js';
+export type { SearchDocument, SkillIndex, SkillSearchOptions, SearchTuning, SynonymSource, SearchExplanation, ExplainedCandidate, ExplainedWord } from './search/index.js';
 export type { SkillGap, GapQuery, SearchLogEntry } from './search/gap-log.js';
 export * from './sections.js';
 export * from './resources.js';

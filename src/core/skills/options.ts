@@ -3,20 +3,17 @@
  * here and nowhere else. The factory validates them before it touches the disk.
  */
 import type { SkillRemote } from './remote.js';
-import { availableParallelism } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { invalid } from '../errors.js';
 import { silentLog, type Log } from '../util/log.js';
 import type { SkillChangeListener } from './events.js';
-import type { SearchTuning } from './search/tuning.js';
-import type { SynonymSource } from './search/wordnet.js';
-import type { LibraryPrefetch } from './prefetch.js';
+import type { SearchTuning, SynonymSource } from './search/index.js';
 
 /** Options of {@link createSkillStore}. */
 export interface SkillStoreOptions {
   /** The skills folder, `<home>/skills` (absolute). Created when missing. */
   root: string;
-  /** Service state folder, `<home>/.org` (absolute); the index is kept in `index/` below it. */
+  /** Service state folder, `<home>/.org` (absolute); the index snapshot is kept in `index/` below it. */
   stateDir: string;
   /** Current time (default: `() => new Date()`). */
   clock?: () => Date;
@@ -39,7 +36,7 @@ export interface SkillStoreOptions {
    * `pull` brings in what others pushed.
    */
   remote?: SkillRemote;
-  /** Keep the index on disk between runs (default true). */
+  /** Keep the index snapshot on disk between runs (default true). */
   persistIndex?: boolean;
   /** Delay before a changed index is saved, in ms (default 2,000; also saved on close). */
   persistDelayMs?: number;
@@ -58,27 +55,6 @@ export interface SkillStoreOptions {
    * process's write in progress looks the same.
    */
   sweepTemps?: boolean;
-  /**
-   * Worker threads that read and parse skill files when a load has at least
-   * `parseWorkersMinFiles` of them to read (a cold start of a large library), pipelined
-   * with the index build on the main thread, which parses slices from the end of the
-   * list itself whenever the next one is not back yet. Default: one less than the
-   * available cores, at most 3 (0 on one core: parse on the main thread). A worker costs
-   * about half a second of CPU to start and warm up, so alone it took longer than the
-   * main thread on 2 cores (2.4 s of CPU for a parse the main thread does in 2.1 s);
-   * sharing the parse with the main thread, one worker shortens a 10,000-file load there
-   * by about a third.
-   */
-  parseWorkers?: number;
-  /** Files to read from which a load uses the worker threads (default 1,000). */
-  parseWorkersMinFiles?: number;
-  /**
-   * Signatures of `root`'s files being taken by a worker thread since before the store
-   * was opened (`org serve` starts it before loading the server's modules): the load
-   * compares them with the index snapshot instead of stat'ing every file itself. Not used
-   * for another folder or with a `remote` (its clone may replace the folder); closed then.
-   */
-  prefetch?: LibraryPrefetch;
 }
 
 /** Options with every default applied. */
@@ -98,14 +74,6 @@ export interface ResolvedSkillStoreOptions {
   tuning: Partial<SearchTuning>;
   onFileRead: (slug: string) => void;
   sweepTemps: boolean;
-  parseWorkers: number;
-  parseWorkersMinFiles: number;
-  prefetch: LibraryPrefetch | undefined;
-}
-
-/** Parse workers for a large load: one less than the cores, at most 3. */
-function defaultParseWorkers(): number {
-  return Math.min(3, availableParallelism() - 1);
 }
 
 /** Merges the defaults and validates; throws a 400 `OrgError` on bad configuration. */
@@ -119,9 +87,6 @@ export function resolveStoreOptions(options: SkillStoreOptions): ResolvedSkillSt
   }
   const debounceMs = options.debounceMs ?? 75;
   if (!(debounceMs >= 0 && debounceMs <= 900)) errors.push({ path: 'debounceMs', message: 'must be 0 to 900' });
-  if (options.parseWorkers !== undefined && !(Number.isInteger(options.parseWorkers) && options.parseWorkers >= 0 && options.parseWorkers <= 16)) {
-    errors.push({ path: 'parseWorkers', message: 'must be an integer from 0 to 16' });
-  }
   if (errors.length > 0) throw invalid('invalid skill store options', errors);
   return {
     root: options.root,
@@ -139,8 +104,5 @@ export function resolveStoreOptions(options: SkillStoreOptions): ResolvedSkillSt
     tuning: options.tuning ?? {},
     onFileRead: options.onFileRead ?? (() => undefined),
     sweepTemps: options.sweepTemps ?? false,
-    parseWorkers: options.parseWorkers ?? defaultParseWorkers(),
-    parseWorkersMinFiles: options.parseWorkersMinFiles ?? 1_000,
-    prefetch: options.prefetch,
   };
 }

@@ -8,8 +8,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSkillStore, type SkillStore } from './store.js';
 import { tempHome, writeSkillFile, type TempHome } from '../../../test/helpers/skills.js';
 
-vi.mock('./watcher.js', () => ({
-  watchSkills: () => Promise.reject(Object.assign(new Error('ENOSPC: System limit for number of file watchers reached, watch'), { code: 'ENOSPC' })),
+// chokidar reports a watch it cannot set up as an `error` event, once the store has loaded.
+vi.mock('./watch.js', () => ({
+  watchSkills: (options: { onError(error: unknown): void }) => {
+    options.onError(Object.assign(new Error('ENOSPC: System limit for number of file watchers reached, watch'), { code: 'ENOSPC' }));
+    return { ready: Promise.resolve(), flush: () => undefined, close: () => Promise.resolve() };
+  },
 }));
 
 let home: TempHome;

@@ -1,9 +1,10 @@
 /**
  * The skill store: the one API over the skill library (API.md §4) that the server
  * routes, the chat's skill lookup, the MCP tools and the CLI use. It loads
- * `<home>/skills` tolerantly (reusing the persisted index for unchanged files), keeps a
- * catalog and a search index in memory, writes atomically, follows edits made in an
- * editor or by git through a watcher, and announces every change.
+ * `<home>/skills` tolerantly (from the index snapshot for unchanged files), keeps a
+ * catalog and its MiniSearch index in memory, writes atomically, follows edits made in an
+ * editor or by git through a chokidar watcher started once the library has loaded, and
+ * announces every change.
  *
  * @example
  * const store = await createSkillStore({ root: join(home, 'skills'), stateDir: join(home, '.org'), watch: true });
@@ -15,28 +16,27 @@ import { invalid } from '../errors.js';
 import { KeyedMutex, guardRoot } from '../storage/index.js';
 import { errorFields } from '../util/log.js';
 import { STORE_LOCK, type StoreContext } from './context.js';
-import { filterEntries, type ListFilter } from './entry.js';
+import type { ListFilter } from './entry.js';
 import { forkSkill, type ForkInput } from './fork.js';
 import { SkillEvents, type SkillChangeListener } from './events.js';
-import { loadCatalog, type LoadReport } from './loader.js';
+import { loadCatalog, type LoadReport } from './load.js';
 import { whileLoading } from './opening.js';
 import { resolveStoreOptions, type SkillStoreOptions } from './options.js';
 import { createCommitQueue } from './commits.js';
 import { migrateLayout } from './layout.js';
 import { problemOwner } from './catalog.js';
-import { createIndexSaver } from './saver.js';
-import type { SearchExplanation } from './search/explain.js';
+import { createSnapshotSaver } from './snapshot.js';
 import { createSearchLog, type GapQuery, type SkillGap } from './search/gap-log.js';
-import { resolveTuning } from './search/tuning.js';
-import { createWordNet, type WordNet } from './search/wordnet.js';
+import { createWordNet, resolveTuning, type SearchExplanation, type WordNet } from './search/index.js';
 import { readSkillFile } from './skill-file.js';
-import { isStructureFolderName, keyOf, parseKey, scopeDir, structureOfKey } from './skill-key.js';
+import { fileKey, isStructureFolderName, keyOf, parseKey, scopeDir, structureOfKey } from './skill-key.js';
+import { isVisible } from './visibility.js';
 import { isValidSlug } from './slug.js';
 import { applyFileChanges, applyFileChangesHeld } from './sync.js';
 import { listDeletedSkills } from './trash.js';
 import type { DeletedSkill, SearchMatch, Skill, SkillListEntry, SkillProblem } from './types.js';
 export type { ForkInput } from './fork.js';
-import type { SkillWatcher } from './watcher.js';
+import type { SkillWatcher, WatchedChange } from './watch.js';
 import { listResources, readResource } from './resources.js';
 import { removeSkill, replaceSkillFiles, restoreSkill, upsertSkill, type ScopeOptions, type UpsertInput, type UpsertResult } from './writes.js';
 
@@ -68,6 +68,20 @@ export interface ProblemScope {
 export interface SettleOptions {
   /** Wait for a pending index snapshot save too (default true). */
   snapshot?: boolean;
+}
+
+/** Errors of a folder that cannot be watched (out of watches or descriptors, no permission). */
+const WATCH_REFUSED = new Set(['ENOSPC', 'EMFILE', 'ENFILE', 'EPERM', 'EACCES']);
+const UNWATCHED = 'the skills folder cannot be watched: files changed outside org are picked up at the next start';
+
+/**
+ * What the watcher follows, by path relative to the skills folder: the root's skill files
+ * and the folders of structures' skills with theirs (`dir` is true for a folder, undefined
+ * when not known yet). A skill's own files, the deleted areas, hidden and temp files never reach it.
+ */
+function watchedPath(file: string, dir: boolean | undefined): boolean {
+  if (dir !== false && isStructureFolderName(file)) return true;
+  return dir !== true && fileKey(file).kind !== 'other';
 }
 
 /** Longest search query accepted (API.md §4). */
@@ -126,11 +140,11 @@ export interface SkillStore {
   /** Adds a change listener; returns its remover. */
   subscribe(listener: SkillChangeListener): () => void;
   /**
-   * Applies the file changes the watcher has reported but not yet handed over (skipping
-   * the rest of its debounce), and waits for them and for queued writes to finish, the
-   * index snapshot included (start-up, tests, shutdown). Changes the folder watch has not
-   * reported yet are not known here: to wait for one edit, wait for its change event
-   * ({@link subscribe}).
+   * Waits for the watcher's first scan, applies the file changes it has reported but not
+   * yet handed over (skipping the rest of its debounce), and waits for them and for queued
+   * writes to finish, the index snapshot included (start-up, tests, shutdown). Changes the
+   * folder watch has not reported yet are not known here: to wait for one edit, wait for
+   * its change event ({@link subscribe}).
    */
   settle(options?: SettleOptions): Promise<void>;
   /**
@@ -139,7 +153,7 @@ export interface SkillStore {
    * are read again at once. Resolves to the number of catalog changes; 0 without a remote.
    */
   pull(): Promise<number>;
-  /** Stops watching, saves the index, releases files. */
+  /** Stops watching, saves the index snapshot, releases files. */
   close(): Promise<void>;
 }
 
@@ -161,26 +175,12 @@ function searchOptions(query: unknown, request: SkillSearchRequest): { limit: nu
  * Opens the skills folder without waiting for it to load: the store answers at once and
  * its `ready()` resolves when the library is loaded (see {@link whileLoading}). With
  * `startAfter`, the load begins once that promise resolves (a rejection fails the store
- * with its reason, which is how a store never started is closed).
+ * with its reason, which is how a store never started is closed): `org serve` starts it
+ * once it listens, so that reading a large library never delays the listen.
  */
 export function openSkillStore(input: SkillStoreOptions, startAfter?: Promise<unknown>): SkillStore {
-  // A load that fails or never starts leaves no watch or worker of the prefetch behind.
-  const dropPrefetch = (reason: unknown): never => {
-    input.prefetch?.close();
-    throw reason;
-  };
-  const load = async () => {
-    const store = await createSkillStore(input).catch(dropPrefetch);
-    // Ready includes the file changes reported during the load, not the refreshed index
-    // snapshot: that save is an accelerator of the next start, made after the store's
-    // persist delay (off the path to the first search). A kill that catches it leaves only
-    // a temp file, which the next start removes before reading the snapshot.
-    await store.settle({ snapshot: false });
-    return store;
-  };
-  // Held until `startAfter` (the server listening): loading a large library reads and
-  // stats every file, and on one thread that work would otherwise delay the listen.
-  return whileLoading(startAfter ? startAfter.then(load, dropPrefetch) : load());
+  const load = () => createSkillStore(input);
+  return whileLoading(startAfter ? startAfter.then(load) : load());
 }
 
 /** Loads the skills folder and returns a ready store (watching when `watch` is set). */
@@ -202,49 +202,7 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
     clock: options.clock,
     onError: (error) => options.log('warn', 'recording a chat search failed', errorFields(error)),
   });
-  // The watcher starts before the load (its initial scan of a large folder takes as long
-  // as the load itself); bursts it reports meanwhile wait and are applied once loaded.
-  const ready: { ctx?: StoreContext } = {};
-  const early: string[][] = [];
-  let batches = Promise.resolve();
-  const onBatch = (names: string[]): void => {
-    const ctx = ready.ctx;
-    if (!ctx) {
-      early.push(names);
-      return;
-    }
-    batches = batches
-      .then(() => applyFileChanges(ctx, names))
-      .then(
-        () => undefined,
-        (error: unknown) => options.log('error', 'applying skill file changes failed', { files: names.length, ...errorFields(error) }),
-      );
-  };
-  // The watcher is loaded only by a store that watches (and only when it starts: not
-  // before the server listens).
-  const watching: Promise<SkillWatcher | undefined> = options.watch
-    ? import('./watcher.js').then(({ watchSkills }) =>
-        watchSkills({
-          root: options.root,
-          debounceMs: options.debounceMs,
-          onBatch,
-          onError: (error) => options.log('error', 'skill watcher error', errorFields(error)),
-        }),
-      ).catch((error: unknown) => {
-        // The library still loads and serves; only edits made outside org go unseen.
-        options.log('warn', 'the skills folder cannot be watched: files changed outside org are picked up at the next start', errorFields(error));
-        return undefined;
-      })
-    : Promise.resolve(undefined);
-  // Taken once the watcher is in place: from then on a change is the watcher's to report.
-  const { prefetch } = options;
-  const usePrefetch = prefetch !== undefined && prefetch.root === options.root && !options.remote;
-  if (prefetch && !usePrefetch) prefetch.close();
-  const prefetched = usePrefetch ? watching.then(() => prefetch.take()) : undefined;
-  const [{ catalog, report }, watcher] = await Promise.all([
-    loadCatalog(options, { tuning: options.tuning, ...(synonyms ? { synonyms } : {}) }, prefetched),
-    watching,
-  ]);
+  const { catalog, report } = await loadCatalog(options, { tuning: options.tuning, ...(synonyms ? { synonyms } : {}) });
   options.log('info', 'skills loaded', { ...report, removedTemps: report.removedTemps.length, skills: catalog.count });
   if (report.removedTemps.length > 0) {
     // Each one is a write a crash cut short (see `sweepTemps`).
@@ -259,7 +217,7 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
 
   const events = new SkillEvents();
   if (options.onChange) events.subscribe(options.onChange);
-  const saver = createIndexSaver(options, catalog);
+  const saver = createSnapshotSaver(options, catalog);
   const ctx: StoreContext = {
     options,
     catalog,
@@ -267,18 +225,51 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
     mutex: new KeyedMutex(),
     commits: createCommitQueue({ root: options.root, log: options.log }),
     changed(event) {
-      // Recent changes sit in the index's delta; fold them in once they add up.
-      catalog.index.compact();
       saver.schedule();
       events.emit(event, (error) => options.log('error', 'skill change listener failed', errorFields(error)));
     },
   };
-  // After the persist delay: the save (encoding the index, then an atomic write) should not
+  // After the persist delay: the save (MiniSearch's JSON, then an atomic write) should not
   // hold up the first searches of a store that has just loaded.
   if (report.read > 0 || report.removed > 0 || report.snapshot !== 'used') saver.schedule();
 
-  ready.ctx = ctx;
-  for (const names of early.splice(0)) onBatch(names);
+  // The watcher starts once the library is loaded (chokidar's first scan stats every
+  // file and watches each): that scan reports every file with its signature, so a file
+  // changed while the library loaded is read again, and the others cost no read.
+  let batches = Promise.resolve();
+  const onBatch = (changes: WatchedChange[]): void => {
+    batches = batches
+      .then(() => applyFileChanges(ctx, changes))
+      .then(
+        () => undefined,
+        (error: unknown) => options.log('error', 'applying skill file changes failed', { files: changes.length, ...errorFields(error) }),
+      );
+  };
+  let watcher: SkillWatcher | undefined;
+  if (options.watch) {
+    try {
+      const { watchSkills } = await import('./watch.js');
+      watcher = watchSkills({
+        root: options.root,
+        accepts: watchedPath,
+        debounceMs: options.debounceMs,
+        onBatch,
+        onError: (error) => {
+          // Out of watches or not allowed to watch: the library still serves; only edits made outside org go unseen.
+          if (WATCH_REFUSED.has((error as NodeJS.ErrnoException).code ?? '')) options.log('warn', UNWATCHED, errorFields(error));
+          else options.log('error', 'skill watcher error', errorFields(error));
+        },
+      });
+    } catch (error) {
+      options.log('warn', UNWATCHED, errorFields(error));
+    }
+  }
+
+  /** Whether a structure sees a skill: its own, and the instance skills it has not replaced (see `visibility.ts`). */
+  const visibleTo = (structureId: string | undefined): ((entry: SkillListEntry) => boolean) => {
+    const hidden = catalog.hiddenFor(structureId);
+    return (entry) => isVisible(entry, structureId, hidden);
+  };
 
   /** A skill as `structureId` reaches it by slug: its own, else the instance skill. */
   const resolveSkill = async (slug: string, structureId: string | undefined): Promise<Skill | undefined> => {
@@ -296,7 +287,7 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
     loadReport: report,
     ready: () => Promise.resolve(),
     isReady: () => true,
-    list: (filter = {}) => filterEntries(Array.from(catalog.records.values(), (r) => r.entry), filter, catalog.hiddenFor(filter.structureId)),
+    list: (filter) => catalog.list(filter),
     get: (slug, structureId) => resolveSkill(slug, structureId),
     structuresWith(slug) {
       if (!isValidSlug(slug)) return [];
@@ -336,7 +327,7 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
         .sort((a, b) => (a.file < b.file ? -1 : 1)),
     uncommittedFiles: () => ctx.commits.pendingFiles(),
     search(query, request = {}) {
-      const options = { ...searchOptions(query, request), hidden: catalog.hiddenFor(request.structureId) };
+      const options = { ...searchOptions(query, request), visible: visibleTo(request.structureId) };
       if (!request.record) return catalog.index.search(query, options);
       const found = catalog.index.lookup(query, options);
       const outcome = found.matches.length === 0 ? 'none' : (found.support ?? 0) < weakSupport ? 'weak' : 'matched';
@@ -344,17 +335,18 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
       return found.matches;
     },
     explain(query, request = {}) {
-      return catalog.index.explain(query, { ...searchOptions(query, request), hidden: catalog.hiddenFor(request.structureId), ...(request.slugs ? { slugs: request.slugs } : {}) });
+      return catalog.index.explain(query, { ...searchOptions(query, request), visible: visibleTo(request.structureId), ...(request.slugs ? { slugs: request.slugs } : {}) });
     },
     // A gap a skill now covers is no gap: each group's latest message is searched again.
     gaps: async (query) =>
       (await searchLog.gaps(query)).filter((gap) => {
-        const found = catalog.index.lookup(gap.example, searchOptions(gap.example, query?.structureId ? { structureId: query.structureId } : {}));
+        const found = catalog.index.lookup(gap.example, { ...searchOptions(gap.example, query?.structureId ? { structureId: query.structureId } : {}), visible: visibleTo(query?.structureId) });
         return found.matches.length === 0 || (found.support ?? 0) < weakSupport;
       }),
     count: () => catalog.count,
     subscribe: (listener) => events.subscribe(listener),
     async settle(settleOptions = {}) {
+      await watcher?.ready;
       watcher?.flush();
       await batches;
       await ctx.mutex.idle();

@@ -1,133 +1,83 @@
 /**
- * What the search index holds of a skill: its text fields, the two facts search filters
- * on (status and structure scope), its triggers as written (named in reasons), and for a
- * deprecated skill the slugs its text points to (where its successor is found).
+ * What the index holds of a skill: the text MiniSearch indexes (name, tags with the
+ * category, triggers, summary, body) and what it stores beside it, which is all that
+ * listing and ranking read (the list entry, the triggers as written, and for a deprecated
+ * skill the hints naming its successor). The stored part is what a warm start restores
+ * from the snapshot, so nothing is read from a file whose signature did not change.
  */
-import { keyOf } from '../skill-key.js';
-import type { Skill, SkillStatus } from '../types.js';
-import { analyse } from './analyzer.js';
-import { SEARCH_FIELDS, type SearchField } from './tuning.js';
+import { toListEntry } from '../entry.js';
+import { isValidSlug } from '../slug.js';
+import type { Skill, SkillListEntry } from '../types.js';
+import type { SearchField } from './tuning.js';
 
-/** One indexed skill. */
-export interface SearchDocument {
-  /** The skill's id in the index: its key, `<slug>` or `<structure_id>/<slug>` (see `skill-key.ts`). */
-  key: string;
-  slug: string;
-  name: string;
-  tags: string[];
-  /** Example requests a person would type when they need the skill (front matter `triggers`). */
-  triggers: string[];
-  summary: string;
-  category: string;
-  /** Step titles in order. */
-  steps: string[];
-  /** The body before its first `##` section (what the skill is for, when to use it). */
-  intro: string;
-  /** The body from its first `##` section on. */
-  body: string;
-  status: SkillStatus;
-  structure_id?: string;
+/** What the index stores of a skill (MiniSearch's stored field `skill`). */
+export interface StoredSkill {
+  entry: SkillListEntry;
+  /** Example requests (front matter `triggers`), when it has any. */
+  triggers?: string[];
   /**
-   * For a deprecated skill: slugs that may name its successor, most explicit first
-   * (`superseded_by` of the front matter, then slugs mentioned in its summary and body).
+   * For a deprecated skill: what may name its successor, most explicit first: slugs
+   * (`superseded_by`, then slugs in its summary and body) and quoted names
+   * (`Use "Draft a cold outreach email sequence" instead`).
    */
   successors?: string[];
 }
 
-const SLUG_MENTION = /\b[a-z0-9]+(?:-[a-z0-9]+)+\b/g;
-
-/** The search document of a skill. */
-export function toSearchDocument(skill: Skill): SearchDocument {
-  const fm = skill.frontmatter;
-  const { intro, body } = splitIntro(skill.body);
-  const doc: SearchDocument = {
-    key: keyOf(skill.slug, fm.structure_id),
-    slug: skill.slug,
-    name: fm.name,
-    tags: fm.tags,
-    triggers: Array.isArray(fm.triggers) ? fm.triggers.filter((t): t is string => typeof t === 'string') : [],
-    summary: fm.summary,
-    category: fm.category,
-    steps: skill.steps.map((step) => step.title),
-    intro,
-    body,
-    status: fm.status,
-  };
-  if (fm.structure_id !== undefined) doc.structure_id = fm.structure_id;
-  if (fm.status === 'deprecated') doc.successors = successorHints(skill);
-  return doc;
+/** One skill as given to MiniSearch. */
+export interface SearchDocument {
+  /** Its id in the index: `<slug>` for an instance skill, `<structure_id>/<slug>` for a structure's. */
+  id: string;
+  skill: StoredSkill;
+  body: string;
 }
 
-/** Slugs a deprecated skill points to: `superseded_by` first, then mentions in summary and body. */
-function successorHints(skill: Skill): string[] {
+/** The id of a skill in the index: its slug, under its structure when it has one. */
+export function documentId(slug: string, structureId?: string): string {
+  return structureId === undefined ? slug : `${structureId}/${slug}`;
+}
+
+/** The search document of a parsed skill, under `id` (default: its id by slug and structure). */
+export function toSearchDocument(skill: Skill, id = documentId(skill.slug, skill.frontmatter.structure_id)): SearchDocument {
+  const fm = skill.frontmatter;
+  const stored: StoredSkill = { entry: toListEntry(skill) };
+  const triggers = Array.isArray(fm.triggers) ? fm.triggers.filter((t): t is string => typeof t === 'string') : [];
+  if (triggers.length > 0) stored.triggers = triggers;
+  if (fm.status === 'deprecated') stored.successors = successorHints(skill);
+  return { id, skill: stored, body: skill.body };
+}
+
+/** The text of one indexed field (MiniSearch's `extractField`). */
+export function fieldText(doc: SearchDocument, field: string): string | undefined {
+  const entry = doc.skill.entry;
+  switch (field as SearchField | 'id' | 'skill') {
+    case 'name':
+      return entry.name;
+    case 'tags':
+      return `${entry.tags.join(' ')} ${entry.category}`;
+    case 'triggers':
+      return doc.skill.triggers?.join('\n');
+    case 'summary':
+      return entry.summary;
+    case 'body':
+      return doc.body;
+    default:
+      return undefined;
+  }
+}
+
+/** Most successor hints kept of one skill. */
+const MAX_HINTS = 8;
+const SLUG_MENTION = /\b[a-z0-9]+(?:-[a-z0-9]+)+\b/g;
+/** A name quoted in straight, curly or backtick quotes, 3 to 120 characters. */
+const QUOTED = /["“`]([^"“”`\n]{3,120})["”`]/g;
+
+/** What a deprecated skill says its successor is: `superseded_by`, then slugs, then quoted names. */
+export function successorHints(skill: Skill): string[] {
   const hints: string[] = [];
   const explicit = skill.frontmatter.superseded_by;
   if (typeof explicit === 'string') hints.push(explicit.trim());
-  for (const text of [skill.frontmatter.summary, skill.body]) {
-    for (const match of text.matchAll(SLUG_MENTION)) if (match[0] !== skill.slug) hints.push(match[0]);
-  }
-  return [...new Set(hints)].slice(0, 8);
-}
-
-/** The text of one field of a search document. */
-export function fieldText(doc: SearchDocument, field: SearchField): string {
-  switch (field) {
-    case 'tags':
-      return doc.tags.join(' ');
-    case 'triggers':
-      return doc.triggers.join('\n');
-    case 'steps':
-      return doc.steps.join('\n');
-    default:
-      return doc[field];
-  }
-}
-
-/** Splits a body at its first level-1 or level-2 ATX heading after the opening title. */
-export function splitIntro(body: string): { intro: string; body: string } {
-  const match = /^#{1,2}[ \t]/m.exec(body.replace(/^\s*# [^\n]*\n/, (title) => ' '.repeat(title.length)));
-  if (!match) return { intro: body, body: '' };
-  return { intro: body.slice(0, match.index), body: body.slice(match.index) };
-}
-
-/** What the document table keeps of a search document (its text goes to the postings only). */
-export type DocumentFacts = Pick<SearchDocument, 'key' | 'name' | 'tags' | 'triggers' | 'status' | 'structure_id' | 'successors'>;
-
-/** A document's text analysed for the postings: per field, stem → frequency; the words seen; field lengths. */
-export interface AnalysedDocument {
-  /** One map per field of `SEARCH_FIELDS`, in order. */
-  fields: Map<string, number>[];
-  /** Word as written → its stem. */
-  words: Map<string, string>;
-  /** Content words per field. */
-  lengths: number[];
-}
-
-/**
- * Analyses a document's fields (the costly part of indexing, and free of index state, so
- * it can run anywhere: the loader does it in worker threads for a large library).
- */
-export function analyseDocument(doc: SearchDocument): AnalysedDocument {
-  const fields: Map<string, number>[] = [];
-  const words = new Map<string, string>();
-  const lengths: number[] = [];
-  for (const field of SEARCH_FIELDS) {
-    const counts = new Map<string, number>();
-    const analysed = analyse(fieldText(doc, field));
-    for (const { word, stem } of analysed) {
-      counts.set(stem, (counts.get(stem) ?? 0) + 1);
-      words.set(word, stem);
-    }
-    fields.push(counts);
-    lengths.push(analysed.length);
-  }
-  return { fields, words, lengths };
-}
-
-/** The facts of a document the document table keeps (what is sent back from a worker). */
-export function documentFacts(doc: SearchDocument): DocumentFacts {
-  const facts: DocumentFacts = { key: doc.key, name: doc.name, tags: doc.tags, triggers: doc.triggers, status: doc.status };
-  if (doc.structure_id !== undefined) facts.structure_id = doc.structure_id;
-  if (doc.successors !== undefined) facts.successors = doc.successors;
-  return facts;
+  const texts = [skill.frontmatter.summary, skill.body];
+  for (const text of texts) for (const match of text.matchAll(SLUG_MENTION)) if (match[0] !== skill.slug && isValidSlug(match[0])) hints.push(match[0]);
+  for (const text of texts) for (const match of text.matchAll(QUOTED)) hints.push((match[1] as string).trim());
+  return [...new Set(hints)].filter((hint) => hint.length > 0).slice(0, MAX_HINTS);
 }

@@ -1,33 +1,39 @@
 /**
  * The explanation of a search (`explain: true`): how the query was read, and for every
  * candidate considered (the best ones under the floor and skills asked about by slug
- * included) the query words it matched per field, the parts of its score, and one
- * sentence saying why it was kept or cut. What the web search tester and
+ * included) the query words it matched per field (MiniSearch's `match`), the parts of its
+ * score, and one sentence saying why it was kept or cut. What the web search tester and
  * `org skills search --why` show.
  */
-import type { Hidden } from '../visibility.js';
-import { STATUS, type DocTable } from './docs.js';
-import type { QueryPlan } from './query.js';
-import { rankCandidates, wordMatches, type RankedCandidate } from './rank.js';
-import { reasonOf } from './reason.js';
-import type { ScoreResult, ScoreSource } from './scorer.js';
 import type { ExplainedCandidate, ExplainedWord, SearchExplanation } from '../../schemas/skills.js';
+import type { StoredSkill } from './document.js';
+import type { QueryPlan } from './plan.js';
+import type { RankedCandidate } from './ranking.js';
+import { reasonOf, type SurfaceOf } from './reason.js';
 import type { SearchField, SearchTuning } from './tuning.js';
 
 export type { ExplainedCandidate, ExplainedWord, SearchExplanation };
 
+/** A skill asked about by slug ("why didn't this skill match?"), as the index found it. */
+export interface WatchedSkill {
+  slug: string;
+  /** Its id and stored record; undefined when no skill visible to the asker has the slug. */
+  id?: string;
+  skill?: StoredSkill;
+  /** Why it cannot match whatever the query (a draft, another structure's, shadowed), if so. */
+  excluded?: string;
+  /** Its figures when the query reached it, ranked like any candidate. */
+  figures?: RankedCandidate;
+}
+
 /** Inputs of {@link explainSearch}. */
 export interface ExplainInput {
-  query: string;
   plan: QueryPlan;
-  scored: ScoreResult;
   ranked: RankedCandidate[];
-  source: ScoreSource;
   tuning: SearchTuning;
   limit: number;
-  slugs: string[];
-  structureId: string | undefined;
-  hidden: Hidden | undefined;
+  watched: WatchedSkill[];
+  surfaceOf: SurfaceOf;
 }
 
 /** Candidates listed beyond the matches (best first). */
@@ -36,66 +42,55 @@ const round = (value: number): number => Math.round(value * 1000) / 1000;
 
 /** Builds the explanation. */
 export function explainSearch(input: ExplainInput): SearchExplanation {
-  const { plan, ranked, source, tuning, limit } = input;
-  const docs = source.docs;
-  const slugOf = (doc: number) => docs.slugAt(doc);
+  const { plan, ranked, tuning, limit } = input;
+  const wanted = new Set(input.watched.map((w) => w.id).filter((id): id is string => id !== undefined));
   const candidates: ExplainedCandidate[] = [];
+  const listed = new Set<string>();
   let rank = 0;
-  const listed = new Set<number>();
   for (const candidate of ranked) {
     const kept = candidate.kept && rank < limit;
     if (kept) rank++;
-    const wanted = input.slugs.includes(slugOf(candidate.doc)) || input.slugs.includes(slugOf(candidate.matchedDoc));
-    if (!kept && candidates.length >= limit + LISTED && !wanted) continue;
+    const asked = wanted.has(candidate.id) || wanted.has(candidate.matchedId);
+    if (!kept && candidates.length >= limit + LISTED && !asked) continue;
     let why: string;
     if (kept) why = `kept: ranked ${rank}`;
     else if (candidate.kept) why = `cut: ranked below the ${limit} asked for`;
     else why = `cut: ${candidate.cut ?? 'below the floor'}`;
-    candidates.push(entry(candidate, kept ? rank : null, why, plan, docs, slugOf));
-    listed.add(candidate.doc);
-    listed.add(candidate.matchedDoc);
+    candidates.push(entry(candidate, kept ? rank : null, why, plan, input.surfaceOf));
+    listed.add(candidate.id);
+    listed.add(candidate.matchedId);
   }
-
-  for (const slug of input.slugs) {
-    // Resolved as the structure sees it: another structure's skill reads as no skill at all.
-    const doc = docs.resolve(slug, input.structureId, input.hidden);
-    if (doc !== undefined && listed.has(doc)) continue;
-    candidates.push(doc === undefined ? missing(slug) : unlisted(doc, input, slugOf));
+  for (const watched of input.watched) {
+    if (watched.id !== undefined && listed.has(watched.id)) continue;
+    candidates.push(unlisted(watched, plan, input.surfaceOf));
   }
-
   return {
     words: plan.concepts.map((c) => ({
       word: c.word,
       stem: c.stem,
       weight: round(c.weight),
-      matched_as: c.expansions.map((e) => ({ term: e.term, kind: e.kind, ...(e.via !== undefined ? { via: e.via } : {}) })),
+      matched_as: c.expansions.map((e) => ({ term: e.term, kind: e.kind, ...(e.kind === 'exact' ? {} : { via: e.via ?? (e.kind === 'compound' ? (e.phrase ?? e.term).replace(' ', '') : input.surfaceOf(e.term)) }) })),
     })),
     floor: { min_evidence: tuning.minEvidence, support_slope: tuning.supportSlope, relative_cut: tuning.relativeCut },
     candidates,
   };
 }
 
-function entry(
-  candidate: RankedCandidate,
-  rank: number | null,
-  why: string,
-  plan: QueryPlan,
-  docs: DocTable,
-  slugOf: (doc: number) => string,
-): ExplainedCandidate {
+function entry(candidate: RankedCandidate, rank: number | null, why: string, plan: QueryPlan, surfaceOf: SurfaceOf): ExplainedCandidate {
   const fields: Partial<Record<SearchField, string[]>> = {};
   for (const match of candidate.words) {
     const word = plan.concepts[match.concept]?.word ?? match.term;
     for (const field of match.fields) (fields[field] ??= []).push(word);
   }
+  const entry = candidate.skill.entry;
   return {
-    slug: slugOf(candidate.doc),
-    name: docs.names[candidate.doc] ?? '',
-    status: docs.statusOf(candidate.doc),
+    slug: entry.slug,
+    name: entry.name,
+    status: entry.status,
     kept: rank !== null,
     ...(rank !== null ? { rank } : {}),
     score: round(candidate.final),
-    reason: reasonOf(candidate, plan, { slugOf, nameOf: (doc) => docs.names[doc] ?? '' }),
+    reason: reasonOf(candidate, plan, surfaceOf),
     why,
     fields,
     parts: {
@@ -109,31 +104,25 @@ function entry(
       support: round(candidate.support),
     },
     ...(candidate.contrast !== undefined ? { contrast: candidate.contrast } : {}),
-    ...(candidate.matchedDoc !== candidate.doc ? { replaces: slugOf(candidate.matchedDoc) } : {}),
+    ...(candidate.matchedId !== candidate.id ? { replaces: candidate.matchedSkill.entry.slug } : {}),
   };
 }
 
 const EMPTY_PARTS: ExplainedCandidate['parts'] = { bm25: 0, coverage: 0, bonus: 0, trigger_share: 0, name_share: 0, surface_share: 0, evidence: 0, support: 0 };
 
-function missing(slug: string): ExplainedCandidate {
-  return { slug, name: '', status: 'unknown', kept: false, score: 0, reason: 'matched nothing', why: 'cut: no skill has this slug', fields: {}, parts: EMPTY_PARTS };
-}
-
 /** A skill asked about that did not make the candidate list: say why. */
-function unlisted(doc: number, input: ExplainInput, slugOf: (doc: number) => string): ExplainedCandidate {
-  const { source, plan, tuning } = input;
-  const docs = source.docs;
-  const figures = input.scored.watched.get(doc);
-  const status = docs.status[doc];
+function unlisted(watched: WatchedSkill, plan: QueryPlan, surfaceOf: SurfaceOf): ExplainedCandidate {
+  const { skill, figures } = watched;
+  if (!skill) {
+    return { slug: watched.slug, name: '', status: 'unknown', kept: false, score: 0, reason: 'matched nothing', why: 'cut: no skill has this slug', fields: {}, parts: EMPTY_PARTS };
+  }
   let why: string;
-  if (status === STATUS.draft) why = 'cut: it is a draft, and drafts never match on their own (name it with /slug)';
+  if (watched.excluded) why = `cut: ${watched.excluded}`;
   else if (!figures) why = 'cut: none of the query’s words occur in it';
+  else if (skill.entry.status === 'deprecated') why = 'cut: it is deprecated and names no live successor';
   else why = 'cut: other skills scored higher';
   if (!figures) {
-    return { slug: slugOf(doc), name: docs.names[doc] ?? '', status: docs.statusOf(doc), kept: false, score: 0, reason: 'matched nothing', why, fields: {}, parts: EMPTY_PARTS };
+    return { slug: skill.entry.slug, name: skill.entry.name, status: skill.entry.status, kept: false, score: 0, reason: 'matched nothing', why, fields: {}, parts: EMPTY_PARTS };
   }
-  if (status === STATUS.deprecated) why = 'cut: it is deprecated and names no live successor';
-  const [described] = rankCandidates(source, plan, [figures], tuning, input.structureId, input.hidden);
-  const candidate: RankedCandidate = described ?? { ...figures, matchedDoc: doc, final: figures.score, words: wordMatches(source, plan, doc), evidence: 0, support: 0, nameShare: 0, surfaceShare: 0, bonus: 0, contrast: undefined, kept: false };
-  return entry({ ...candidate, doc, matchedDoc: doc }, null, why, plan, docs, slugOf);
+  return entry({ ...figures, matchedId: figures.id, matchedSkill: figures.skill }, null, why, plan, surfaceOf);
 }

@@ -13,7 +13,7 @@ import { constants } from 'node:fs';
 import { join } from 'node:path';
 import { appendJsonl, lstatOrUndefined, openNoFollow, readFileSafe, readJsonl, writeAtomic } from '../../storage/index.js';
 import type { SkillGap } from '../../schemas/skills.js';
-import { queryWords } from './analyzer.js';
+import { queryWords } from './analysis.js';
 
 /** How a recorded search ended. */
 export type SearchOutcome = 'matched' | 'weak' | 'none';

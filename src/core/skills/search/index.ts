@@ -1,16 +1,16 @@
 /**
- * Skill search: text analysis (stems, stop words, irregular verbs), the index (stems-only
- * postings in typed arrays, a lexicon for prefix and typo matching), BM25F ranking with
- * triggers, successors of deprecated skills and a no-match decision, explanations, the
- * binary snapshot, and WordNet synonyms for words that match nothing.
+ * Skill search: one MiniSearch over the library (`skill-index.ts`) with org's analysis as
+ * its tokenizer and term processor (`analysis.ts`), queries read into weighted terms
+ * (`plan.ts`: stems, variants, compounds, prefixes, typos, WordNet synonyms), and what
+ * MiniSearch finds ranked and decided on (`ranking.ts`: coverage, triggers and names,
+ * successors of deprecated skills, the no-match decision), with reasons and explanations.
  */
-export * from './analyzer.js';
-export * from './document.js';
-export * from './engine.js';
-export * from './explain.js';
-export * from './snapshot.js';
-export * from './stopwords.js';
-export * from './tuning.js';
-export * from './wordnet.js';
-export { idf, termWeight, type Concept, type Expansion, type MatchKind, type QueryPlan } from './query.js';
-export { boundedEditDistance } from './edit-distance.js';
+export { createAnalyzer, lightStem, queryWords, splitWords, stemOf, tokenize, type Analyzer, type QueryWord } from './analysis.js';
+export { documentId, successorHints, toSearchDocument, type SearchDocument, type StoredSkill } from './document.js';
+export { explainSearch, type ExplainedCandidate, type ExplainedWord, type SearchExplanation } from './explain.js';
+export { idf, planQuery, termWeight, type Concept, type Expansion, type MatchKind, type QueryPlan } from './plan.js';
+export { createScopedIndex, loadScopedIndex, type ScopedSkillIndex } from './scoped-index.js';
+export { createSkillIndex, loadSkillIndex, type SearchLookup, type SkillExplainOptions, type SkillIndex, type SkillIndexOptions, type SkillSearchOptions } from './skill-index.js';
+export { DEFAULT_TUNING, resolveTuning, SEARCH_FIELDS, type SearchField, type SearchTuning } from './tuning.js';
+export { isStopWord } from './word-lists.js';
+export { createWordNet, openSenseIndex, wordnetDictDir, type Synonym, type SynonymSource, type WordNet, type WordNetOptions } from './wordnet.js';

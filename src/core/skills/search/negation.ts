@@ -6,10 +6,10 @@
  * name holds it. Only the word right after the negation counts (auxiliaries skipped:
  * "never **done** a structured interview" negates nothing a skill is named for).
  */
-import { stemOf, tokenize } from './analyzer.js';
+import { splitWords, stemOf } from './analysis.js';
 
 /**
- * Negating tokens as `tokenize` yields them: contractions lose their apostrophe
+ * Negating tokens as `splitWords` yields them: contractions lose their apostrophe
  * suffix ("didn't" → "didn", "won't" → "won", "can't" → "can" is ambiguous and left out).
  */
 const NEGATORS: ReadonlySet<string> = new Set([
@@ -24,7 +24,7 @@ const SKIPPED: ReadonlySet<string> = new Set([
 
 /** The stems of the content words `query` negates, in order. */
 export function negatedStems(query: string): string[] {
-  const tokens = tokenize(query);
+  const tokens = splitWords(query);
   const out: string[] = [];
   for (let i = 0; i < tokens.length; i++) {
     if (!NEGATORS.has(tokens[i] as string)) continue;

@@ -1,141 +1,142 @@
 /**
  * The knobs of skill search, with their defaults in one place. The defaults were
- * calibrated on the `dev` split of `test/fixtures/search-eval/` only (`npm run
- * eval:search` reports both splits; the `test` split is never tuned on). Change them
- * only with the evaluation running.
+ * calibrated on the `dev` splits only: the library's own evaluation set
+ * (`test/fixtures/search-eval/`) and the external one derived from a public benchmark
+ * (`npm run eval:search` reports every split; the `test` splits are never tuned on).
+ * Change them only with the evaluation running.
  */
 
-/**
- * The indexed fields of a skill, in index order (a field is stored as its position):
- * `triggers` are the example requests of the front matter, `intro` the body before its
- * first section heading, `steps` the step titles, `body` the rest of the body.
- */
-export const SEARCH_FIELDS = ['name', 'tags', 'triggers', 'summary', 'category', 'intro', 'steps', 'body'] as const;
+/** The indexed fields of a skill: its name, tags (and category), triggers (example requests), summary and body. */
+export const SEARCH_FIELDS = ['name', 'tags', 'triggers', 'summary', 'body'] as const;
 /** One indexed field. */
 export type SearchField = (typeof SEARCH_FIELDS)[number];
-/** Position of each field in {@link SEARCH_FIELDS}. */
-export const FIELD_INDEX: Readonly<Record<SearchField, number>> = Object.fromEntries(
-  SEARCH_FIELDS.map((field, i) => [field, i]),
-) as Record<SearchField, number>;
 
-/** Ranking parameters of {@link createSkillSearchIndex}. */
+/** Ranking parameters of a skill index. */
 export interface SearchTuning {
-  /** Weight of a term occurrence per field (BM25F: weighted term frequencies are summed before saturation). */
+  /** MiniSearch field boosts. */
   boosts: Record<SearchField, number>;
-  /** BM25 term-frequency saturation. */
-  k1: number;
-  /** BM25 length normalisation per field (0: none, 1: full). */
-  b: Record<SearchField, number>;
+  /** MiniSearch's BM25+ parameters: term-frequency saturation, length normalisation, lower bound of one occurrence. */
+  bm25: { k: number; b: number; d: number };
   /** Weight of a word derived from the same root as the query word ("receivable" for "received"). */
   variantWeight: number;
-  /** Weight of a query word matched as the prefix of a longer indexed word ("dedup" → "deduplication"). */
+  /** Weight of a longer term a query word is the start of ("dedup" → deduplication). */
   prefixWeight: number;
-  /**
-   * Which query words are also matched as prefixes: `unknown` (only words the library
-   * does not have as such), `last` (those and the last word, which may be unfinished), `always`.
-   */
-  prefixMode: 'unknown' | 'last' | 'always';
-  /** Shortest query word that is also matched as a prefix. */
+  /** Also read the last query word as the start of longer words when the library has it (it may be unfinished). */
+  prefixLastWord: boolean;
+  /** Shortest stem also read as a prefix. */
   prefixMinLength: number;
-  /** Most indexed words one query word expands to as a prefix (the most frequent first). */
+  /** Most terms a word expands to as a prefix or a variant (the most frequent first). */
   prefixExpansions: number;
-  /** Weight of a misspelt query word matched to an indexed word one or two edits away. */
+  /** Weight of a misspelt word read as a term one edit away (halved at two edits). */
   fuzzyWeight: number;
-  /** Weight of a correction of a word the dictionary knows (a real word the library lacks is seldom a typo). */
+  /** Weight of a dictionary word the library lacks read as a typo, unless the skill matches another query word too. */
   fuzzyWordWeight: number;
-  /** Shortest unknown query word that is corrected (3 catches "dwn" → "down"). */
+  /** Shortest unknown word read as a typo (3 catches "dwn" → down). */
   fuzzyMinLength: number;
-  /** Query words of at least this length may be two edits away; shorter ones one edit. */
+  /** Words of at least this length may be two edits away; shorter ones one edit. */
   fuzzyTwoEditsLength: number;
   /** Weight of a WordNet synonym, times the share of the word's uses that carry the synonym's sense. */
   synonymWeight: number;
-  /** Synonyms of every query word (`always`), or only of words the library does not have (`unknown`). */
+  /** Synonyms of every query word (`always`), or only of words the library lacks, as such or as variants (`unknown`). */
   synonymMode: 'always' | 'unknown';
-  /** Senses used less often than this share of a word's uses give no synonyms ("fire" → "dismiss"). */
+  /** Senses used less often than this share of a word's uses give no synonyms ("fire" → dismiss). */
   minSenseShare: number;
-  /** Synonyms tried per unmatched query word. */
+  /** Synonyms tried per query word. */
   synonymsPerWord: number;
-  /** Score multiplier is coverage^coveragePower (coverage: IDF-weighted share of the query's words a skill matches). */
+  /** Score multiplier is coverage^coveragePower (coverage: IDF-weighted share of the query's known words a skill matches). */
   coveragePower: number;
+  /** Score multiplier is also (number of query words matched)^matchedWordsPower (MiniSearch's own multiplier, at 1, counts matched terms). */
+  matchedWordsPower: number;
   /** Bonus (× the best score) when the query contains one of a skill's triggers (its content words, in any order). */
   triggerBonus: number;
   /** Bonus (× the best score) when the query contains every content word of the skill's name. */
   nameBonus: number;
+  /** Bonus (× the best score) by the share of the summary's content words the query holds (IDF-weighted, squared). */
+  summaryBonus: number;
   /** Bonus (× the best score) when the query has the name's first word, its action ("pay" vs "chase" invoices). */
   actionBonus: number;
   /** Bonus (× the best score) for the query's words found as written in the name, tags or triggers. */
   surfaceBonus: number;
-  /**
-   * Score multiplier of a skill whose name holds the opposite of a query word and not the
-   * word itself ("hire" → "Terminate (fire) an employee", "open" → "Close a bank account").
-   */
+  /** Score multiplier of a skill whose name holds a word the query negates ("did not renew" → "Renew a contract"). */
   contrastPenalty: number;
-  /** Candidates re-scored with the trigger and name features (the rest keep their BM25 rank). */
+  /** Score multiplier of a skill whose name holds the opposite of a query word ("hire" → "Fire an employee"). */
+  oppositePenalty: number;
+  /** Candidates re-scored with the trigger and name features (the rest keep MiniSearch's order). */
   rerankDepth: number;
   /**
    * The no-match decision: a best match needs evidence (IDF-weighted matched words, 0–1
-   * each, see `fieldCredit`) of at least `minEvidence + supportSlope × (1 − support)`,
-   * where support is the share of the query's weight it carries. A query fully explained
-   * by a skill's name or tags needs little ("podcast"); a partial match needs more.
+   * each, see `fieldCredit` and `kindCredit`) of at least `minEvidence + supportSlope ×
+   * (1 − support)`, where support is the share of the query's weight it carries.
    */
   minEvidence: number;
   /** How much more evidence a best match needs per unit of the query it leaves unexplained. */
   supportSlope: number;
-  /** The heaviest query words coverage is measured against (long chat messages are not penalised for length). */
+  /** The evidence enough for a best match that explains the whole query in its name, tags or triggers ("hiring"). */
+  labelEvidence: number;
+  /** The heaviest query words support is measured against (long chat messages are not penalised for length). */
   coverageWords: number;
-  /** Weight in coverage of a query word that no skill contains and the dictionary does not know (a name, a typo). */
+  /** Weight of a query word no skill holds and the dictionary does not know (a name, a number, a typo). */
   unknownWeight: number;
-  /** Weight in coverage of an English word no skill contains ("passport"): what it asks for is missing. */
+  /** Weight of a name no skill holds (a word capitalised inside a sentence, or quoted: "in Santa Rosa"). */
+  unknownNameWeight: number;
+  /** Weight of an English word no skill holds ("passport"): what it asks for is missing. */
   unknownWordWeight: number;
-  /**
-   * Evidence credit of a word by the most telling field it matched in: a word in the name
-   * or a trigger says more about what a skill is for than the same word in its body.
-   */
+  /** Evidence credit of a word by the most telling field it matched in. */
   fieldCredit: Record<SearchField, number>;
+  /** Evidence credit of a word by how it matched: loose readings prove less than the word itself. */
+  kindCredit: Record<'exact' | 'compound' | 'variant' | 'prefix' | 'fuzzy' | 'synonym', number>;
   /** A chat search whose best match carries less of the query than this is logged as a weak match (gap report). */
   weakSupport: number;
   /** Matches scoring below this share of the best are dropped. */
   relativeCut: number;
   /** Word weights are computed as if the library had at least this many skills. */
   minCorpusSize: number;
+  /** Weight of a number in a query, relative to a word of the same rarity (mostly an amount, not a topic). */
+  numberWeight: number;
   /** Content words of a query considered (the rest of a very long message is ignored). */
   maxQueryWords: number;
 }
 
 /** The calibrated defaults. */
 export const DEFAULT_TUNING: SearchTuning = {
-  boosts: { name: 2, tags: 2.5, triggers: 3, summary: 2, category: 1, intro: 1, steps: 1.5, body: 0.3 },
-  k1: 2,
-  b: { name: 0.5, tags: 0.3, triggers: 0.5, summary: 0.6, category: 0, intro: 0.75, steps: 0.6, body: 0.75 },
+  boosts: { name: 1.125, tags: 1.875, triggers: 1.5, summary: 2, body: 1.33 },
+  bm25: { k: 0.6, b: 0.7, d: 0.5 },
   variantWeight: 0.6,
   prefixWeight: 0.5,
-  prefixMode: 'always',
+  prefixLastWord: true,
   prefixMinLength: 4,
   prefixExpansions: 8,
   fuzzyWeight: 0.9,
-  fuzzyWordWeight: 0.4,
+  fuzzyWordWeight: 0.3,
   fuzzyMinLength: 3,
   fuzzyTwoEditsLength: 8,
   synonymWeight: 0.6,
-  synonymMode: 'always',
+  synonymMode: 'unknown',
   minSenseShare: 0.4,
   synonymsPerWord: 3,
-  coveragePower: 1,
-  triggerBonus: 0.5,
-  nameBonus: 0.3,
-  surfaceBonus: 1.2,
-  actionBonus: 0.3,
+  coveragePower: 1.33,
+  matchedWordsPower: 0,
+  triggerBonus: 0,
+  nameBonus: 0.15,
+  summaryBonus: 0.2,
+  actionBonus: 0,
+  surfaceBonus: 0.6,
   contrastPenalty: 0.5,
+  oppositePenalty: 0.25,
   rerankDepth: 30,
-  minEvidence: 0.325,
-  supportSlope: 0.45,
-  coverageWords: 5,
-  unknownWeight: 0.3,
+  minEvidence: 0.5,
+  supportSlope: 0.1,
+  labelEvidence: 0.3,
+  coverageWords: 3,
+  unknownWeight: 0.1,
   unknownWordWeight: 0.8,
-  fieldCredit: { name: 1, tags: 1, triggers: 1, summary: 0.8, category: 0.6, intro: 0.6, steps: 0.7, body: 0.4 },
+  unknownNameWeight: 0.1,
+  fieldCredit: { name: 1, tags: 1, triggers: 1, summary: 0.8, body: 0.5 },
+  kindCredit: { exact: 1, compound: 1, variant: 0.6, prefix: 0.5, fuzzy: 0.9, synonym: 0.6 },
   weakSupport: 0.5,
   relativeCut: 0.1,
   minCorpusSize: 50,
+  numberWeight: 1,
   maxQueryWords: 32,
 };
 
@@ -145,7 +146,8 @@ export function resolveTuning(partial: Partial<SearchTuning> = {}): SearchTuning
     ...DEFAULT_TUNING,
     ...partial,
     boosts: { ...DEFAULT_TUNING.boosts, ...partial.boosts },
-    b: { ...DEFAULT_TUNING.b, ...partial.b },
+    bm25: { ...DEFAULT_TUNING.bm25, ...partial.bm25 },
     fieldCredit: { ...DEFAULT_TUNING.fieldCredit, ...partial.fieldCredit },
+    kindCredit: { ...DEFAULT_TUNING.kindCredit, ...partial.kindCredit },
   };
 }
