@@ -5,6 +5,7 @@
  * history.
  */
 import type { Turn, TurnNode } from '../runtimes/types.js';
+import { stepDelegation } from '../runtimes/local-delegation.js';
 import { headOf } from '../util/text.js';
 import type { ChatSkills, ChatStructure } from './ports.js';
 import type { StoredMessage } from './store.js';
@@ -89,6 +90,7 @@ export interface EnrichInput {
 /** Builds the enriched turn. */
 export async function enrich(input: EnrichInput): Promise<Turn> {
   const slug = explicitSlug(input.message);
+  const node = describeNode(input.structure, input.nodeId);
   let skills: Turn['skills'] = [];
   if (slug) {
     const skill = await input.skills.read(slug, input.structure.id, 1);
@@ -97,17 +99,24 @@ export async function enrich(input: EnrichInput): Promise<Turn> {
     const matches = await input.skills.search(input.message, input.structure.id, ENRICH_SKILLS);
     for (const match of matches) {
       const skill = await input.skills.read(match.slug, input.structure.id, match.score);
-      if (skill) skills.push(skill);
+      // A playbook that hands one of its steps to this very node is another node's: following it
+      // would have this node delegate to itself (a delegated task quotes its playbook's step).
+      if (skill && !handsWorkTo(skill, node.role_id)) skills.push(skill);
     }
   }
   return {
     run_id: input.runId,
     structure: { id: input.structure.id, name: input.structure.name },
-    node: describeNode(input.structure, input.nodeId),
+    node,
     message: input.message,
     attachments: input.attachments,
     skills,
     explicit_skill: slug ?? null,
     history: input.history.slice(0, ENRICH_HISTORY).map(turnMessage),
   };
+}
+
+/** True when a step of `skill` says `Delegate to <roleId>.` */
+function handsWorkTo(skill: Turn['skills'][number], roleId: string): boolean {
+  return skill.steps.some((step) => stepDelegation(step.text).roles.includes(roleId));
 }
