@@ -67,6 +67,10 @@ export interface QueryPlan {
   stems: Set<string>;
   /** Stems a skill's name may hold that go against the query: antonyms of its words, words it negates. */
   contrasts: Map<string, Contrast>;
+  /** The query's words as written, lower case, one space apart and around (to find a phrase said whole). */
+  phrase: string;
+  /** How many words the query has as written. */
+  wordCount: number;
 }
 
 /** Why a stem in a skill's name goes against the query. */
@@ -152,7 +156,7 @@ export function planQuery(query: string, source: TermSource, tuning: SearchTunin
     .map((c) => c.weight)
     .sort((a, b) => b - a)
     .slice(0, tuning.coverageWords);
-  return { concepts, totalWeight: top.reduce((sum, w) => sum + w, 0), terms, stems, contrasts: contrastsOf(query, words, source, tuning) };
+  return { concepts, totalWeight: top.reduce((sum, w) => sum + w, 0), terms, stems, contrasts: contrastsOf(query, words, source, tuning), phrase: phraseOf(query), wordCount: splitWords(query).length };
 }
 
 /** Words between quotes, or capitalised where a sentence does not start ("in Santa Rosa", "by David Guetta"). */
@@ -315,4 +319,9 @@ function withSynonyms(word: string, stem: string, out: Expansion[], source: Term
     if (++added >= tuning.synonymsPerWord) break;
   }
   return out;
+}
+
+/** `text`'s words as written, lower case, one space apart and around: ` we have a sev1 `. */
+export function phraseOf(text: string): string {
+  return ` ${splitWords(text).map((word) => word.toLowerCase()).join(' ')} `;
 }

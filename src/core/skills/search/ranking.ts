@@ -9,7 +9,7 @@
 import type { MatchInfo } from 'minisearch';
 import { splitWords, stemOf } from './analysis.js';
 import type { StoredSkill } from './document.js';
-import { termWeight, type MatchKind, type QueryPlan } from './plan.js';
+import { phraseOf, termWeight, type MatchKind, type QueryPlan } from './plan.js';
 import type { SearchField, SearchTuning } from './tuning.js';
 
 /** A skill MiniSearch found, with org's coverage. */
@@ -164,7 +164,7 @@ interface Labels {
   name: string[];
   /** The distinct stems of its summary. */
   summary: string[];
-  triggers: { text: string; stems: string[] }[];
+  triggers: { text: string; stems: string[]; phrase: string; words: number }[];
 }
 
 const labelMemo = new WeakMap<StoredSkill, Labels>();
@@ -178,7 +178,7 @@ function labelsOf(skill: StoredSkill): Labels {
       words: new Set(splitWords([skill.entry.name, ...skill.entry.tags, ...triggers].join(' '))),
       name: distinctStems(skill.entry.name),
       summary: distinctStems(skill.entry.summary),
-      triggers: triggers.map((text) => ({ text, stems: distinctStems(text) })),
+      triggers: triggers.map((text) => ({ text, stems: distinctStems(text), phrase: phraseOf(text), words: splitWords(text).length })),
     };
     labelMemo.set(skill, labels);
   }
@@ -278,9 +278,13 @@ export function describe(plan: QueryPlan, candidate: Candidate, tuning: SearchTu
   const labels = labelsOf(candidate.skill);
   const evidence = evidenceOf(words, plan, tuning);
   let trigger: RankedCandidate['trigger'];
-  for (const { text, stems } of labels.triggers) {
+  let whole = 0;
+  for (const { text, stems, phrase, words: length } of labels.triggers) {
     const share = shareInQuery(stems, plan, weightOf);
     if (!trigger || share > trigger.share) trigger = { text, share };
+    // A trigger of two words or more that the query says whole, word for word, and that is a good part of
+    // what it says: the author's own "use when" (a long message that quotes it in passing is not that request).
+    if (length >= 2 && length >= tuning.wholeTriggerShare * plan.wordCount && plan.phrase.includes(phrase)) whole = 1;
   }
   const nameShare = shareInQuery(labels.name, plan, weightOf);
   const summaryShare = tuning.summaryBonus > 0 ? shareInQuery(labels.summary, plan, weightOf) : 0;
@@ -303,7 +307,8 @@ export function describe(plan: QueryPlan, candidate: Candidate, tuning: SearchTu
       tuning.nameBonus * nameShare * nameShare +
       tuning.summaryBonus * summaryShare * summaryShare +
       tuning.surfaceBonus * surfaceShare * surfaceShare +
-      tuning.actionBonus * action);
+      tuning.actionBonus * action +
+      tuning.wholeTriggerBonus * whole);
   return {
     ...candidate,
     matchedId: candidate.id,

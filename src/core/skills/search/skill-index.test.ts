@@ -105,6 +105,15 @@ describe('the skill index (MiniSearch)', () => {
     expect(sample().search('help, the site is down!')[0]).toMatchObject({ slug: 'incident', reason: 'matched trigger "the site is down"' });
   });
 
+  it('ranks first a skill one of whose triggers the query holds whole, word for word, over one its other words favour', () => {
+    const index = createSkillIndex({ synonyms: dictionary });
+    index.set(toSearchDocument(skill('triage', { name: 'Triage a production incident', tags: ['incident', 'outage', 'api', 'sev'], summary: 'When the API or the site is down, stabilise the outage.', body: 'The API is down: page the on-call engineer; the API is down for every customer.' })));
+    index.set(toSearchDocument(skill('command', { name: 'Take command of a production incident', tags: ['escalation'], triggers: ['we have a SEV1'], summary: 'The CTO commands a SEV1 and hands the triage on.' })));
+    expect(slugs(index, 'We have a SEV1: the API is down')[0]).toBe('command');
+    // The same words, not said as the trigger says them: no such preference.
+    expect(slugs(index, 'the API is down, SEV1 and we have to act')[0]).toBe('triage');
+  });
+
   it('uses a synonym weighed by its sense, for the reason too', () => {
     expect(sample().search('rivals pricing')[0]).toMatchObject({ slug: 'competitors', reason: expect.stringContaining('"rivals" (as "competitors")') as string });
   });

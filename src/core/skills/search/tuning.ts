@@ -49,6 +49,10 @@ export interface SearchTuning {
   matchedWordsPower: number;
   /** Bonus (× the best score) when the query contains one of a skill's triggers (its content words, in any order). */
   triggerBonus: number;
+  /** Bonus (× the top score) when the query holds one of the skill's triggers of two words or more whole, word for word. */
+  wholeTriggerBonus: number;
+  /** The least share of the query's words such a trigger must be for that bonus. */
+  wholeTriggerShare: number;
   /** Bonus (× the best score) when the query contains every content word of the skill's name. */
   nameBonus: number;
   /** Bonus (× the best score) by the share of the summary's content words the query holds (IDF-weighted, squared). */
@@ -117,6 +121,8 @@ export const DEFAULT_TUNING: SearchTuning = {
   coveragePower: 1.33,
   matchedWordsPower: 0,
   triggerBonus: 0,
+  wholeTriggerBonus: 1,
+  wholeTriggerShare: 0.4,
   nameBonus: 0.15,
   summaryBonus: 0.2,
   actionBonus: 0,
