@@ -90,7 +90,15 @@ export async function startInstance(options: TestInstanceOptions = {}): Promise<
       return response.json();
     },
     async close() {
-      await server.close();
+      // As `org serve` stops: a keep-alive connection that goes idle once its last answer is
+      // sent would hold close() open until its keep-alive timeout, so idle ones are closed as they go idle.
+      const closed = server.close();
+      const sweep = setInterval(() => server.server.closeIdleConnections(), 50);
+      try {
+        await closed;
+      } finally {
+        clearInterval(sweep);
+      }
       await app.close();
       if (!options.home) await rm(home, { recursive: true, force: true });
     },
