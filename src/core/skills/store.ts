@@ -32,7 +32,8 @@ import { readSkillFile } from './skill-file.js';
 import { fileKey, isStructureFolderName, keyOf, parseKey, scopeDir, structureOfKey } from './skill-key.js';
 import { isVisible } from './visibility.js';
 import { isValidSlug } from './slug.js';
-import { applyFileChanges, applyFileChangesHeld } from './sync.js';
+import { applyFileChanges, applyFileChangesHeld, type FileChange } from './sync.js';
+import { createSweeper, SWEEP_AFTER } from './sweep.js';
 import { listDeletedSkills } from './trash.js';
 import type { DeletedSkill, SearchMatch, Skill, SkillListEntry, SkillProblem } from './types.js';
 export type { ForkInput } from './fork.js';
@@ -237,13 +238,18 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
   // file and watches each): that scan reports every file with its signature, so a file
   // changed while the library loaded is read again, and the others cost no read.
   let batches = Promise.resolve();
-  const onBatch = (changes: WatchedChange[]): void => {
+  const apply = (changes: readonly FileChange[]): void => {
     batches = batches
       .then(() => applyFileChanges(ctx, changes))
       .then(
         () => undefined,
         (error: unknown) => options.log('error', 'applying skill file changes failed', { files: changes.length, ...errorFields(error) }),
       );
+  };
+  const sweeper = createSweeper(options.root, catalog, options.debounceMs * 4, apply, (error) => options.log('error', 'sweeping the skills folder failed', errorFields(error)));
+  const onBatch = (changes: WatchedChange[]): void => {
+    apply(changes);
+    if (changes.length >= SWEEP_AFTER) sweeper.soon();
   };
   let watcher: SkillWatcher | undefined;
   if (options.watch) {
@@ -348,6 +354,7 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
     async settle(settleOptions = {}) {
       await watcher?.ready;
       watcher?.flush();
+      sweeper.now();
       await batches;
       await ctx.mutex.idle();
       // The index snapshot is a queued write too: once settled, none is left in flight.
@@ -363,6 +370,7 @@ export async function createSkillStore(input: SkillStoreOptions): Promise<SkillS
       });
     },
     async close() {
+      sweeper.cancel();
       await watcher?.close();
       await searchLog.flush();
       await batches;
