@@ -42,7 +42,7 @@ describe('temp files of interrupted writes', () => {
       join(nodeDir, 'artifacts.json.1234567'),
       join(home, '.org', 'users.json.5'),
       join(home, '.org', 'structures', structureId, 'structure.json.6'),
-      join(home, '.org', 'index', 'skills.json.8'),
+      join(home, '.org', 'index', 'skills.jsonl.8'),
       join(home, '.org', 'outbox', '2026-01-01T00-00-00-000Z--x@y.eml.9'),
     ];
     for (const file of leftovers) await writeFile(file, file.includes('skills') ? SKILL('Half written') : '{"half":');
@@ -100,18 +100,18 @@ describe('an index save cut short by a kill (issue 10, item 12)', () => {
       await first.skills.ready();
       // The start-up save comes after ready (off the path to the first search); settling waits for it.
       await first.skills.settle();
-      expect(await readdir(join(home, '.org', 'index'))).toEqual(['skills.json']);
+      expect(await readdir(join(home, '.org', 'index'))).toEqual(['skills.jsonl']);
       await first.close();
       // What a kill between the save's temp file and its rename leaves.
-      const saved = await readFile(join(home, '.org', 'index', 'skills.json'));
-      await writeFile(join(home, '.org', 'index', 'skills.json.2417754183'), saved.subarray(0, saved.length >> 1));
+      const saved = await readFile(join(home, '.org', 'index', 'skills.jsonl'));
+      await writeFile(join(home, '.org', 'index', 'skills.jsonl.2417754183'), saved.subarray(0, saved.length >> 1));
 
       const again = await createApp(config, { log: () => undefined });
       await again.skills.ready();
       const index = await readdir(join(home, '.org', 'index'));
       const report = again.skills.loadReport;
       await again.close();
-      expect(index).toEqual(['skills.json']);
+      expect(index).toEqual(['skills.jsonl']);
       expect(report).toMatchObject({ snapshot: 'used', reused: 300, read: 0 });
     } finally {
       await rm(home, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 /**
- * The warm-start snapshot, `<stateDir>/index/skills.json`: the search index as
+ * The warm-start snapshot, `<stateDir>/index/skills.jsonl`: the search index as
  * MiniSearch's own JSON, beside the signature (mtime and size) of every file it holds.
  * A start reads it, keeps what the files still match, and reads only files that are
  * new or changed. Three lines: a header (format, skills folder, time, and the CRC-32 and
@@ -28,11 +28,11 @@ export const INDEX_FORMAT = 7;
 
 /** Path of the snapshot file. */
 export function snapshotPath(stateDir: string): string {
-  return join(stateDir, 'index', 'skills.json');
+  return join(stateDir, 'index', 'skills.jsonl');
 }
 
 /** Snapshots of earlier versions, removed once one of this format is written. */
-const EARLIER = [join('index', 'skills.idx')];
+const EARLIER = [join('index', 'skills.idx'), join('index', 'skills.json')];
 
 /** A snapshot as read: the index text (still to be restored) and the signatures of its skills, by id. */
 export interface Snapshot {
