@@ -33,6 +33,8 @@ export function searchSizes(): number[] {
 
 const percentile = (sorted: number[], p: number): number =>
   Math.round((sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0) * 1000) / 1000;
+/** Idle time of both servers before their settled RSS is read, in ms (`BENCH_SETTLE_MS`). */
+const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 35_000);
 const ratio = (a: number, b: number): number => (b > 0 ? Math.round((a / b) * 100) / 100 : 0);
 
 /** VmRSS and VmHWM of a process, in MiB. */
@@ -167,28 +169,42 @@ export async function benchSearchHttp(n: number): Promise<Record<string, number>
       }
       // Throughput: both servers in two alternating rounds, so drift in machine load hits both.
       const qps = { org: 0, bare: 0 };
+      // RSS right after each server's own last round (busy: the garbage of its searches not
+      // yet collected). Read both at one moment instead, and the server that finished first
+      // would have had the other's round to collect its garbage in.
+      const busy = { org: { rss: 0, hwm: 0 }, bare: { rss: 0, hwm: 0 } };
+      const pids = { org: warm.child.process.pid ?? 0, bare: bare.process.pid ?? 0 };
       for (const round of [0, 1]) {
         const slice = list.slice(round * 300, round * 300 + 300);
         const order = round === 0 ? (['org', 'bare'] as const) : (['bare', 'org'] as const);
-        for (const name of order) qps[name] += (await throughput(name === 'org' ? org : bare.target, [...slice, ...slice, ...slice])) / 2;
+        for (const name of order) {
+          qps[name] += (await throughput(name === 'org' ? org : bare.target, [...slice, ...slice, ...slice])) / 2;
+          if (round === 1) busy[name] = await memoryMb(pids[name]);
+        }
       }
       times.org.sort((a, b) => a - b);
       times.bare.sort((a, b) => a - b);
-      const orgMemory = await memoryMb(warm.child.process.pid ?? 0);
-      const bareMemory = await memoryMb(bare.process.pid ?? 0);
+      // Settled: both idle for the same time, long enough for V8's memory reducer (it runs
+      // a full collection some 20 s after allocation stops) to return the searches' garbage.
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+      const orgMemory = await memoryMb(pids.org);
+      const bareMemory = await memoryMb(pids.bare);
       put('org.http_p50_ms', percentile(times.org, 0.5));
       put('org.http_p99_ms', percentile(times.org, 0.99));
       put('bare.http_p50_ms', percentile(times.bare, 0.5));
       put('bare.http_p99_ms', percentile(times.bare, 0.99));
       put('org.rss_mb', orgMemory.rss);
+      put('org.rss_busy_mb', busy.org.rss);
       put('org.rss_hwm_mb', orgMemory.hwm);
       put('bare.rss_mb', bareMemory.rss);
+      put('bare.rss_busy_mb', busy.bare.rss);
       put('bare.rss_hwm_mb', bareMemory.hwm);
       put('org.http_searches_per_s', Math.round(qps.org));
       put('bare.http_searches_per_s', Math.round(qps.bare));
       put('ratio.http_p50', ratio(percentile(times.org, 0.5), percentile(times.bare, 0.5)));
       put('ratio.http_searches_per_s', ratio(qps.org, qps.bare));
       put('ratio.rss', ratio(orgMemory.rss, bareMemory.rss));
+      put('ratio.rss_busy', ratio(busy.org.rss, busy.bare.rss));
       put('ratio.cold_ready', ratio(cold.readyMs, bare.readyMs));
     } finally {
       bare.process.kill('SIGTERM');
