@@ -49,7 +49,8 @@ describe('org chat in a real terminal', () => {
     await term.waitForText(`exec-ceo › ${message}`, 'the typed message');
     term.press('Enter');
 
-    const text = await term.waitForText('✔ Followed "Triage a production incident"', 'the summary');
+    // The artifacts line comes after the summary: waiting for it has the whole reply on screen.
+    const text = await term.waitForText('artifacts: run-report-', 'the summary and its artifacts');
     expect(text).toContain(`› ${message}`); // the sent message in the transcript
     expect(text).toContain('· Looking for a skill'); // a thought
     expect(text).toContain('✓ search_skills'); // a tool call with its result
