@@ -90,15 +90,11 @@ export async function startInstance(options: TestInstanceOptions = {}): Promise<
       return response.json();
     },
     async close() {
-      // As `org serve` stops: a keep-alive connection that goes idle once its last answer is
-      // sent would hold close() open until its keep-alive timeout, so idle ones are closed as they go idle.
+      // A test's instance is done with its clients: a keep-alive connection left open would hold
+      // close() until its keep-alive timeout, so every connection is closed once closing has begun.
       const closed = server.close();
-      const sweep = setInterval(() => server.server.closeIdleConnections(), 50);
-      try {
-        await closed;
-      } finally {
-        clearInterval(sweep);
-      }
+      server.server.closeAllConnections();
+      await closed;
       await app.close();
       if (!options.home) await rm(home, { recursive: true, force: true });
     },
